@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Keystone",
+    platforms: [.iOS(.v16), .macOS(.v13)],
+    products: [
+        .library(name: "Keystone", targets: ["Keystone"]),
+        .library(name: "KeystoneTesting", targets: ["KeystoneTesting"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "Interfaces"),
+        .target(name: "Evaluator", dependencies: ["Interfaces"]),
+        .target(name: "Keystone", dependencies: ["Interfaces", "Evaluator"]),
+        .target(name: "KeystoneTesting", dependencies: ["Keystone"]),
+        .testTarget(name: "InterfacesTests", dependencies: ["Interfaces"]),
+        .testTarget(name: "EvaluatorTests", dependencies: ["Evaluator", "KeystoneTesting"]),
+        .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

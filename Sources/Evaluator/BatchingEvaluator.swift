@@ -1,0 +1,106 @@
+// BatchingEvaluator.swift — the default evaluator: at most one evaluation per window, on any clock.
+import Interfaces
+
+/// The default ``JavaScriptEvaluator``: coalesces everything bound for the page into at most one
+/// evaluation per window (50 ms by default), sending an isolated message at once.
+///
+/// Time comes from the injected clock; tests pass a manual clock and advance it instead of sleeping.
+public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Instant: Sendable {
+    private struct State {
+        var machine: EvaluatorStateMachine<C.Instant>
+        weak var target: (any EvaluationTarget)?
+        /// Batches decided but not yet handed to the target, oldest first.
+        var outbox: [ScriptBatch] = []
+        /// Whether some thread is handing the outbox to the target; only one does at a time.
+        var isDelivering = false
+    }
+
+    private enum NextStep {
+        case nothing
+        case deliver
+        case schedule(C.Instant)
+    }
+
+    private let clock: C
+    private let state: Locked<State>
+
+    /// Creates an evaluator that flushes at most once per `window` of `clock`.
+    public init(clock: C, window: C.Duration) {
+        self.clock = clock
+        self.state = Locked(State(machine: EvaluatorStateMachine(window: window)))
+    }
+
+    public func attach(to target: any EvaluationTarget) {
+        state.withLock { $0.target = target }
+    }
+
+    public func send(_ message: PageMessage, epoch: PageEpoch) {
+        let now = clock.now
+        apply { $0.send(message, epoch: epoch, now: now) }
+    }
+
+    public func pageDidInitialize() {
+        let now = clock.now
+        apply { $0.pageDidInitialize(now: now) }
+    }
+
+    public func pageDidUnload(startingEpoch epoch: PageEpoch) {
+        state.withLock { $0.machine.pageDidUnload(startingEpoch: epoch) }
+    }
+
+    private func windowDidEnd() {
+        let now = clock.now
+        apply { $0.windowDidEnd(now: now) }
+    }
+
+    /// Runs one state-machine step under the lock, then acts on it outside the lock.
+    private func apply(_ step: (inout EvaluatorStateMachine<C.Instant>) -> EvaluatorStateMachine<C.Instant>.Action) {
+        let next: NextStep = state.withLock { state in
+            switch step(&state.machine) {
+            case .none:
+                return .nothing
+            case .scheduleFlush(let deadline):
+                return .schedule(deadline)
+            case .deliver(let messages):
+                state.outbox.append(ScriptBatch(messages: messages))
+                guard !state.isDelivering else { return .nothing }
+                state.isDelivering = true
+                return .deliver
+            }
+        }
+        switch next {
+        case .nothing:
+            break
+        case .schedule(let deadline):
+            let clock = clock
+            Task { [weak self] in
+                try? await clock.sleep(until: deadline, tolerance: nil)
+                self?.windowDidEnd()
+            }
+        case .deliver:
+            deliverOutbox()
+        }
+    }
+
+    /// Hands batches to the target in the order they were decided, outside the lock.
+    private func deliverOutbox() {
+        while true {
+            let next: (ScriptBatch, (any EvaluationTarget)?)? = state.withLock { state in
+                guard !state.outbox.isEmpty else {
+                    state.isDelivering = false
+                    return nil
+                }
+                return (state.outbox.removeFirst(), state.target)
+            }
+            guard let (batch, target) = next else { return }
+            target?.evaluate(batch)
+        }
+    }
+}
+
+extension BatchingEvaluator where C == ContinuousClock {
+    /// An evaluator on the continuous clock with the established 50 ms window.
+    public convenience init() {
+        self.init(clock: ContinuousClock(), window: .milliseconds(50))
+    }
+}

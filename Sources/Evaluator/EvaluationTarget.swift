@@ -1,0 +1,25 @@
+// EvaluationTarget.swift — where the evaluator's batches go: a web view, or an in-memory page.
+/// Receives the evaluator's batches: a web view host evaluates ``ScriptBatch/script``; an in-memory
+/// page reads ``ScriptBatch/messages``.
+///
+/// The evaluator holds its target weakly, so a host that owns a Keystone forms no retain cycle.
+/// Batches arrive one at a time and in order, on whatever thread flushed them; a target that must
+/// evaluate on a particular thread hops there itself, keeping the order.
+public protocol EvaluationTarget: AnyObject, Sendable {
+    /// Evaluates one batch in the page.
+    func evaluate(_ batch: ScriptBatch)
+}
+
+/// The messages of one evaluation, in order.
+public struct ScriptBatch: Sendable, Hashable {
+    /// The messages, structured.
+    public let messages: [PageMessage]
+
+    public init(messages: [PageMessage]) {
+        self.messages = messages
+    }
+
+    /// The one script that delivers every message of the batch. Rendered on each access: a host
+    /// reads it once.
+    public var script: String { ScriptRenderer.render(messages) }
+}

@@ -1,0 +1,180 @@
+// JSONGrammar.swift — a one-pass check that bytes are exactly one JSON value (RFC 8259).
+import Foundation
+
+/// Checks JSON syntax without building any value; nesting is tracked on a heap stack, not by recursion.
+enum JSONGrammar {
+    /// The offset of the first byte that breaks the grammar, or `nil` when `data` is one JSON value.
+    static func firstError(in data: Data) -> Int? {
+        data.withUnsafeBytes { raw in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            return scanner.run()
+        }
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        private enum Container { case array, object }
+
+        mutating func run() -> Int? {
+            var stack: [Container] = []
+            skipSpace()
+            // Expect a value; after it, close containers or continue with `,`.
+            while true {
+                guard index < bytes.count else { return index }
+                switch bytes[index] {
+                case UInt8(ascii: "{"):
+                    index += 1
+                    skipSpace()
+                    if peek(UInt8(ascii: "}")) {
+                        index += 1
+                    } else {
+                        stack.append(.object)
+                        guard scanKey() else { return index }
+                        continue
+                    }
+                case UInt8(ascii: "["):
+                    index += 1
+                    skipSpace()
+                    if peek(UInt8(ascii: "]")) {
+                        index += 1
+                    } else {
+                        stack.append(.array)
+                        continue
+                    }
+                case UInt8(ascii: "\""):
+                    guard scanString() else { return index }
+                case UInt8(ascii: "t"):
+                    guard scanWord("true") else { return index }
+                case UInt8(ascii: "f"):
+                    guard scanWord("false") else { return index }
+                case UInt8(ascii: "n"):
+                    guard scanWord("null") else { return index }
+                default:
+                    guard scanNumber() else { return index }
+                }
+                // A value ended: close what closes, then expect the next member or the end.
+                while true {
+                    skipSpace()
+                    guard let top = stack.last else {
+                        return index == bytes.count ? nil : index
+                    }
+                    guard index < bytes.count else { return index }
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: ",") {
+                        index += 1
+                        skipSpace()
+                        if top == .object {
+                            guard scanKey() else { return index }
+                        }
+                        break
+                    }
+                    guard byte == (top == .array ? UInt8(ascii: "]") : UInt8(ascii: "}")) else { return index }
+                    index += 1
+                    stack.removeLast()
+                }
+            }
+        }
+
+        private func peek(_ byte: UInt8) -> Bool {
+            index < bytes.count && bytes[index] == byte
+        }
+
+        private mutating func skipSpace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        /// `"key"` then `:`, leaving the index at the member's value.
+        private mutating func scanKey() -> Bool {
+            guard peek(UInt8(ascii: "\"")), scanString() else { return false }
+            skipSpace()
+            guard peek(UInt8(ascii: ":")) else { return false }
+            index += 1
+            skipSpace()
+            return true
+        }
+
+        private mutating func scanWord(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+                return false
+            }
+            index += count
+            return true
+        }
+
+        private mutating func scanString() -> Bool {
+            index += 1  // opening quote
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return true
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard index < bytes.count else { return false }
+                    switch bytes[index] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 1
+                    case UInt8(ascii: "u"):
+                        guard index + 4 < bytes.count else { return false }
+                        for offset in 1...4 where !isHexDigit(bytes[index + offset]) { return false }
+                        index += 5
+                    default:
+                        return false
+                    }
+                case 0..<0x20:
+                    return false
+                default:
+                    index += 1
+                }
+            }
+            return false
+        }
+
+        private mutating func scanNumber() -> Bool {
+            if peek(UInt8(ascii: "-")) { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { return false }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                skipDigits()
+            }
+            if peek(UInt8(ascii: ".")) {
+                index += 1
+                guard index < bytes.count, isDigit(bytes[index]) else { return false }
+                skipDigits()
+            }
+            if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+                index += 1
+                if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+                guard index < bytes.count, isDigit(bytes[index]) else { return false }
+                skipDigits()
+            }
+            return true
+        }
+
+        private mutating func skipDigits() {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+
+        private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+        private func isHexDigit(_ byte: UInt8) -> Bool {
+            isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+// JSONText.swift — UTF-8 text checked to be one JSON value: the only kind of value put in a script.
+import Interfaces
+import Foundation
+
+/// UTF-8 text that is known to hold exactly one JSON value.
+///
+/// Every value Keystone places in a script is a `JSONText`, so whatever a serializer produces, a
+/// value cannot end a literal early or run as code: text that is not JSON never gets this far.
+public struct JSONText: Sendable, Hashable, CustomStringConvertible {
+    /// The UTF-8 bytes of the JSON text.
+    public let bytes: Data
+
+    /// Checks that `bytes` is exactly one JSON value (surrounding white space allowed).
+    /// - Throws: ``BridgeError`` with code `unencodableValue` when it is not.
+    public init(validating bytes: Data) throws {
+        if let offset = JSONGrammar.firstError(in: bytes) {
+            throw BridgeError(code: .unencodableValue, message: "the serializer produced text that is not JSON (byte \(offset))")
+        }
+        self.bytes = bytes
+    }
+
+    /// Wraps text the caller has produced itself and knows to be JSON.
+    package init(trusted bytes: Data) {
+        self.bytes = bytes
+    }
+
+    /// The JSON text of a string value: `"…"` with quotes, backslashes, control characters and
+    /// U+2028/U+2029 escaped, so the result is a valid JSON string and JavaScript string literal.
+    public init(quoting string: String) {
+        var out = [UInt8]()
+        out.reserveCapacity(string.utf8.count + 2)
+        JSONText.appendQuoted(string, to: &out)
+        bytes = Data(out)
+    }
+
+    /// The text as a Swift string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    public var description: String { string }
+}
+
+extension JSONText {
+    /// Appends `string` as a quoted JSON string literal that is also a safe JavaScript literal.
+    package static func appendQuoted(_ string: some StringProtocol, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out.append(contentsOf: #"\""#.utf8)
+            case "\\": out.append(contentsOf: #"\\"#.utf8)
+            case "\n": out.append(contentsOf: #"\n"#.utf8)
+            case "\r": out.append(contentsOf: #"\r"#.utf8)
+            case "\t": out.append(contentsOf: #"\t"#.utf8)
+            case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
+                out.append(contentsOf: #"\u"#.utf8)
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: String(repeating: "0", count: 4 - hex.count).utf8)
+                out.append(contentsOf: hex.utf8)
+            default:
+                UTF8.encode(scalar) { out.append($0) }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends JSON text as JavaScript source: byte for byte, except that U+2028 and U+2029 (legal
+    /// raw in JSON strings, line terminators in older JavaScript) become `\u2028` and `\u2029`.
+    /// Outside strings valid JSON cannot hold them, so the escape is always inside a string.
+    package static func appendScriptLiteral(_ json: Data, to out: inout [UInt8]) {
+        json.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                if bytes[index] == 0xE2, index + 2 < count, bytes[index + 1] == 0x80,
+                    bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+                {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                    out.append(contentsOf: Array(#"\u202"#.utf8))
+                    out.append(bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                    index += 3
+                    start = index
+                } else {
+                    index += 1
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count]))
+        }
+    }
+}

@@ -1,0 +1,20 @@
+// JavaScriptEvaluator.swift — the queue that everything bound for the page goes through.
+/// The queue between Keystone and the page.
+///
+/// An implementation must:
+/// - deliver nothing before ``pageDidInitialize()`` and, once it comes, deliver what waited, in order;
+/// - deliver messages in the order they were sent, each at most once, to the attached target;
+/// - drop a message whose epoch is older than the latest one given to ``pageDidUnload(startingEpoch:)``,
+///   whether it is sent after that call or was waiting when it came;
+/// - never call the target while holding a lock, and be callable from any thread.
+public protocol JavaScriptEvaluator: Sendable {
+    /// Sets where batches go. The target is held weakly.
+    func attach(to target: any EvaluationTarget)
+    /// Queues one message for the page load `epoch`.
+    func send(_ message: PageMessage, epoch: PageEpoch)
+    /// The page has registered its handlers (`_dsb.dsinit`): deliver what waited.
+    func pageDidInitialize()
+    /// The page has gone (navigation or reload) and `epoch` begins: drop older messages and hold
+    /// new ones until the next ``pageDidInitialize()``.
+    func pageDidUnload(startingEpoch epoch: PageEpoch)
+}

@@ -1,0 +1,20 @@
+// PageEpoch.swift — which page load a message belongs to.
+/// Identifies one page load. Each navigation or reload starts a new epoch; a message sent for an
+/// older epoch is dropped, so a late result can never reach the next page's callbacks.
+public struct PageEpoch: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The first page load.
+    public static let first = PageEpoch(rawValue: 0)
+
+    /// The page load after this one.
+    public var next: PageEpoch { PageEpoch(rawValue: rawValue + 1) }
+
+    public static func < (lhs: PageEpoch, rhs: PageEpoch) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "page \(rawValue)" }
+}

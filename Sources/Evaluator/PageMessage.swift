@@ -1,0 +1,22 @@
+// PageMessage.swift — one message bound for the page, kept structured until a script is rendered.
+import Interfaces
+/// One message from Swift to the page.
+///
+/// Messages stay structured all the way through the evaluator; only ``ScriptRenderer`` turns a
+/// batch of them into JavaScript. An in-memory page receives exactly these values.
+public enum PageMessage: Sendable, Hashable {
+    /// A result for the page's callback `callback` (`window.dscbN`). When `complete`, the
+    /// callback is removed after it runs.
+    case result(callback: String, value: JSONText, complete: Bool)
+    /// The call behind `callback` failed after it started: the callback runs once with `""` and the
+    /// error object `{code, message}` as a second argument, then is removed.
+    case failure(callback: String, error: BridgeError)
+    /// A multi-response call finished without a final value: the callback is removed.
+    case completion(callback: String)
+    /// The callback is removed without running: its call was refused before it started, and the
+    /// refusal was already the answer to the page's `prompt`.
+    case release(callback: String)
+    /// A Swift call of the page's handler `method` with positional `arguments` (a JSON array);
+    /// the page answers through `_dsb.returnValue` with `callbackId`.
+    case call(method: String, callbackId: Int, arguments: JSONText)
+}

@@ -1,0 +1,14 @@
+// BridgeHub.swift — what a host (a web view, or an in-memory page) needs from a Keystone.
+/// The hub a host drives. ``Keystone`` is the default; a host accepts any `BridgeHub`.
+///
+/// An implementation must answer every bridge prompt (never leave the page waiting), return `nil`
+/// for prompts that are not the bridge's, and be callable from any thread.
+public protocol BridgeHub: AnyObject, Sendable {
+    /// Answers the page's `prompt(text, defaultText)`: the text the `prompt` call must return, or
+    /// `nil` when the prompt is not a bridge call (then the host shows its normal dialog).
+    func handlePrompt(_ text: String, defaultText: String?) -> String?
+    /// Sets where scripts bound for the page go. Held weakly.
+    func attach(to target: any EvaluationTarget)
+    /// The page has gone (navigation or reload): everything bound for it settles or is dropped.
+    func pageDidUnload()
+}

@@ -1,0 +1,144 @@
+// Keystone+Inbound.swift — answering the page's calls: sync inside the prompt, async via callbacks.
+import Foundation
+
+extension Keystone {
+    /// The prefix of every bridge prompt: `prompt("_dsbridge=" + method, argumentsJSON)`.
+    public static let promptPrefix = "_dsbridge="
+
+    public func handlePrompt(_ text: String, defaultText: String?) -> String? {
+        guard text.hasPrefix(Self.promptPrefix) else { return nil }
+        let method = String(text.utf8.dropFirst(Self.promptPrefix.utf8.count))!
+        let arguments = defaultText ?? ""
+        let logging = components.logging
+        if logging.isEnabled(.debug) {
+            logging.log(.debug, "from page: \(method) \(logging.excerpt(arguments))")
+        }
+        let answer = handleCall(method, arguments: Data(arguments.utf8))
+        if logging.isEnabled(.debug) {
+            logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
+        }
+        return answer
+    }
+
+    /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
+    func handleCall(_ method: String, arguments: Data) -> String {
+        let name: MethodName
+        do {
+            name = try components.resolver.resolve(method)
+        } catch {
+            return refuse(BridgeError(error), callbackStub: nil)
+        }
+        if name.namespace == Self.builtInNamespace {
+            return handleBuiltIn(name, arguments: arguments)
+        }
+        let method: BridgeMethod
+        switch components.dispatcher.lookup(name) {
+        case .found(let found):
+            method = found
+        case .noInterface:
+            let namespace = name.namespace.isEmpty ? "the empty namespace" : "namespace \"\(name.namespace)\""
+            return refuse(BridgeError(code: .notFound, message: "no interface is registered under \(namespace)"), callbackStub: nil)
+        case .noMethod:
+            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: nil)
+        }
+
+        let call = method.decode(arguments, components.serializer)
+        guard (call.callbackStub != nil) == method.kind.isAsynchronous else {
+            let message = method.kind.isAsynchronous
+                ? "\"\(name)\" is asynchronous: call it with a callback"
+                : "\"\(name)\" is synchronous: call it without a callback"
+            return refuse(BridgeError(code: .unsupportedCallKind, message: message), callbackStub: call.callbackStub)
+        }
+        let invocation: Invocation
+        switch call.invocation {
+        case .success(let decoded):
+            invocation = decoded
+        case .failure(let failure):
+            return refuse(decodeError(failure, method: name, arguments: arguments), callbackStub: call.callbackStub)
+        }
+
+        switch invocation {
+        case .sync(let run):
+            do {
+                return PromptAnswer.success(try run())
+            } catch {
+                return PromptAnswer.failure(BridgeError(error))
+            }
+        case .async(let run):
+            let stub = call.callbackStub!
+            startTask { keystone, epoch in
+                do {
+                    let value = try JSONText(validating: try await run())
+                    keystone.send(.result(callback: stub, value: value, complete: true), epoch: epoch)
+                } catch {
+                    keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
+                }
+            }
+            return PromptAnswer.accepted
+        case .multiResponse(let run):
+            let stub = call.callbackStub!
+            startTask { keystone, epoch in
+                do {
+                    try await run { value in
+                        let value = try JSONText(validating: value)
+                        keystone.send(.result(callback: stub, value: value, complete: false), epoch: epoch)
+                    }
+                    keystone.send(.completion(callback: stub), epoch: epoch)
+                } catch {
+                    keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
+                }
+            }
+            return PromptAnswer.accepted
+        }
+    }
+
+    /// Refuses a call before it starts: the refusal is the prompt's answer, and a callback the page
+    /// registered for it is removed (it would never run).
+    func refuse(_ error: BridgeError, callbackStub: String?) -> String {
+        components.logging.log(.warning, "refused a call from the page: \(error)")
+        if let callbackStub {
+            send(.release(callback: callbackStub), epoch: state.withLock { $0.epoch })
+        }
+        return PromptAnswer.failure(error)
+    }
+
+    private func decodeError(_ failure: DecodeFailure, method: MethodName, arguments: Data) -> BridgeError {
+        switch failure {
+        case .malformedMessage(let reason):
+            return BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(reason)\(argumentExcerpt(arguments))")
+        case .invalidArgument(let reason):
+            return BridgeError(code: .invalidArgument, message: "invalid argument for \"\(method)\": \(reason)\(argumentExcerpt(arguments))")
+        }
+    }
+
+    /// Debug builds show the start of the offending text; release builds never echo a payload.
+    private func argumentExcerpt(_ arguments: Data) -> String {
+        #if DEBUG
+        let text = String(decoding: arguments.prefix(120), as: UTF8.self)
+        return " in \(text)\(arguments.count > 120 ? "…" : "")"
+        #else
+        return ""
+        #endif
+    }
+
+    /// Runs `body` for the current page load as a task that `pageDidUnload()` cancels.
+    private func startTask(_ body: @escaping @Sendable (Keystone, PageEpoch) async -> Void) {
+        let (token, epoch) = state.withLock { state in
+            state.lastTaskToken += 1
+            state.running[state.lastTaskToken] = .some(nil)
+            return (state.lastTaskToken, state.epoch)
+        }
+        let task = Task {
+            await body(self, epoch)
+            _ = self.state.withLock { $0.running.removeValue(forKey: token) }
+        }
+        let stillWanted = state.withLock { state in
+            guard state.running[token] != nil else { return false }
+            state.running[token] = task
+            return true
+        }
+        if !stillWanted {
+            task.cancel()  // finished already (no effect) or its page is gone
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// Keystone.swift — the hub: registered interfaces, calls from the page, calls to the page.
+import Foundation
+
+/// Connects a page's JavaScript and Swift interfaces over the DSBridge v3 protocol.
+///
+/// Register interfaces under namespaces, attach the Keystone to a host (a web view, or an
+/// `InMemoryPage` in tests), and it answers the page's calls and carries Swift's calls to the page.
+///
+/// ```swift
+/// let keystone = Keystone()
+/// try keystone.register(Math(), namespace: "math")
+/// let sum: Double = try await keystone.call("page.add", 1, 2)
+/// ```
+///
+/// Every method is safe to call from any thread or task.
+public final class Keystone: BridgeHub {
+    /// The parts this Keystone is built from.
+    public let components: KeystoneComponents
+
+    struct State {
+        var epoch = PageEpoch.first
+        var lastCallbackId = 0
+        /// Swift calls of the page's handlers that have not settled.
+        var pending: [Int: PendingCall] = [:]
+        /// Tasks running the page's asynchronous calls; `nil` while a task is being started.
+        var running: [Int: Task<Void, Never>?] = [:]
+        var lastTaskToken = 0
+        var closePageHandler: (@Sendable () -> Void)?
+    }
+
+    let state = Locked(State())
+
+    /// Creates a Keystone from `components`.
+    public init(components: KeystoneComponents = KeystoneComponents()) {
+        self.components = components
+    }
+
+    /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface
+    /// already there.
+    /// - Throws: ``BridgeError`` with code `invalidRegistration` for an unusable namespace (an empty
+    ///   part, white space around a part, or the reserved `_dsb`) or method name.
+    public func register(_ interface: some BridgeInterface, namespace: String = "") throws {
+        guard MethodName.isValidNamespace(namespace), namespace != Self.builtInNamespace else {
+            throw BridgeError(code: .invalidRegistration, message: "\"\(namespace)\" cannot be a namespace")
+        }
+        var methods = MethodList()
+        interface.exposeMethods(to: &methods)
+        guard methods.invalidNames.isEmpty else {
+            let names = methods.invalidNames.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw BridgeError(code: .invalidRegistration, message: "method names cannot be empty, hold a dot or white space around them: \(names)")
+        }
+        components.dispatcher.register(methods, namespace: namespace)
+    }
+
+    /// Removes the interface under `namespace`; returns whether there was one.
+    @discardableResult
+    public func removeInterface(namespace: String) -> Bool {
+        components.dispatcher.removeInterface(namespace: namespace)
+    }
+
+    /// Sets what happens when the page calls `window.close()` (`_dsb.closePage`).
+    public func setClosePageHandler(_ handler: (@Sendable () -> Void)?) {
+        state.withLock { $0.closePageHandler = handler }
+    }
+
+    public func attach(to target: any EvaluationTarget) {
+        components.evaluator.attach(to: target)
+    }
+
+    /// The page has gone: Swift calls still waiting for it fail with `pageGone`, the page's running
+    /// asynchronous calls are cancelled, their late results are dropped, and Swift calls made from
+    /// now on wait for the next page's `_dsb.dsinit`.
+    public func pageDidUnload() {
+        let (epoch, pending, running) = state.withLock { state in
+            state.epoch = state.epoch.next
+            defer {
+                state.pending.removeAll()
+                state.running.removeAll()
+            }
+            return (state.epoch, Array(state.pending.values), state.running.values.compactMap { $0 })
+        }
+        components.evaluator.pageDidUnload(startingEpoch: epoch)
+        running.forEach { $0.cancel() }
+        let gone = BridgeError(code: .pageGone, message: "the page was unloaded before it answered")
+        pending.forEach { $0.fail(gone) }
+    }
+
+    /// Sends `message` to the page load `epoch`, logging it in debug mode.
+    func send(_ message: PageMessage, epoch: PageEpoch) {
+        let logging = components.logging
+        if logging.isEnabled(.debug) {
+            logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message])))")
+        }
+        components.evaluator.send(message, epoch: epoch)
+    }
+}

@@ -1,0 +1,34 @@
+// KeystoneComponents.swift — the parts a Keystone is built from, each replaceable on its own.
+/// The parts of a ``Keystone``. Every one has a default; replace any of them alone.
+///
+/// ```swift
+/// var components = KeystoneComponents()
+/// components.serializer = MySerializer()
+/// let keystone = Keystone(components: components)
+/// ```
+public struct KeystoneComponents: Sendable {
+    /// Turns values into JSON and back.
+    public var serializer: any JSONSerializer
+    /// Splits method names into namespace and method.
+    public var resolver: any MethodResolver
+    /// Holds the registered interfaces.
+    public var dispatcher: any InvocationDispatcher
+    /// Queues and batches everything bound for the page.
+    public var evaluator: any JavaScriptEvaluator
+    /// Where log lines go.
+    public var logging: KeystoneLogging
+
+    public init(
+        serializer: any JSONSerializer = FoundationJSONSerializer(),
+        resolver: any MethodResolver = DefaultMethodResolver(),
+        dispatcher: any InvocationDispatcher = DefaultInvocationDispatcher(),
+        evaluator: any JavaScriptEvaluator = BatchingEvaluator(),
+        logging: KeystoneLogging = .silent
+    ) {
+        self.serializer = serializer
+        self.resolver = resolver
+        self.dispatcher = dispatcher
+        self.evaluator = evaluator
+        self.logging = logging
+    }
+}

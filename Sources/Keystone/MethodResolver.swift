@@ -1,0 +1,54 @@
+// MethodResolver.swift — how a method name from the page splits into namespace and method.
+import Foundation
+
+/// A method name split into the namespace it is registered under and the method's own name.
+public struct MethodName: Sendable, Hashable, CustomStringConvertible {
+    /// Everything before the last dot: `""`, `"a"`, `"a.b.c"`.
+    public var namespace: String
+    /// The method's name within its namespace.
+    public var name: String
+
+    public init(namespace: String, name: String) {
+        self.namespace = namespace
+        self.name = name
+    }
+
+    public var description: String { namespace.isEmpty ? name : "\(namespace).\(name)" }
+
+    /// Whether `namespace` can be registered: `""`, or dot-separated parts that are non-empty and
+    /// carry no surrounding white space.
+    public static func isValidNamespace(_ namespace: String) -> Bool {
+        namespace.isEmpty || namespace.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0.trimmingCharacters(in: .whitespacesAndNewlines) == $0
+        }
+    }
+}
+
+/// Splits the method name a page calls into a ``MethodName``.
+///
+/// An implementation must throw a ``BridgeError`` (code `notFound`) for a name that can name no
+/// method, rather than return something unusable, and must be safe to call from many threads.
+public protocol MethodResolver: Sendable {
+    /// The namespace and method that `method` names.
+    func resolve(_ method: String) throws -> MethodName
+}
+
+/// The DSBridge rule: surrounding white space is trimmed, the namespace is everything before the
+/// LAST dot, and no part may be empty (`".m"`, `"a..m"`, `"a."` are refused).
+public struct DefaultMethodResolver: MethodResolver {
+    public init() {}
+
+    public func resolve(_ method: String) throws -> MethodName {
+        let trimmed = method.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name: MethodName
+        if let dot = trimmed.lastIndex(of: ".") {
+            name = MethodName(namespace: String(trimmed[..<dot]), name: String(trimmed[trimmed.index(after: dot)...]))
+        } else {
+            name = MethodName(namespace: "", name: trimmed)
+        }
+        guard !name.name.isEmpty, MethodName.isValidNamespace(name.namespace) else {
+            throw BridgeError(code: .notFound, message: "\"\(trimmed)\" is not a method name: it has an empty part")
+        }
+        return name
+    }
+}

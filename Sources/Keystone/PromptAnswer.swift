@@ -1,0 +1,30 @@
+// PromptAnswer.swift — the texts a bridge `prompt` returns to the page.
+import Foundation
+
+/// The JSON texts returned from the page's `prompt`, built straight from bytes.
+enum PromptAnswer {
+    /// `{"code":0,"data":<value>}` around already-encoded JSON.
+    static func success(_ value: Data) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(value.count + 20)
+        out.append(contentsOf: #"{"code":0,"data":"#.utf8)
+        out.append(contentsOf: value)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The answer to an asynchronous call that was accepted; its results come through the callback.
+    static let accepted = #"{"code":0,"data":""}"#
+
+    /// `{"code":-1,"data":"","error":{"code":…,"message":…}}`: what DSBridge answers for a call it
+    /// did not handle, plus an error object that pages written for dsbridge.js ignore.
+    static func failure(_ error: BridgeError) -> String {
+        var out = [UInt8]()
+        out.append(contentsOf: #"{"code":-1,"data":"","error":{"code":"#.utf8)
+        out.append(contentsOf: String(error.code.rawValue).utf8)
+        out.append(contentsOf: #","message":"#.utf8)
+        JSONText.appendQuoted(error.message, to: &out)
+        out.append(contentsOf: "}}".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,80 @@
+// ManualClock.swift — a clock that moves only when a test advances it.
+import Interfaces
+
+/// A clock whose time moves only when ``advance(by:)`` is called, for tests of the evaluator's
+/// window that never sleep.
+///
+/// A sleeper whose deadline has passed (or passes during ``advance(by:)``) resumes; a cancelled
+/// sleeper throws `CancellationError`.
+public final class ManualClock: Clock, Sendable {
+    /// A point on a ``ManualClock``: the time advanced since the clock was made.
+    public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
+        public var offset: Duration
+
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        public var description: String { "\(offset)" }
+    }
+
+    private struct Sleeper {
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [Int: Sleeper] = [:]
+        var lastSleeper = 0
+    }
+
+    private let state = Locked(State())
+
+    public init() {}
+
+    public var now: Instant { state.withLock { $0.now } }
+
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks are sleeping on this clock.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = state.withLock { state in
+            state.lastSleeper += 1
+            return state.lastSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let isDue = state.withLock { state in
+                    guard deadline > state.now else { return true }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return false
+                }
+                if isDue {
+                    continuation.resume()
+                } else if Task.isCancelled {
+                    state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward by `duration`, resuming every sleeper whose deadline is reached.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { state in
+            state.now = state.now.advanced(by: duration)
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return due.values.sorted { $0.deadline < $1.deadline }
+        }
+        due.forEach { $0.continuation.resume() }
+    }
+}
