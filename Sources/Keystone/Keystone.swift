@@ -58,6 +58,9 @@ public final class Keystone: BridgeHub {
         components.dispatcher.removeInterface(namespace: namespace)
     }
 
+    /// How many Swift calls of the page's handlers are waiting to settle.
+    public var pendingCallCount: Int { state.withLock { $0.pending.count } }
+
     /// Sets what happens when the page calls `window.close()` (`_dsb.closePage`).
     public func setClosePageHandler(_ handler: (@Sendable () -> Void)?) {
         state.withLock { $0.closePageHandler = handler }

@@ -1,0 +1,63 @@
+// ScriptRendererTests.swift — golden texts for every message kind, and the size of what is sent.
+import Foundation
+import Evaluator
+import Interfaces
+import Testing
+
+@Suite("ScriptRenderer")
+struct ScriptRendererTests {
+    func json(_ text: String) throws -> JSONText { try JSONText(validating: Data(text.utf8)) }
+
+    @Test func rendersAResultThatKeepsTheCallback() throws {
+        let script = ScriptRenderer.render([.result(callback: "dscb0", value: try json(#"{"a":1}"#), complete: false)])
+        #expect(script == #"try{window["dscb0"]({"a":1})}catch(e){}"#)
+    }
+
+    @Test func rendersAFinalResultThatDeletesTheCallback() throws {
+        let script = ScriptRenderer.render([.result(callback: "dscb1", value: try json("3"), complete: true)])
+        #expect(script == #"try{window["dscb1"](3)}catch(e){}delete window["dscb1"];"#)
+    }
+
+    @Test func rendersAFailureAsEmptyDataPlusAnErrorObject() {
+        let error = BridgeError(code: .failed, message: "it \"broke\"")
+        let script = ScriptRenderer.render([.failure(callback: "dscb2", error: error)])
+        #expect(script == #"try{window["dscb2"]("",{"code":5,"message":"it \"broke\""})}catch(e){}delete window["dscb2"];"#)
+    }
+
+    @Test func rendersCompletionAndReleaseAsDeletion() {
+        #expect(ScriptRenderer.render([.completion(callback: "dscb3")]) == #"delete window["dscb3"];"#)
+        #expect(ScriptRenderer.render([.release(callback: "dscb4")]) == #"delete window["dscb4"];"#)
+    }
+
+    @Test func rendersANativeCallWithItsArgumentsAsAJSONString() throws {
+        let script = ScriptRenderer.render([.call(method: "ns.add", callbackId: 7, arguments: try json(#"[1,"x"]"#))])
+        #expect(script == #"try{window._handleMessageFromNative({"method":"ns.add","callbackId":7,"data":"[1,\"x\"]"})}catch(e){}"#)
+    }
+
+    @Test func rendersABatchInOrderAsSeparateStatements() throws {
+        let script = ScriptRenderer.render([
+            .result(callback: "a", value: try json("1"), complete: true),
+            .result(callback: "b", value: try json("2"), complete: true),
+        ])
+        #expect(script == #"try{window["a"](1)}catch(e){}delete window["a"];try{window["b"](2)}catch(e){}delete window["b"];"#)
+    }
+
+    @Test func escapesLineSeparatorsThatJSONLeavesRaw() throws {
+        let value = try JSONText(validating: JSONEncoder().encode("\u{2028}\u{2029}"))
+        let script = ScriptRenderer.render([.result(callback: "c", value: value, complete: false)])
+        #expect(script == #"try{window["c"]("\u2028\u2029")}catch(e){}"#)
+        #expect(!script.unicodeScalars.contains("\u{2028}"))
+    }
+
+    @Test func aHostileCallbackNameStaysInsideItsLiteral() throws {
+        let script = ScriptRenderer.render([.release(callback: #"x"];alert(1);//"#)])
+        #expect(script == #"delete window["x\"];alert(1);//"];"#)
+    }
+
+    @Test func addsOnlyAFewDozenBytesAroundTheJSONItCarries() throws {
+        let text = String(repeating: "é漢😀", count: 10_000)
+        let value = try JSONText(validating: JSONEncoder().encode(text))
+        let script = ScriptRenderer.render([.result(callback: "dscb12", value: value, complete: true)])
+        #expect(script.utf8.count - value.bytes.count <= 64)
+    }
+}

@@ -1,0 +1,22 @@
+// JSONValueTests.swift — the untyped value: every JSON shape decodes and encodes back.
+import Foundation
+import Interfaces
+import Testing
+
+@Suite("JSONValue")
+struct JSONValueTests {
+    @Test(arguments: [
+        #"null"#, #"true"#, #"false"#, #"1.5"#, #"-3"#, #""text""#, #"[1,"a",null,[true]]"#,
+        #"{"a":{"b":[1,2]},"c":"\u2028"}"#,
+    ])
+    func roundTripsEveryShape(_ text: String) throws {
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        #expect(again == value)
+    }
+
+    @Test func decodesToTheExpectedCases() throws {
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"n":2,"s":"x","b":true,"z":null,"a":[1]}"#.utf8))
+        #expect(value == ["n": 2, "s": "x", "b": true, "z": nil, "a": [1]])
+    }
+}

@@ -1,0 +1,187 @@
+// OutboundCallTests.swift — Swift calling the page: typed results, streams, queueing, settlement.
+import Foundation
+import Keystone
+import KeystoneTesting
+import Testing
+
+@Suite("Calls to the page", .timeLimit(.minutes(1)))
+struct OutboundCallTests {
+    let keystone: Keystone
+    let page: InMemoryPage
+
+    init() {
+        (keystone, page) = makeBridge()
+        page.register("add") { args in
+            guard case .number(let a) = args[0], case .number(let b) = args[1] else { return nil }
+            return .number(a + b)
+        }
+        page.register("ns.deep.greet") { args in .string("hello \(args.first ?? nil)") }
+        page.register("nothing") { _ in nil }
+        page.registerAsync("ticks") { args, reply in
+            guard case .number(let count) = args[0] else { return }
+            for n in 0..<Int(count) { reply(.number(Double(n)), complete: n == Int(count) - 1) }
+        }
+        page.registerAsync("later") { _, reply in
+            Task { reply("later") }
+        }
+        page.registerAsync("never") { _, _ in }
+    }
+
+    @Test func aCallReturnsTheHandlersTypedResult() async throws {
+        page.initialize()
+        let sum = try await keystone.call("add", 2, 3.5, returning: Double.self)
+        #expect(sum == 5.5)
+        let greeting: String = try await keystone.call("ns.deep.greet", "page")
+        #expect(greeting == #"hello string("page")"#)
+        #expect(try await keystone.call("later", returning: String.self) == "later")
+    }
+
+    @Test func aCallCarriesItsArgumentsAsTheProtocolsJSONArray() async throws {
+        page.initialize()
+        _ = try await keystone.call("add", 1, 2, returning: Double.self)
+        let call = try #require(page.receivedMessages.first)
+        #expect(ScriptRenderer.render([call]) == #"try{window._handleMessageFromNative({"method":"add","callbackId":1,"data":"[1,2]"})}catch(e){}"#)
+    }
+
+    @Test func anUndefinedResultDecodesAsNull() async throws {
+        page.initialize()
+        #expect(try await keystone.call("nothing", returning: JSONValue.self) == .null)
+        #expect(try await keystone.call("nothing", returning: Int?.self) == nil)
+    }
+
+    @Test func aResultOfTheWrongTypeIsAnInvalidResult() async throws {
+        page.initialize()
+        let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", 1, 2, returning: String.self) }
+        #expect(error?.code == .invalidResult)
+    }
+
+    @Test func aStreamYieldsEveryResultUntilComplete() async throws {
+        page.initialize()
+        var results: [Int] = []
+        for try await n in keystone.stream("ticks", 4, of: Int.self) { results.append(n) }
+        #expect(results == [0, 1, 2, 3])
+    }
+
+    @Test func hasJavaScriptMethodAsksThePage() async throws {
+        page.initialize()
+        #expect(try await keystone.hasJavaScriptMethod("add"))
+        #expect(try await keystone.hasJavaScriptMethod("ns.deep.greet"))
+        #expect(try await !keystone.hasJavaScriptMethod("missing"))
+    }
+
+    @Test func callsBeforeDsinitWaitAndGoOutInOrderAfterIt() async throws {
+        let first = Task { try await keystone.call("ns.deep.greet", "1", returning: String.self) }
+        let second = Task { try await keystone.call("add", 1, 1, returning: Double.self) }
+        while keystone.pendingCallCount < 2 { await Task.yield() }
+        #expect(page.receivedMessages.isEmpty)
+        page.initialize()
+        #expect(try await second.value == 2)
+        #expect(try await first.value == #"hello string("1")"#)
+        let batch = try #require(page.receivedBatches.first)
+        #expect(batch.messages.count == 2)
+        let methods = batch.messages.map { if case .call(let method, _, _) = $0 { method } else { "" } }
+        let ids = batch.messages.map { if case .call(_, let id, _) = $0 { id } else { 0 } }
+        #expect(Set(methods) == ["ns.deep.greet", "add"])
+        #expect(ids == ids.sorted())  // sent in the order the calls were made
+    }
+
+    @Test func cancellingTheAwaitingTaskSettlesTheCallOnceAsCancelled() async throws {
+        page.initialize()
+        let task = Task { try await keystone.call("never", returning: Int.self) }
+        while keystone.pendingCallCount < 1 { await Task.yield() }
+        task.cancel()
+        let result = await task.result
+        #expect(code(of: result) == .cancelled)
+        #expect(keystone.pendingCallCount == 0)
+        // A late answer for the cancelled call is dropped.
+        _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":5,"complete":true}}"#)
+    }
+
+    @Test func aTaskCancelledBeforeItsCallStartsSettlesAsCancelled() async throws {
+        page.initialize()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await keystone.call("add", 1, 2, returning: Double.self)
+        }
+        let result = await task.result
+        #expect(code(of: result) == .cancelled)
+        #expect(keystone.pendingCallCount == 0)
+    }
+
+    @Test func manyCallsRacingTheirCancellationEachSettleExactlyOnce() async throws {
+        page.initialize()
+        let settled = Locked(0)
+        await withTaskGroup(of: Void.self) { group in
+            for n in 0..<300 {
+                let task = Task {
+                    defer { settled.withLock { $0 += 1 } }
+                    return try await keystone.call(n.isMultiple(of: 2) ? "never" : "later", returning: String.self)
+                }
+                group.addTask { task.cancel(); _ = await task.result }
+            }
+        }
+        #expect(settled.withLock { $0 } == 300)
+        #expect(keystone.pendingCallCount == 0)
+    }
+
+    @Test func concurrentCallsFromManyTasksAreAllAnswered() async throws {
+        page.initialize()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<300 {
+                group.addTask {
+                    let sum = try await keystone.call("add", n, 1, returning: Int.self)
+                    #expect(sum == n + 1)
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func answersForUnknownOrFinishedCallsAreDropped() async throws {
+        page.initialize()
+        #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":999,"data":1}}"#) == #"{"code":0,"data":""}"#)
+        _ = try await keystone.call("add", 1, 2, returning: Double.self)
+        #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":"again"}}"#) == #"{"code":0,"data":""}"#)
+    }
+
+    @Test func anErrorReportedByThePageSettlesTheCall() async throws {
+        page.initialize()
+        let task = Task { try await keystone.call("never", returning: Int.self) }
+        while keystone.pendingCallCount < 1 { await Task.yield() }
+        _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"error":{"code":1200,"message":"page said no"},"complete":true}}"#)
+        let result = await task.result
+        #expect(code(of: result)?.rawValue == 1200)
+    }
+
+    @Test func unloadingThePageSettlesWaitingCallsAsPageGone() async throws {
+        page.initialize()
+        let waiting = Task { try await keystone.call("never", returning: Int.self) }
+        var stream = keystone.stream("never", of: Int.self).makeAsyncIterator()
+        while keystone.pendingCallCount < 2 { await Task.yield() }
+        keystone.pageDidUnload()
+        #expect(code(of: await waiting.result) == .pageGone)
+        let streamError = await #expect(throws: BridgeError.self) { _ = try await stream.next() }
+        #expect(streamError?.code == .pageGone)
+    }
+
+    @Test func leavingAStreamEarlyStopsWaitingForIt() async throws {
+        page.initialize()
+        for try await _ in keystone.stream("ticks", 10, of: Int.self) { break }
+        #expect(keystone.pendingCallCount == 0)
+    }
+
+    @Test func anArgumentThatDoesNotEncodeIsACodedError() async throws {
+        struct Refuses: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "no"))
+            }
+        }
+        let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", Refuses(), returning: Int.self) }
+        #expect(error?.code == .unencodableValue)
+    }
+}
+
+/// The bridge error code a finished task failed with, if any.
+func code<Success>(of result: Result<Success, any Error>) -> BridgeError.Code? {
+    if case .failure(let error as BridgeError) = result { error.code } else { nil }
+}
