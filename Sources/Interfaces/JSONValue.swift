@@ -22,12 +22,13 @@ extension JSONValue: Codable {
             self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            // Last, so that a string that cannot be read (a lone surrogate) reports its own error.
+            self = .string(try container.decode(String.self))
         }
     }
 
