@@ -1,0 +1,184 @@
+// ComponentSwapTests.swift — each component replaced on its own, and the replacement takes effect.
+import Foundation
+import Keystone
+import KeystoneTesting
+import Testing
+
+/// A serializer that encodes dates as their ISO 8601 text and counts what it does.
+struct CountingISOSerializer: JSONSerializer {
+    let counts = Locked((decodes: 0, encodes: 0))
+    let base: FoundationJSONSerializer = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return FoundationJSONSerializer(decoder: decoder, encoder: encoder)
+    }()
+
+    func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+        counts.withLock { $0.decodes += 1 }
+        return try base.decode(type, from: json)
+    }
+
+    func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        counts.withLock { $0.encodes += 1 }
+        return try base.encode(value)
+    }
+}
+
+/// A resolver that also accepts `ns/method`.
+struct SlashResolver: MethodResolver {
+    func resolve(_ method: String) throws -> MethodName {
+        try DefaultMethodResolver().resolve(method.replacingOccurrences(of: "/", with: "."))
+    }
+}
+
+/// A dispatcher that logs every lookup, around the default one.
+final class LoggingDispatcher: InvocationDispatcher {
+    let inner = DefaultInvocationDispatcher()
+    let lookups = Locked<[String]>([])
+
+    func register(_ methods: MethodList, namespace: String) { inner.register(methods, namespace: namespace) }
+    func removeInterface(namespace: String) -> Bool { inner.removeInterface(namespace: namespace) }
+    func lookup(_ name: MethodName) -> MethodLookup {
+        lookups.withLock { $0.append(name.description) }
+        return inner.lookup(name)
+    }
+}
+
+/// An evaluator that records every message and delivers each one at once.
+final class RecordingEvaluator: JavaScriptEvaluator {
+    let sent = Locked<[PageMessage]>([])
+    let target = Locked<InMemoryPage?>(nil)
+
+    func attach(to target: any EvaluationTarget) { self.target.withLock { $0 = target as? InMemoryPage } }
+    func send(_ message: PageMessage, epoch: PageEpoch) {
+        sent.withLock { $0.append(message) }
+        target.withLock { $0 }?.evaluate(ScriptBatch(messages: [message]))
+    }
+    func pageDidInitialize() {}
+    func pageDidUnload(startingEpoch epoch: PageEpoch) {}
+}
+
+/// A hub that forwards to a Keystone and counts prompts: a host takes any hub.
+final class CountingHub: BridgeHub {
+    let inner: Keystone
+    let prompts = Locked(0)
+
+    init(_ inner: Keystone) { self.inner = inner }
+
+    func handlePrompt(_ text: String, defaultText: String?) -> String? {
+        prompts.withLock { $0 += 1 }
+        return inner.handlePrompt(text, defaultText: defaultText)
+    }
+    func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
+    func pageDidUnload() { inner.pageDidUnload() }
+}
+
+struct Clock: BridgeInterface {
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("epoch") { Date(timeIntervalSince1970: 0) }
+        methods.sync("echoDate") { (date: Date) in date }
+    }
+}
+
+@Suite("Swapping components", .timeLimit(.minutes(1)))
+struct ComponentSwapTests {
+    @Test func aCustomSerializerIsUsedBothWays() throws {
+        let serializer = CountingISOSerializer()
+        let (keystone, page) = makeBridge(KeystoneComponents(serializer: serializer))
+        try keystone.register(Clock(), namespace: "clock")
+        #expect(page.prompt("clock.epoch", argumentText: #"{"data":null}"#) == #"{"code":0,"data":"1970-01-01T00:00:00Z"}"#)
+        #expect(page.prompt("clock.echoDate", argumentText: #"{"data":"2001-02-03T04:05:06Z"}"#) == #"{"code":0,"data":"2001-02-03T04:05:06Z"}"#)
+        #expect(serializer.counts.withLock { $0.decodes } == 2)
+        #expect(serializer.counts.withLock { $0.encodes } == 2)
+    }
+
+    @Test func aCustomResolverIsUsed() throws {
+        let (keystone, page) = makeBridge(KeystoneComponents(resolver: SlashResolver()))
+        try keystone.register(Named(name: "deep"), namespace: "a.b")
+        #expect(try page.call("a/b/who", as: String.self) == "deep")
+    }
+
+    @Test func aLoggingDispatcherSeesEveryLookup() throws {
+        let dispatcher = LoggingDispatcher()
+        let (keystone, page) = makeBridge(KeystoneComponents(dispatcher: dispatcher))
+        try keystone.register(Named(name: "x"), namespace: "n")
+        _ = try page.call("n.who", as: String.self)
+        _ = try? page.call("n.missing", as: String.self)
+        #expect(dispatcher.lookups.withLock { $0 } == ["n.who", "n.missing"])
+    }
+
+    @Test func aRecordingEvaluatorReceivesEverythingBoundForThePage() async throws {
+        let evaluator = RecordingEvaluator()
+        let (keystone, page) = makeBridge(KeystoneComponents(evaluator: evaluator))
+        try keystone.register(Calculator(), namespace: "math")
+        #expect(try await page.callAsync("math.slowAdd", Pair(a: 1, b: 2), as: Double.self) == 3)
+        #expect(evaluator.sent.withLock { $0.count } == 1)
+        #expect(page.receivedMessages == evaluator.sent.withLock { $0 })
+    }
+
+    @Test func aHostTakesAnyHub() throws {
+        let (keystone, _) = makeBridge()
+        try keystone.register(Named(name: "hub"), namespace: "")
+        let hub = CountingHub(keystone)
+        let page = InMemoryPage(hub: hub)
+        #expect(try page.call("who", as: String.self) == "hub")
+        #expect(hub.prompts.withLock { $0 } == 1)
+    }
+}
+
+@Suite("Logging")
+struct LoggingTests {
+    @Test func isSilentByDefault() throws {
+        let (keystone, _) = makeBridge()
+        #expect(!keystone.components.logging.isEnabled(.warning))
+        #expect(!keystone.components.logging.isEnabled(.debug))
+    }
+
+    @Test func warningsReportRefusalsButNotMessages() throws {
+        let lines = Locked<[KeystoneLogging.Record]>([])
+        let (_, page) = makeBridge(KeystoneComponents(logging: .warnings { record in lines.withLock { $0.append(record) } }))
+        _ = page.prompt("missing", argumentText: #"{"data":null}"#)
+        let recorded = lines.withLock { $0 }
+        #expect(recorded.count == 1)
+        #expect(recorded.first?.level == .warning)
+        #expect(recorded.first?.message.contains("no interface is registered") == true)
+    }
+
+    @Test func debugLogsEveryMessageBothWaysWithPayloadsCut() async throws {
+        let lines = Locked<[String]>([])
+        let (keystone, page) = makeBridge(KeystoneComponents(logging: .debug(payloadLimit: 40) { record in lines.withLock { $0.append(record.message) } }))
+        try keystone.register(Calculator(), namespace: "math")
+        page.initialize()
+        let long = String(repeating: "z", count: 500)
+        _ = try page.call("math.raw", JSONValue.string(long), as: JSONValue.self)
+        _ = try await page.callAsync("math.later", as: String.self)
+        let logged = lines.withLock { $0 }
+        #expect(logged.contains { $0.hasPrefix("from page: math.raw") })
+        #expect(logged.contains { $0.hasPrefix("answer to math.raw") })
+        #expect(logged.contains { $0.hasPrefix("to page: ") && $0.contains("later") })
+        #expect(logged.allSatisfy { $0.count < 160 })
+        #expect(logged.contains { $0.contains("bytes)") })
+    }
+}
+
+@Suite("Ownership")
+struct OwnershipTests {
+    @Test func aKeystoneAndItsPageFormNoRetainCycle() async throws {
+        weak var weakKeystone: Keystone?
+        weak var weakPage: InMemoryPage?
+        do {
+            let (keystone, page) = makeBridge()
+            try keystone.register(Calculator(), namespace: "math")
+            page.initialize()
+            _ = try await page.callAsync("math.slowAdd", Pair(a: 1, b: 2), as: Double.self)
+            weakKeystone = keystone
+            weakPage = page
+        }
+        #expect(weakPage == nil)
+        // The task that answered may still be returning; it lets go of the Keystone when it ends.
+        for _ in 0..<10_000 where weakKeystone != nil { await Task.yield() }
+        #expect(weakKeystone == nil)
+    }
+}
