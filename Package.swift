@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Keystone", targets: ["Keystone"]),
         .library(name: "KeystoneTesting", targets: ["KeystoneTesting"]),
+        .executable(name: "keystone-demo", targets: ["KeystoneDemo"]),
+        .executable(name: "keystone-benchmark", targets: ["KeystoneBenchmark"]),
     ],
     dependencies: [],
     targets: [
@@ -14,6 +16,8 @@ let package = Package(
         .target(name: "Evaluator", dependencies: ["Interfaces"]),
         .target(name: "Keystone", dependencies: ["Interfaces", "Evaluator"]),
         .target(name: "KeystoneTesting", dependencies: ["Keystone"]),
+        .executableTarget(name: "KeystoneDemo", dependencies: ["Keystone", "KeystoneTesting"]),
+        .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),
         .testTarget(name: "InterfacesTests", dependencies: ["Interfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["Evaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),

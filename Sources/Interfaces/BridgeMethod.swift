@@ -4,41 +4,34 @@ import Foundation
 /// One method of a registered interface, with its input and output types erased.
 ///
 /// Built by ``MethodList``; a custom ``BridgeInterface`` never builds one by hand. Dispatchers store
-/// and return these; Keystone decodes a page's arguments against one with the method's own types.
+/// and return these; Keystone runs one against the raw `data` of a page's call.
 public struct BridgeMethod: Sendable {
     /// How the method answers.
     public let kind: MethodKind
-    /// Decodes the page's whole argument text once, straight into the method's typed input.
-    package let decode: @Sendable (_ arguments: Data, _ serializer: any JSONSerializer) -> DecodedCall
+    /// Decodes `data` straight into the method's typed input and runs it.
+    package let invoker: Invoker
 
-    package init(
-        kind: MethodKind,
-        decode: @escaping @Sendable (_ arguments: Data, _ serializer: any JSONSerializer) -> DecodedCall
-    ) {
+    package init(kind: MethodKind, invoker: Invoker) {
         self.kind = kind
-        self.decode = decode
+        self.invoker = invoker
     }
 }
 
-/// A page's call decoded against one method.
-package struct DecodedCall: Sendable {
-    /// The page's callback name (`_dscbstub`), present exactly when the page called asynchronously.
-    package var callbackStub: String?
-    /// The call, ready to run with its typed input, or why the message or argument did not decode.
-    package var invocation: Result<Invocation, DecodeFailure>
+/// A method's body, taking the raw bytes of the page's `data` (`nil` when absent, read as `null`).
+///
+/// Each case decodes its input first and throws ``InvalidArgument`` when it does not decode, before
+/// any of the method's own code runs; the asynchronous kinds then return the work to start.
+package enum Invoker: Sendable {
+    case sync(@Sendable (_ data: Data?, _ serializer: any JSONSerializer) throws -> Data)
+    case async(@Sendable (_ data: Data?, _ serializer: any JSONSerializer) throws -> @Sendable () async throws -> Data)
+    case multiResponse(
+        @Sendable (_ data: Data?, _ serializer: any JSONSerializer) throws
+            -> @Sendable (_ emit: @escaping @Sendable (Data) async throws -> Void) async throws -> Void
+    )
 }
 
-/// Why a page's call could not be decoded.
-package enum DecodeFailure: Error, Sendable {
-    /// The wrapper itself is unusable (not JSON, not an object, a callback name that is not a string).
-    case malformedMessage(String)
-    /// The wrapper is fine but `data` does not decode into the method's input.
-    case invalidArgument(String)
-}
-
-/// A decoded call, ready to run. Each case returns or emits encoded JSON results.
-package enum Invocation: Sendable {
-    case sync(@Sendable () throws -> Data)
-    case async(@Sendable () async throws -> Data)
-    case multiResponse(@Sendable (_ emit: @escaping @Sendable (Data) async throws -> Void) async throws -> Void)
+/// The page's `data` did not decode into the method's input.
+package struct InvalidArgument: Error {
+    /// Where decoding failed and what was expected, without the payload itself.
+    package var reason: String
 }

@@ -22,26 +22,32 @@ public struct MethodList: Sendable {
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Output
     ) {
-        add(name, .sync, Input.self) { input, serializer in .sync { try encodeResult(body(input), serializer) } }
+        add(name, .sync, .sync { data, serializer in try encodeResult(body(decodeInput(data, serializer)), serializer) })
     }
 
     /// A synchronous method that ignores `data`.
     public mutating func sync<Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable () throws -> Output
     ) {
-        add(name, .sync, NoInput.self) { _, serializer in .sync { try encodeResult(body(), serializer) } }
+        add(name, .sync, .sync { _, serializer in try encodeResult(body(), serializer) })
     }
 
     /// A synchronous method taking `data` and returning nothing.
     public mutating func sync<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Void
     ) {
-        add(name, .sync, Input.self) { input, _ in .sync { try body(input); return noResult } }
+        add(name, .sync, .sync { data, serializer in
+            try body(decodeInput(data, serializer))
+            return noResult
+        })
     }
 
     /// A synchronous method with neither argument nor result.
     public mutating func sync(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
-        add(name, .sync, NoInput.self) { _, _ in .sync { try body(); return noResult } }
+        add(name, .sync, .sync { _, _ in
+            try body()
+            return noResult
+        })
     }
 
     // MARK: Asynchronous methods — answered once, later, through the page's callback.
@@ -50,28 +56,40 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Output
     ) {
-        add(name, .async, Input.self) { input, serializer in
-            .async { try encodeResult(await body(input), serializer) }
-        }
+        add(name, .async, .async { data, serializer in
+            let input: Input = try decodeInput(data, serializer)
+            return { try encodeResult(await body(input), serializer) }
+        })
     }
 
     /// An asynchronous method that ignores `data`.
     public mutating func async<Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable () async throws -> Output
     ) {
-        add(name, .async, NoInput.self) { _, serializer in .async { try encodeResult(await body(), serializer) } }
+        add(name, .async, .async { _, serializer in { try encodeResult(await body(), serializer) } })
     }
 
     /// An asynchronous method taking `data` and returning nothing.
     public mutating func async<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Void
     ) {
-        add(name, .async, Input.self) { input, _ in .async { try await body(input); return noResult } }
+        add(name, .async, .async { data, serializer in
+            let input: Input = try decodeInput(data, serializer)
+            return {
+                try await body(input)
+                return noResult
+            }
+        })
     }
 
     /// An asynchronous method with neither argument nor result.
     public mutating func async(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
-        add(name, .async, NoInput.self) { _, _ in .async { try await body(); return noResult } }
+        add(name, .async, .async { _, _ in
+            {
+                try await body()
+                return noResult
+            }
+        })
     }
 
     // MARK: Multi-response methods — any number of results, then complete or fail.
@@ -81,50 +99,46 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, ResponseWriter<Output>) async throws -> Void
     ) {
-        add(name, .multiResponse, Input.self) { input, serializer in
-            .multiResponse { emit in
-                try await body(input, ResponseWriter { try await emit(try encodeResult($0, serializer)) })
-            }
-        }
+        add(name, .multiResponse, .multiResponse { data, serializer in
+            let input: Input = try decodeInput(data, serializer)
+            return { emit in try await body(input, ResponseWriter { try await emit(try encodeResult($0, serializer)) }) }
+        })
     }
 
     /// A multi-response method that ignores `data`.
     public mutating func multiResponse<Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (ResponseWriter<Output>) async throws -> Void
     ) {
-        add(name, .multiResponse, NoInput.self) { _, serializer in
-            .multiResponse { emit in
-                try await body(ResponseWriter { try await emit(try encodeResult($0, serializer)) })
-            }
-        }
+        add(name, .multiResponse, .multiResponse { _, serializer in
+            { emit in try await body(ResponseWriter { try await emit(try encodeResult($0, serializer)) }) }
+        })
     }
 
-    /// The one place a typed method is erased: decoding is bound to `Input` here.
-    private mutating func add<Input: Decodable & Sendable>(
-        _ name: String,
-        _ kind: MethodKind,
-        _ input: Input.Type,
-        _ makeInvocation: @escaping @Sendable (Input, any JSONSerializer) -> Invocation
-    ) {
+    private mutating func add(_ name: String, _ kind: MethodKind, _ invoker: Invoker) {
         guard Self.isValidName(name) else {
             invalidNames.append(name)
             return
         }
-        methods[name] = BridgeMethod(kind: kind) { arguments, serializer in
-            let (stub, input) = CallEnvelope<Input>.decode(arguments, with: serializer)
-            return DecodedCall(callbackStub: stub, invocation: input.map { makeInvocation($0, serializer) })
-        }
+        methods[name] = BridgeMethod(kind: kind, invoker: invoker)
     }
 
     /// A method name is reachable when it is non-empty, has no dot and no surrounding white space.
     package static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains(".")
-            && name.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        Substring(name).isTrimmedWord && !name.contains(".")
     }
 }
 
 /// What a method that returns nothing answers: `""`, as DSBridge does.
 private let noResult = Data(#""""#.utf8)
+
+/// The one place a method's input is decoded: straight from the bytes of `data`.
+private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer) throws -> Input {
+    do {
+        return try serializer.decode(Input.self, fromData: data)
+    } catch {
+        throw InvalidArgument(reason: describeDecodingFailure(error, in: "data"))
+    }
+}
 
 private func encodeResult<Output: Encodable>(_ value: Output, _ serializer: any JSONSerializer) throws -> Data {
     do {

@@ -15,53 +15,57 @@ extension Keystone {
         var type: String?
     }
 
-    func handleBuiltIn(_ name: MethodName, arguments: Data) -> String {
+    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper) -> String {
         switch name.name {
         case "dsinit":
-            return answerBuiltIn(name, arguments, NoInput.self) { _ in
+            return answerBuiltIn(name, wrapper) {
                 components.evaluator.pageDidInitialize()
                 return PromptAnswer.accepted
             }
         case "hasNativeMethod":
-            return answerBuiltIn(name, arguments, MethodQuery.self) { query in
+            return answerBuiltIn(name, wrapper, MethodQuery.self) { query in
                 PromptAnswer.success(Data((hasNativeMethod(query) ? "true" : "false").utf8))
             }
         case "returnValue":
-            return answerBuiltIn(name, arguments, ReturnHeader.self) { header in
-                receiveReturnValue(header, arguments: arguments)
+            return answerBuiltIn(name, wrapper, ReturnHeader.self) { header in
+                receiveReturnValue(header, data: wrapper.data)
                 return PromptAnswer.accepted
             }
         case "closePage":
-            return answerBuiltIn(name, arguments, NoInput.self) { _ in
+            return answerBuiltIn(name, wrapper) {
                 state.withLock { $0.closePageHandler }?()
                 return PromptAnswer.accepted
             }
         case "disableJavascriptDialogBlock":
             // Legacy dialog behaviour of DSBridge-iOS: accepted and ignored.
-            return answerBuiltIn(name, arguments, NoInput.self) { _ in PromptAnswer.accepted }
+            return answerBuiltIn(name, wrapper) { PromptAnswer.accepted }
         default:
-            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: nil)
+            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: wrapper.callbackStub)
         }
     }
 
-    /// Decodes a built-in's argument and answers; built-ins are synchronous, as dsbridge.js calls them.
+    /// Answers a built-in that takes no argument; built-ins are synchronous, as dsbridge.js calls them.
+    private func answerBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, _ answer: () -> String) -> String {
+        guard wrapper.callbackStub == nil else {
+            return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: wrapper.callbackStub)
+        }
+        return answer()
+    }
+
+    /// Answers a built-in with its argument decoded from `data`.
     private func answerBuiltIn<Input: Decodable>(
         _ name: MethodName,
-        _ arguments: Data,
+        _ wrapper: CallWrapper,
         _ input: Input.Type,
         _ answer: (Input) -> String
     ) -> String {
-        let (stub, decoded) = CallEnvelope<Input>.decode(arguments, with: components.serializer)
-        guard stub == nil else {
-            return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: stub)
-        }
-        switch decoded {
-        case .success(let value):
-            return answer(value)
-        case .failure(.malformedMessage(let reason)):
-            return refuse(BridgeError(code: .malformedMessage, message: "the call of \"\(name)\" is not a {\"data\": …} object: \(reason)"), callbackStub: nil)
-        case .failure(.invalidArgument(let reason)):
-            return refuse(BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(reason)"), callbackStub: nil)
+        answerBuiltIn(name, wrapper) {
+            do {
+                return answer(try components.serializer.decode(Input.self, fromData: wrapper.data))
+            } catch {
+                let reason = describeDecodingFailure(error, in: "data")
+                return refuse(BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(reason)"), callbackStub: nil)
+            }
         }
     }
 

@@ -22,14 +22,20 @@ extension Keystone {
 
     /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
     func handleCall(_ method: String, arguments: Data) -> String {
+        let wrapper: CallWrapper
         let name: MethodName
+        do {
+            wrapper = try CallWrapper(splitting: arguments)
+        } catch {
+            return refuse(BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)\(excerpt(arguments))"), callbackStub: nil)
+        }
         do {
             name = try components.resolver.resolve(method)
         } catch {
-            return refuse(BridgeError(error), callbackStub: nil)
+            return refuse(BridgeError(error), callbackStub: wrapper.callbackStub)
         }
         if name.namespace == Self.builtInNamespace {
-            return handleBuiltIn(name, arguments: arguments)
+            return handleBuiltIn(name, wrapper)
         }
         let method: BridgeMethod
         switch components.dispatcher.lookup(name) {
@@ -37,58 +43,56 @@ extension Keystone {
             method = found
         case .noInterface:
             let namespace = name.namespace.isEmpty ? "the empty namespace" : "namespace \"\(name.namespace)\""
-            return refuse(BridgeError(code: .notFound, message: "no interface is registered under \(namespace)"), callbackStub: nil)
+            return refuse(BridgeError(code: .notFound, message: "no interface is registered under \(namespace)"), callbackStub: wrapper.callbackStub)
         case .noMethod:
-            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: nil)
+            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: wrapper.callbackStub)
         }
-
-        let call = method.decode(arguments, components.serializer)
-        guard (call.callbackStub != nil) == method.kind.isAsynchronous else {
-            let message = method.kind.isAsynchronous
-                ? "\"\(name)\" is asynchronous: call it with a callback"
-                : "\"\(name)\" is synchronous: call it without a callback"
-            return refuse(BridgeError(code: .unsupportedCallKind, message: message), callbackStub: call.callbackStub)
-        }
-        let invocation: Invocation
-        switch call.invocation {
-        case .success(let decoded):
-            invocation = decoded
-        case .failure(let failure):
-            return refuse(decodeError(failure, method: name, arguments: arguments), callbackStub: call.callbackStub)
-        }
-
-        switch invocation {
-        case .sync(let run):
+        guard let stub = wrapper.callbackStub else {
+            guard case .sync(let run) = method.invoker else {
+                return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is asynchronous: call it with a callback"), callbackStub: nil)
+            }
             do {
-                return PromptAnswer.success(try run())
+                return PromptAnswer.success(try run(wrapper.data, components.serializer))
+            } catch let invalid as InvalidArgument {
+                return refuse(invalidArgument(invalid, name, arguments), callbackStub: nil)
             } catch {
                 return PromptAnswer.failure(BridgeError(error))
             }
-        case .async(let run):
-            let stub = call.callbackStub!
-            startTask { keystone, epoch in
-                do {
-                    let value = try JSONText(validating: try await run())
-                    keystone.send(.result(callback: stub, value: value, complete: true), epoch: epoch)
-                } catch {
-                    keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
-                }
-            }
-            return PromptAnswer.accepted
-        case .multiResponse(let run):
-            let stub = call.callbackStub!
-            startTask { keystone, epoch in
-                do {
-                    try await run { value in
-                        let value = try JSONText(validating: value)
-                        keystone.send(.result(callback: stub, value: value, complete: false), epoch: epoch)
+        }
+
+        do {
+            switch method.invoker {
+            case .sync:
+                return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: stub)
+            case .async(let start):
+                let run = try start(wrapper.data, components.serializer)
+                startTask { keystone, epoch in
+                    do {
+                        let value = try JSONText(validating: try await run())
+                        keystone.send(.result(callback: stub, value: value, complete: true), epoch: epoch)
+                    } catch {
+                        keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
                     }
-                    keystone.send(.completion(callback: stub), epoch: epoch)
-                } catch {
-                    keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
+                }
+            case .multiResponse(let start):
+                let run = try start(wrapper.data, components.serializer)
+                startTask { keystone, epoch in
+                    do {
+                        try await run { value in
+                            let value = try JSONText(validating: value)
+                            keystone.send(.result(callback: stub, value: value, complete: false), epoch: epoch)
+                        }
+                        keystone.send(.completion(callback: stub), epoch: epoch)
+                    } catch {
+                        keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
+                    }
                 }
             }
             return PromptAnswer.accepted
+        } catch let invalid as InvalidArgument {
+            return refuse(invalidArgument(invalid, name, arguments), callbackStub: stub)
+        } catch {
+            return refuse(BridgeError(error), callbackStub: stub)
         }
     }
 
@@ -102,17 +106,12 @@ extension Keystone {
         return PromptAnswer.failure(error)
     }
 
-    private func decodeError(_ failure: DecodeFailure, method: MethodName, arguments: Data) -> BridgeError {
-        switch failure {
-        case .malformedMessage(let reason):
-            return BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(reason)\(argumentExcerpt(arguments))")
-        case .invalidArgument(let reason):
-            return BridgeError(code: .invalidArgument, message: "invalid argument for \"\(method)\": \(reason)\(argumentExcerpt(arguments))")
-        }
+    func invalidArgument(_ invalid: InvalidArgument, _ method: MethodName, _ arguments: Data) -> BridgeError {
+        BridgeError(code: .invalidArgument, message: "invalid argument for \"\(method)\": \(invalid.reason)\(excerpt(arguments))")
     }
 
     /// Debug builds show the start of the offending text; release builds never echo a payload.
-    private func argumentExcerpt(_ arguments: Data) -> String {
+    private func excerpt(_ arguments: Data) -> String {
         #if DEBUG
         let text = String(decoding: arguments.prefix(120), as: UTF8.self)
         return " in \(text)\(arguments.count > 120 ? "…" : "")"

@@ -5,8 +5,8 @@ import Foundation
 struct PendingCall: Sendable {
     /// Whether the call stays pending for more results until one arrives marked complete.
     let isMultiResponse: Bool
-    /// Takes the page's `_dsb.returnValue` arguments (the whole JSON wrapper) for this call.
-    let receive: @Sendable (_ arguments: Data, _ complete: Bool) -> Void
+    /// Takes the `data` of the page's `_dsb.returnValue` for this call.
+    let receive: @Sendable (_ answer: Data?, _ complete: Bool) -> Void
     /// Settles the call with an error.
     let fail: @Sendable (BridgeError) -> Void
 }
@@ -52,15 +52,32 @@ extension Keystone {
         _ arguments: repeat each Argument,
         returning: Result.Type = Result.self
     ) async throws -> Result {
-        let argumentText = try encodeArguments(repeat each arguments)
+        try await call(method, argumentText: try encodeArguments(repeat each arguments), returning: Result.self)
+    }
+
+    /// Calls the page's handler `method` with a list of positional arguments built at run time;
+    /// otherwise the same as ``call(_:_:returning:)``.
+    public func call<Result: Decodable & Sendable>(
+        _ method: String,
+        arguments: [JSONValue],
+        returning: Result.Type = Result.self
+    ) async throws -> Result {
+        try await call(method, argumentText: try encodeArgumentList(arguments), returning: Result.self)
+    }
+
+    private func call<Result: Decodable & Sendable>(
+        _ method: String,
+        argumentText: JSONText,
+        returning: Result.Type
+    ) async throws -> Result {
         let serializer = components.serializer
         let (id, epoch) = nextCallback()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 let call = PendingCall(
                     isMultiResponse: false,
-                    receive: { arguments, _ in
-                        continuation.resume(with: Self.decodeReturnedValue(arguments, as: Result.self, serializer: serializer, method: method))
+                    receive: { answer, _ in
+                        continuation.resume(with: Self.decodeReturnedValue(answer, as: Result.self, serializer: serializer, method: method))
                     },
                     fail: { continuation.resume(throwing: $0) }
                 )
@@ -78,10 +95,28 @@ extension Keystone {
         _ arguments: repeat each Argument,
         of: Element.Type = Element.self
     ) -> AsyncThrowingStream<Element, any Error> {
+        stream(method, argumentText: Swift.Result { try encodeArguments(repeat each arguments) }, of: Element.self)
+    }
+
+    /// Calls the page's asynchronous handler `method` with a list of positional arguments built at
+    /// run time; otherwise the same as ``stream(_:_:of:)``.
+    public func stream<Element: Decodable & Sendable>(
+        _ method: String,
+        arguments: [JSONValue],
+        of: Element.Type = Element.self
+    ) -> AsyncThrowingStream<Element, any Error> {
+        stream(method, argumentText: Swift.Result { try encodeArgumentList(arguments) }, of: Element.self)
+    }
+
+    private func stream<Element: Decodable & Sendable>(
+        _ method: String,
+        argumentText encoded: Swift.Result<JSONText, any Error>,
+        of: Element.Type
+    ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let argumentText: JSONText
         do {
-            argumentText = try encodeArguments(repeat each arguments)
+            argumentText = try encoded.get()
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -90,8 +125,8 @@ extension Keystone {
         let (id, epoch) = nextCallback()
         let call = PendingCall(
             isMultiResponse: true,
-            receive: { arguments, complete in
-                switch Self.decodeReturnedValue(arguments, as: Element.self, serializer: serializer, method: method) {
+            receive: { answer, complete in
+                switch Self.decodeReturnedValue(answer, as: Element.self, serializer: serializer, method: method) {
                 case .success(let element):
                     continuation.yield(element)
                     if complete { continuation.finish() }
@@ -114,7 +149,7 @@ extension Keystone {
 
     /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers. Answers for
     /// unknown or finished calls are dropped.
-    func receiveReturnValue(_ header: ReturnHeader, arguments: Data) {
+    func receiveReturnValue(_ header: ReturnHeader, data: Data?) {
         let complete = header.complete ?? true
         let call: PendingCall? = state.withLock { state in
             guard let call = state.pending[header.id] else { return nil }
@@ -127,7 +162,7 @@ extension Keystone {
             components.logging.log(.warning, "dropped a result for call \(header.id), which is not waiting")
             return
         }
-        call.receive(arguments, complete)
+        call.receive(data, complete)
     }
 
     private func nextCallback() -> (Int, PageEpoch) {
@@ -162,41 +197,53 @@ extension Keystone {
     }
 
     private func encodeArguments<each Argument: Encodable>(_ arguments: repeat each Argument) throws -> JSONText {
-        var text = Data("[".utf8)
-        var isFirst = true
+        var encoded: [Data] = []
         for argument in repeat each arguments {
-            if !isFirst { text.append(UInt8(ascii: ",")) }
-            isFirst = false
-            do {
-                text.append(try components.serializer.encode(argument))
-            } catch {
-                throw BridgeError(code: .unencodableValue, message: "an argument could not be encoded: \(error)")
-            }
+            encoded.append(try encodeArgument(argument))
+        }
+        return try joinArguments(encoded)
+    }
+
+    private func encodeArgumentList(_ arguments: [JSONValue]) throws -> JSONText {
+        try joinArguments(arguments.map(encodeArgument))
+    }
+
+    private func encodeArgument(_ argument: some Encodable) throws -> Data {
+        do {
+            return try components.serializer.encode(argument)
+        } catch {
+            throw BridgeError(code: .unencodableValue, message: "an argument could not be encoded: \(error)")
+        }
+    }
+
+    /// `[a,b,c]` from encoded arguments, checked to be JSON before it can reach a script.
+    private func joinArguments(_ encoded: [Data]) throws -> JSONText {
+        var text = Data("[".utf8)
+        for (index, argument) in encoded.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            text.append(argument)
         }
         text.append(UInt8(ascii: "]"))
         return try JSONText(validating: text)
     }
 
+    /// Decodes the `data` of `_dsb.returnValue` (`{"id", "data", "complete", "error"}`) as `Value`.
     private static func decodeReturnedValue<Value: Decodable>(
-        _ arguments: Data, as type: Value.Type, serializer: any JSONSerializer, method: String
+        _ answer: Data?, as type: Value.Type, serializer: any JSONSerializer, method: String
     ) -> Swift.Result<Value, any Error> {
         func invalid(_ error: any Error) -> Swift.Result<Value, any Error> {
-            .failure(BridgeError(code: .invalidResult, message: "the result of \"\(method)\" does not decode: \(describeDecodingFailure(error))"))
+            .failure(BridgeError(code: .invalidResult, message: "the result of \"\(method)\" does not decode: \(describeDecodingFailure(error, in: "data"))"))
         }
         let returned: ReturnedValue<Value>
         do {
-            let envelope = try serializer.decode(CallEnvelope<ReturnedValue<Value>>.self, from: arguments)
-            guard let decoded = envelope.input else {
-                return .failure(BridgeError(code: .malformedMessage, message: "the answer to \"\(method)\" has no data"))
-            }
-            returned = try decoded.get()
+            returned = try serializer.decode(ReturnedValue<Value>.self, fromData: answer)
         } catch {
             return invalid(error)
         }
         if let error = returned.error { return .failure(error) }
         if let value = returned.value { return .success(value) }
         do {
-            return .success(try serializer.decode(Value.self, from: Data("null".utf8)))
+            return .success(try serializer.decode(Value.self, fromData: nil))
         } catch {
             return invalid(error)
         }

@@ -1,5 +1,4 @@
 // MethodResolver.swift — how a method name from the page splits into namespace and method.
-import Foundation
 
 /// A method name split into the namespace it is registered under and the method's own name.
 public struct MethodName: Sendable, Hashable, CustomStringConvertible {
@@ -17,10 +16,13 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `namespace` can be registered: `""`, or dot-separated parts that are non-empty and
     /// carry no surrounding white space.
-    public static func isValidNamespace(_ namespace: String) -> Bool {
-        namespace.isEmpty || namespace.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
-            !$0.isEmpty && $0.trimmingCharacters(in: .whitespacesAndNewlines) == $0
+    public static func isValidNamespace(_ namespace: some StringProtocol) -> Bool {
+        var rest = Substring(namespace)
+        while let dot = rest.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            guard rest[..<dot].isTrimmedWord else { return false }
+            rest = rest[rest.utf8.index(after: dot)...]
         }
+        return namespace.isEmpty || rest.isTrimmedWord
     }
 }
 
@@ -39,16 +41,20 @@ public struct DefaultMethodResolver: MethodResolver {
     public init() {}
 
     public func resolve(_ method: String) throws -> MethodName {
-        let trimmed = method.trimmingCharacters(in: .whitespacesAndNewlines)
-        let name: MethodName
-        if let dot = trimmed.lastIndex(of: ".") {
-            name = MethodName(namespace: String(trimmed[..<dot]), name: String(trimmed[trimmed.index(after: dot)...]))
+        let trimmed = Substring(method).trimmingWhiteSpace
+        let namespace: Substring
+        let name: Substring
+        if let dot = trimmed.utf8.lastIndex(of: UInt8(ascii: ".")) {
+            namespace = trimmed[..<dot]
+            name = trimmed[trimmed.utf8.index(after: dot)...]
         } else {
-            name = MethodName(namespace: "", name: trimmed)
+            namespace = ""
+            name = trimmed
         }
-        guard !name.name.isEmpty, MethodName.isValidNamespace(name.namespace) else {
-            throw BridgeError(code: .notFound, message: "\"\(trimmed)\" is not a method name: it has an empty part")
+        guard name.isTrimmedWord, MethodName.isValidNamespace(namespace) else {
+            throw BridgeError(code: .notFound, message: "\"\(trimmed)\" is not a method name: a part is empty or padded with white space")
         }
-        return name
+        return MethodName(namespace: String(namespace), name: String(name))
     }
 }
+

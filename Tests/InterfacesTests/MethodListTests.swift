@@ -28,24 +28,37 @@ struct MethodListTests {
         var list = MethodList()
         list.sync("a") { "first" }
         list.sync("a") { "second" }
-        let call = list.methods["a"]!.decode(Data(#"{"data":null}"#.utf8), FoundationJSONSerializer())
-        guard case .success(.sync(let run)) = call.invocation else {
-            Issue.record("expected a sync invocation")
+        guard case .sync(let run) = list.methods["a"]?.invoker else {
+            Issue.record("expected a sync method")
             return
         }
-        #expect(String(decoding: try run(), as: UTF8.self) == #""second""#)
+        #expect(String(decoding: try run(nil, FoundationJSONSerializer()), as: UTF8.self) == #""second""#)
     }
 
-    @Test func decodesTheArgumentOnceIntoTheTypedInput() throws {
+    @Test func decodesDataStraightIntoTheTypedInput() throws {
         struct Pair: Codable, Sendable { var a: Int; var b: Int }
         var list = MethodList()
         list.sync("sum") { (pair: Pair) in pair.a + pair.b }
-        let call = list.methods["sum"]!.decode(Data(#"{"data":{"a":2,"b":3},"_dscbstub":"dscb7"}"#.utf8), FoundationJSONSerializer())
-        #expect(call.callbackStub == "dscb7")
-        guard case .success(.sync(let run)) = call.invocation else {
-            Issue.record("expected a sync invocation")
+        guard case .sync(let run) = list.methods["sum"]?.invoker else {
+            Issue.record("expected a sync method")
             return
         }
-        #expect(String(decoding: try run(), as: UTF8.self) == "5")
+        let serializer = FoundationJSONSerializer()
+        #expect(String(decoding: try run(Data(#"{"a":2,"b":3}"#.utf8), serializer), as: UTF8.self) == "5")
+        let invalid = #expect(throws: InvalidArgument.self) { try run(Data(#"{"a":2}"#.utf8), serializer) }
+        #expect(invalid?.reason == #"missing key "b" at data"#)
+        #expect(throws: InvalidArgument.self) { try run(nil, serializer) }
+    }
+
+    @Test func anAsyncMethodDecodesItsInputBeforeItsWorkStarts() throws {
+        let ran = Locked(false)
+        var list = MethodList()
+        list.async("work") { (n: Int) async in ran.withLock { $0 = true }; return n }
+        guard case .async(let start) = list.methods["work"]?.invoker else {
+            Issue.record("expected an async method")
+            return
+        }
+        #expect(throws: InvalidArgument.self) { _ = try start(Data(#""x""#.utf8), FoundationJSONSerializer()) }
+        #expect(!ran.withLock { $0 })
     }
 }

@@ -90,7 +90,7 @@ struct ComponentSwapTests {
         try keystone.register(Clock(), namespace: "clock")
         #expect(page.prompt("clock.epoch", argumentText: #"{"data":null}"#) == #"{"code":0,"data":"1970-01-01T00:00:00Z"}"#)
         #expect(page.prompt("clock.echoDate", argumentText: #"{"data":"2001-02-03T04:05:06Z"}"#) == #"{"code":0,"data":"2001-02-03T04:05:06Z"}"#)
-        #expect(serializer.counts.withLock { $0.decodes } == 2)
+        #expect(serializer.counts.withLock { $0.decodes } == 1)  // a method without input decodes nothing
         #expect(serializer.counts.withLock { $0.encodes } == 2)
     }
 

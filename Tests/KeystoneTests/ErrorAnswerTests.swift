@@ -28,7 +28,7 @@ struct ErrorAnswerTests {
         ("nowhere.m", "no interface is registered under namespace \"nowhere\""),
         ("math.missing", "no method \"math.missing\""),
         ("missing", "no interface is registered under the empty namespace"),
-        ("math..add", "\"math..add\" is not a method name: it has an empty part"),
+        ("math..add", "\"math..add\" is not a method name: a part is empty or padded with white space"),
         ("_dsb.unknown", "no method \"_dsb.unknown\""),
     ])
     func anUnknownMethodIsCodeMinusOneWithANotFoundError(_ method: String, _ message: String) throws {
@@ -130,7 +130,6 @@ struct ErrorAnswerTests {
         #expect(answer.code == -1)
         #expect(answer.error?.code == .invalidArgument)
         #expect(answer.error?.message.hasPrefix(#"invalid argument for "math.raw": "#) == true)
-        #expect(answer.error?.message.lowercased().contains("surrogate") == true)
     }
 
     @Test func errorMessagesNeverCarryAWholePayload() throws {

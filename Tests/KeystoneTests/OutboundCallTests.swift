@@ -43,6 +43,16 @@ struct OutboundCallTests {
         #expect(ScriptRenderer.render([call]) == #"try{window._handleMessageFromNative({"method":"add","callbackId":1,"data":"[1,2]"})}catch(e){}"#)
     }
 
+    @Test func argumentsBuiltAtRunTimeArePassedPositionally() async throws {
+        page.initialize()
+        #expect(try await keystone.call("add", arguments: [4, 5], returning: Double.self) == 9)
+        var results: [Int] = []
+        for try await n in keystone.stream("ticks", arguments: [2], of: Int.self) { results.append(n) }
+        #expect(results == [0, 1])
+        let call = try #require(page.receivedMessages.first)
+        #expect(call == .call(method: "add", callbackId: 1, arguments: try JSONText(validating: Data("[4,5]".utf8))))
+    }
+
     @Test func anUndefinedResultDecodesAsNull() async throws {
         page.initialize()
         #expect(try await keystone.call("nothing", returning: JSONValue.self) == .null)

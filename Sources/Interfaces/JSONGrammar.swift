@@ -1,32 +1,37 @@
-// JSONGrammar.swift — a one-pass check that bytes are exactly one JSON value (RFC 8259).
+// JSONGrammar.swift — one-pass JSON syntax checks (RFC 8259) without building any value.
 import Foundation
 
 /// Checks JSON syntax without building any value; nesting is tracked on a heap stack, not by recursion.
-enum JSONGrammar {
+package enum JSONGrammar {
     /// The offset of the first byte that breaks the grammar, or `nil` when `data` is one JSON value.
-    static func firstError(in data: Data) -> Int? {
+    package static func firstError(in data: Data) -> Int? {
         data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
-            return scanner.run()
+            scanner.skipSpace()
+            guard scanner.skipValue() else { return scanner.index }
+            scanner.skipSpace()
+            return scanner.index == scanner.bytes.count ? nil : scanner.index
         }
     }
 
-    private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
+    /// Walks UTF-8 JSON text byte by byte.
+    package struct Scanner {
+        package let bytes: UnsafeBufferPointer<UInt8>
+        package var index = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        package init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
         }
 
         private enum Container { case array, object }
 
-        mutating func run() -> Int? {
+        /// Moves past one JSON value starting at `index`; `false` (with `index` at the fault) when
+        /// the text there is not one.
+        package mutating func skipValue() -> Bool {
             var stack: [Container] = []
-            skipSpace()
             // Expect a value; after it, close containers or continue with `,`.
             while true {
-                guard index < bytes.count else { return index }
+                guard index < bytes.count else { return false }
                 switch bytes[index] {
                 case UInt8(ascii: "{"):
                     index += 1
@@ -35,7 +40,7 @@ enum JSONGrammar {
                         index += 1
                     } else {
                         stack.append(.object)
-                        guard scanKey() else { return index }
+                        guard scanKey() else { return false }
                         continue
                     }
                 case UInt8(ascii: "["):
@@ -48,44 +53,42 @@ enum JSONGrammar {
                         continue
                     }
                 case UInt8(ascii: "\""):
-                    guard scanString() else { return index }
+                    guard scanString() else { return false }
                 case UInt8(ascii: "t"):
-                    guard scanWord("true") else { return index }
+                    guard scanWord("true") else { return false }
                 case UInt8(ascii: "f"):
-                    guard scanWord("false") else { return index }
+                    guard scanWord("false") else { return false }
                 case UInt8(ascii: "n"):
-                    guard scanWord("null") else { return index }
+                    guard scanWord("null") else { return false }
                 default:
-                    guard scanNumber() else { return index }
+                    guard scanNumber() else { return false }
                 }
                 // A value ended: close what closes, then expect the next member or the end.
                 while true {
+                    guard let top = stack.last else { return true }
                     skipSpace()
-                    guard let top = stack.last else {
-                        return index == bytes.count ? nil : index
-                    }
-                    guard index < bytes.count else { return index }
+                    guard index < bytes.count else { return false }
                     let byte = bytes[index]
                     if byte == UInt8(ascii: ",") {
                         index += 1
                         skipSpace()
                         if top == .object {
-                            guard scanKey() else { return index }
+                            guard scanKey() else { return false }
                         }
                         break
                     }
-                    guard byte == (top == .array ? UInt8(ascii: "]") : UInt8(ascii: "}")) else { return index }
+                    guard byte == (top == .array ? UInt8(ascii: "]") : UInt8(ascii: "}")) else { return false }
                     index += 1
                     stack.removeLast()
                 }
             }
         }
 
-        private func peek(_ byte: UInt8) -> Bool {
+        package func peek(_ byte: UInt8) -> Bool {
             index < bytes.count && bytes[index] == byte
         }
 
-        private mutating func skipSpace() {
+        package mutating func skipSpace() {
             while index < bytes.count {
                 switch bytes[index] {
                 case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -114,7 +117,8 @@ enum JSONGrammar {
             return true
         }
 
-        private mutating func scanString() -> Bool {
+        /// Moves past a string whose opening quote is at `index`.
+        package mutating func scanString() -> Bool {
             index += 1  // opening quote
             while index < bytes.count {
                 let byte = bytes[index]

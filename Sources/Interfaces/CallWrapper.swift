@@ -1,0 +1,85 @@
+// CallWrapper.swift — the page's `{"data": …, "_dscbstub": …}` wrapper, split without decoding.
+import Foundation
+
+/// The wrapper every page call comes in, split into its parts by one pass over the bytes: the raw
+/// text of `data`, to be decoded once straight into the method's input, and the callback name.
+package struct CallWrapper: Sendable {
+    /// The bytes of the `data` value; `nil` when the wrapper has no `data`.
+    package var data: Data?
+    /// The page's callback (`_dscbstub`): present exactly when the page called asynchronously.
+    package var callbackStub: String?
+
+    /// Splits `text`, which must be one JSON object.
+    /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong.
+    package init(splitting text: Data) throws {
+        var data: Range<Int>?
+        var stub: Range<Int>?
+        let fault: String? = text.withUnsafeBytes { raw in
+            var scanner = JSONGrammar.Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            scanner.skipSpace()
+            guard scanner.peek(UInt8(ascii: "{")) else { return "the message is not a JSON object" }
+            scanner.index += 1
+            scanner.skipSpace()
+            if scanner.peek(UInt8(ascii: "}")) {
+                scanner.index += 1
+            } else {
+                while true {
+                    let keyStart = scanner.index
+                    guard scanner.peek(UInt8(ascii: "\"")), scanner.scanString() else { return "the message is not valid JSON" }
+                    let key = UnsafeRawBufferPointer(rebasing: raw[keyStart..<scanner.index])
+                    scanner.skipSpace()
+                    guard scanner.peek(UInt8(ascii: ":")) else { return "the message is not valid JSON" }
+                    scanner.index += 1
+                    scanner.skipSpace()
+                    let valueStart = scanner.index
+                    guard scanner.skipValue() else { return "the message is not valid JSON" }
+                    if key.elementsEqual(#""data""#.utf8) {
+                        data = valueStart..<scanner.index
+                    } else if key.elementsEqual(#""_dscbstub""#.utf8) {
+                        stub = valueStart..<scanner.index
+                    }
+                    scanner.skipSpace()
+                    if scanner.peek(UInt8(ascii: ",")) {
+                        scanner.index += 1
+                        scanner.skipSpace()
+                    } else if scanner.peek(UInt8(ascii: "}")) {
+                        scanner.index += 1
+                        break
+                    } else {
+                        return "the message is not valid JSON"
+                    }
+                }
+            }
+            scanner.skipSpace()
+            return scanner.index == scanner.bytes.count ? nil : "the message is not valid JSON"
+        }
+        if let fault {
+            throw BridgeError(code: .malformedMessage, message: fault)
+        }
+        let base = text.startIndex
+        self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
+        self.callbackStub = try stub.map { try Self.callbackName(text[(base + $0.lowerBound)..<(base + $0.upperBound)]) }
+    }
+
+    /// The callback name from its JSON token: a string, read directly unless it holds escapes.
+    private static func callbackName(_ token: Data) throws -> String {
+        guard token.first == UInt8(ascii: "\""), token.count >= 2 else {
+            throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a string")
+        }
+        guard token.contains(UInt8(ascii: "\\")) else {
+            return String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
+        }
+        do {
+            return try JSONDecoder().decode(String.self, from: token)
+        } catch {
+            throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string")
+        }
+    }
+}
+
+extension JSONSerializer {
+    /// Decodes `Value` from the bytes of a `data` value, a missing one read as JSON `null`.
+    package func decode<Value: Decodable>(_ type: Value.Type, fromData data: Data?) throws -> Value {
+        try decode(type, from: data ?? Data("null".utf8))
+    }
+}

@@ -1,0 +1,115 @@
+// DemoInterfaces.swift — the interfaces the demo registers (documented in Docs/Demo.md).
+import Foundation
+import Keystone
+
+/// Namespace `""`: echoes any JSON back.
+struct EchoInterface: BridgeInterface {
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("echo") { (value: JSONValue) in value }
+        methods.async("echoAsync") { (value: JSONValue) async in value }
+    }
+}
+
+/// Namespace `math`: sums, now and after about 10 ms.
+struct MathInterface: BridgeInterface {
+    func add(_ pair: [Double]) throws -> Double {
+        guard pair.count == 2 else { throw BridgeError(code: .invalidArgument, message: "add takes [a, b]") }
+        return pair[0] + pair[1]
+    }
+
+    func slowAdd(_ pair: [Double]) async throws -> Double {
+        try await Task.sleep(for: .milliseconds(10))
+        return try add(pair)
+    }
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("add", add)
+        methods.async("slowAdd", slowAdd)
+    }
+}
+
+/// Namespace `math.basic.ops`: a method three levels down.
+struct OpsInterface: BridgeInterface {
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("mul") { (pair: [Double]) throws -> Double in
+            guard pair.count == 2 else { throw BridgeError(code: .invalidArgument, message: "mul takes [a, b]") }
+            return pair[0] * pair[1]
+        }
+    }
+}
+
+/// Namespace `stream`: multi-response methods.
+struct StreamInterface: BridgeInterface {
+    struct Ticks: Codable, Sendable {
+        var count: Int
+        var intervalMs: Int
+    }
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.multiResponse("countdown") { (from: Int, writer: ResponseWriter<Int>) in
+            for n in stride(from: from, through: 0, by: -1) { try await writer.write(n) }
+        }
+        methods.multiResponse("ticks") { (ticks: Ticks, writer: ResponseWriter<Int>) in
+            for n in 0..<ticks.count {
+                if n > 0 { try await Task.sleep(for: .milliseconds(ticks.intervalMs)) }
+                try await writer.write(n)
+            }
+        }
+    }
+}
+
+/// Namespace `errors`: failures with their codes.
+struct ErrorsInterface: BridgeInterface {
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("fail") { (message: String) -> JSONValue in throw BridgeError(code: .failed, message: message) }
+        methods.sync("needsInt") { (value: Int) in value }
+    }
+}
+
+/// Namespace `native`: Swift calling back into the page that called it.
+struct NativeInterface: BridgeInterface {
+    struct Call: Codable, Sendable {
+        var method: String
+        var args: [JSONValue]
+    }
+
+    /// The Keystone to call the page through, held weakly: the Keystone owns this interface.
+    final class Link: Sendable {
+        weak let keystone: Keystone?
+        init(_ keystone: Keystone) { self.keystone = keystone }
+    }
+
+    let link: Link
+
+    func exposeMethods(to methods: inout MethodList) {
+        let link = link
+        methods.async("callJS") { (call: Call) async throws -> JSONValue in
+            guard let keystone = link.keystone else { throw BridgeError(code: .pageGone, message: "no Keystone") }
+            return try await keystone.call(call.method, arguments: call.args, returning: JSONValue.self)
+        }
+        methods.multiResponse("streamJS") { (call: Call, writer: ResponseWriter<JSONValue>) in
+            guard let keystone = link.keystone else { throw BridgeError(code: .pageGone, message: "no Keystone") }
+            for try await value in keystone.stream(call.method, arguments: call.args, of: JSONValue.self) {
+                try await writer.write(value)
+            }
+        }
+        // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
+        // its `prompt` cannot answer.
+        methods.async("hasJS") { (name: String) async throws -> Bool in
+            guard let keystone = link.keystone else { return false }
+            return try await keystone.hasJavaScriptMethod(name)
+        }
+    }
+}
+
+extension Keystone {
+    /// Registers every demo interface under its namespace.
+    func registerDemoInterfaces() throws {
+        try register(EchoInterface())
+        try register(MathInterface(), namespace: "math")
+        try register(OpsInterface(), namespace: "math.basic.ops")
+        try register(StreamInterface(), namespace: "stream")
+        try register(ErrorsInterface(), namespace: "errors")
+        try register(NativeInterface(link: .init(self)), namespace: "native")
+    }
+}

@@ -1,0 +1,43 @@
+// CallWrapperTests.swift — splitting the page's wrapper into `data` bytes and a callback name.
+import Foundation
+import Interfaces
+import Testing
+
+@Suite("CallWrapper")
+struct CallWrapperTests {
+    func split(_ text: String) throws -> (data: String?, stub: String?) {
+        let wrapper = try CallWrapper(splitting: Data(text.utf8))
+        return (wrapper.data.map { String(decoding: $0, as: UTF8.self) }, wrapper.callbackStub)
+    }
+
+    @Test(arguments: [
+        (#"{"data":{"a":[1,{"b":"}"}]},"_dscbstub":"dscb3"}"#, #"{"a":[1,{"b":"}"}]}"#, "dscb3"),
+        (#" { "_dscbstub" : "dscb0" , "data" : "x" } "#, #""x""#, "dscb0"),
+        (#"{"data":null}"#, "null", nil),
+        (#"{"data":""}"#, #""""#, nil),
+        (#"{"other":[1,2],"data":-1.5e3}"#, "-1.5e3", nil),
+        (#"{}"#, nil, nil),
+        (#"{"_dscbstub":"a\"b\u00e9"}"#, nil, "a\"bé"),
+        (#"{"data":1,"data":2}"#, "2", nil),
+    ] as [(String, String?, String?)])
+    func findsDataAndTheCallback(_ text: String, _ data: String?, _ stub: String?) throws {
+        let parts = try split(text)
+        #expect(parts.data == data)
+        #expect(parts.stub == stub)
+    }
+
+    @Test func dataIsASliceOfTheOriginalBytes() throws {
+        let text = Data(#"{"data":[1,2]}"#.utf8).dropFirst(0)
+        let wrapper = try CallWrapper(splitting: text)
+        #expect(try JSONDecoder().decode([Int].self, from: #require(wrapper.data)) == [1, 2])
+    }
+
+    @Test(arguments: [
+        "", "null", "[]", #""data""#, "{", #"{"data"}"#, #"{"data":}"#, #"{"data":1,}"#, #"{"data":1} x"#,
+        #"{"data":[1,2}"#, #"{"_dscbstub":7}"#, #"{"_dscbstub":null}"#, #"{data:1}"#, #"{"data":tru}"#,
+    ])
+    func refusesAnythingButOneJSONObject(_ text: String) {
+        let error = #expect(throws: BridgeError.self) { try CallWrapper(splitting: Data(text.utf8)) }
+        #expect(error?.code == .malformedMessage)
+    }
+}
