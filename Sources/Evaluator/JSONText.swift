@@ -19,11 +19,6 @@ public struct JSONText: Sendable, Hashable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// Wraps text the caller has produced itself and knows to be JSON.
-    package init(trusted bytes: Data) {
-        self.bytes = bytes
-    }
-
     /// The JSON text of a string value: `"…"` with quotes, backslashes, control characters and
     /// U+2028/U+2029 escaped, so the result is a valid JSON string and JavaScript string literal.
     public init(quoting string: String) {

@@ -7,16 +7,12 @@ extension Keystone {
 
     public func handlePrompt(_ text: String, defaultText: String?) -> String? {
         guard text.hasPrefix(Self.promptPrefix) else { return nil }
-        let method = String(text.utf8.dropFirst(Self.promptPrefix.utf8.count))!
+        let method = String(decoding: text.utf8.dropFirst(Self.promptPrefix.utf8.count), as: UTF8.self)
         let arguments = defaultText ?? ""
         let logging = components.logging
-        if logging.isEnabled(.debug) {
-            logging.log(.debug, "from page: \(method) \(logging.excerpt(arguments))")
-        }
+        logging.log(.debug, "from page: \(method) \(logging.excerpt(arguments))")
         let answer = handleCall(method, arguments: Data(arguments.utf8))
-        if logging.isEnabled(.debug) {
-            logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
-        }
+        logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }
 

@@ -91,9 +91,7 @@ public final class Keystone: BridgeHub {
     /// Sends `message` to the page load `epoch`, logging it in debug mode.
     func send(_ message: PageMessage, epoch: PageEpoch) {
         let logging = components.logging
-        if logging.isEnabled(.debug) {
-            logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message])))")
-        }
+        logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message])))")
         components.evaluator.send(message, epoch: epoch)
     }
 }

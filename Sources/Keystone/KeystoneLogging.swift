@@ -41,11 +41,12 @@ public struct KeystoneLogging: Sendable {
         KeystoneLogging(sink: sink, lowestLevel: .debug, payloadLimit: payloadLimit)
     }
 
-    /// Whether lines of `level` go anywhere; callers check it before building a costly line.
+    /// Whether lines of `level` go anywhere.
     public func isEnabled(_ level: Level) -> Bool {
         sink != nil && level >= lowestLevel
     }
 
+    /// Logs the line `message` builds, building it only when lines of `level` go anywhere.
     func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard isEnabled(level), let sink else { return }
         sink(Record(level: level, message: message()))

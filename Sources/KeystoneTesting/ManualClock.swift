@@ -40,9 +40,6 @@ public final class ManualClock: Clock, Sendable {
 
     public var minimumResolution: Duration { .zero }
 
-    /// How many tasks are sleeping on this clock.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             state.lastSleeper += 1

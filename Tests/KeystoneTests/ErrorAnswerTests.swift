@@ -38,6 +38,12 @@ struct ErrorAnswerTests {
         #expect(answer.error == BridgeError(code: .notFound, message: message))
     }
 
+    @Test func anAsyncCallOfAnUnknownMethodIsRefusedAndItsCallbackReleased() throws {
+        let answer = try read(page.prompt("math.missing", argumentText: #"{"data":1,"_dscbstub":"dscb8"}"#))
+        #expect(answer.error?.code == .notFound)
+        #expect(page.receivedMessages == [.release(callback: "dscb8")])
+    }
+
     @Test func anUndecodableArgumentNamesTheMethodAndWhatFailed() throws {
         let answer = try read(page.prompt("errors.needsInt", argumentText: #"{"data":"seven"}"#))
         #expect(answer.code == -1)
