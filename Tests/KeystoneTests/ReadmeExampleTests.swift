@@ -1,0 +1,49 @@
+// ReadmeExampleTests.swift — the README's example interface and test, compiled and run as written.
+import Foundation
+import Keystone
+import KeystoneTesting
+import Testing
+
+struct Account: BridgeInterface {
+    struct Credentials: Codable, Sendable { var user: String; var password: String }
+    struct Session: Codable, Sendable { var token: String; var expiresIn: Int }
+
+    func signIn(_ credentials: Credentials) async throws -> Session {
+        guard credentials.password == "secret" else {
+            throw BridgeError(code: .init(rawValue: 1001), message: "wrong password")
+        }
+        return Session(token: "t-\(credentials.user)", expiresIn: 3600)
+    }
+
+    func userAgent() -> String { "Keystone" }
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("signIn", signIn)
+        methods.sync("userAgent", userAgent)
+    }
+}
+
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test func signInRejectsAWrongPassword() async throws {
+        let keystone = Keystone()
+        try keystone.register(Account(), namespace: "account")
+        let page = InMemoryPage(hub: keystone)
+        page.initialize()
+
+        #expect(try page.call("account.userAgent", as: String.self) == "Keystone")
+        let error = await #expect(throws: BridgeError.self) {
+            try await page.callAsync("account.signIn", Account.Credentials(user: "ada", password: "nope"), as: Account.Session.self)
+        }
+        #expect(error?.code.rawValue == 1001)
+    }
+
+    @Test func anIsolatedAsyncResultLeavesADefaultKeystoneAtOnce() async throws {
+        let keystone = Keystone()
+        try keystone.register(Account(), namespace: "account")
+        let page = InMemoryPage(hub: keystone)
+        page.initialize()
+        let session = try await page.callAsync("account.signIn", Account.Credentials(user: "ada", password: "secret"), as: Account.Session.self)
+        #expect(session.token == "t-ada")
+    }
+}
