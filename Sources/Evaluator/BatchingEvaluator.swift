@@ -39,9 +39,9 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
         apply { $0.send(message, epoch: epoch, now: now) }
     }
 
-    public func pageDidInitialize() {
+    public func pageDidInitialize(runtime: PageRuntime) {
         let now = clock.now
-        apply { $0.pageDidInitialize(now: now) }
+        apply { $0.pageDidInitialize(runtime: runtime, now: now) }
     }
 
     public func pageDidUnload(startingEpoch epoch: PageEpoch) {
@@ -61,8 +61,8 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
                 return .nothing
             case .scheduleFlush(let deadline):
                 return .schedule(deadline)
-            case .deliver(let messages):
-                state.outbox.append(ScriptBatch(messages: messages))
+            case .deliver(let messages, let runtime):
+                state.outbox.append(ScriptBatch(messages: messages, runtime: runtime))
                 guard !state.isDelivering else { return .nothing }
                 state.isDelivering = true
                 return .deliver

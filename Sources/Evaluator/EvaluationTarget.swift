@@ -10,16 +10,19 @@ public protocol EvaluationTarget: AnyObject, Sendable {
     func evaluate(_ batch: ScriptBatch)
 }
 
-/// The messages of one evaluation, in order.
+/// The messages of one evaluation, in order, and the page runtime they are written for.
 public struct ScriptBatch: Sendable, Hashable {
     /// The messages, structured.
     public let messages: [PageMessage]
+    /// The runtime the page announced; it decides how ``script`` is written.
+    public let runtime: PageRuntime
 
-    public init(messages: [PageMessage]) {
+    public init(messages: [PageMessage], runtime: PageRuntime = .dsbridge) {
         self.messages = messages
+        self.runtime = runtime
     }
 
     /// The one script that delivers every message of the batch. Rendered on each access: a host
     /// reads it once.
-    public var script: String { ScriptRenderer.render(messages) }
+    public var script: String { ScriptRenderer.render(messages, for: runtime) }
 }

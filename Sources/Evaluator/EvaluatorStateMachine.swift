@@ -8,13 +8,14 @@
 struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: Sendable {
     enum Action: Equatable {
         case none
-        case deliver([PageMessage])
+        case deliver([PageMessage], PageRuntime)
         case scheduleFlush(at: Instant)
     }
 
     let window: Instant.Duration
     private(set) var epoch = PageEpoch.first
     private(set) var isPageReady = false
+    private(set) var runtime = PageRuntime.dsbridge
     private(set) var waiting: [(message: PageMessage, epoch: PageEpoch)] = []
     private var lastFlush: Instant?
     private var isFlushScheduled = false
@@ -29,14 +30,17 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
         return flushOrSchedule(now: now)
     }
 
-    mutating func pageDidInitialize(now: Instant) -> Action {
+    mutating func pageDidInitialize(runtime: PageRuntime, now: Instant) -> Action {
         isPageReady = true
+        // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
+        if runtime == .keystone { self.runtime = .keystone }
         return flushOrSchedule(now: now)
     }
 
     mutating func pageDidUnload(startingEpoch epoch: PageEpoch) {
         self.epoch = max(self.epoch, epoch)
         isPageReady = false
+        runtime = .dsbridge
         waiting.removeAll { $0.epoch < self.epoch }
     }
 
@@ -54,6 +58,6 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
         }
         lastFlush = now
         defer { waiting.removeAll() }
-        return .deliver(waiting.map(\.message))
+        return .deliver(waiting.map(\.message), runtime)
     }
 }

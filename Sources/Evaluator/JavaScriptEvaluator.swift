@@ -2,7 +2,8 @@
 /// The queue between Keystone and the page.
 ///
 /// An implementation must:
-/// - deliver nothing before ``pageDidInitialize()`` and, once it comes, deliver what waited, in order;
+/// - deliver nothing before ``pageDidInitialize(runtime:)`` and, once it comes, deliver what
+///   waited, in order, in batches written for that runtime;
 /// - deliver messages in the order they were sent, each at most once, to the attached target;
 /// - drop a message whose epoch is older than the latest one given to ``pageDidUnload(startingEpoch:)``,
 ///   whether it is sent after that call or was waiting when it came;
@@ -12,9 +13,9 @@ public protocol JavaScriptEvaluator: Sendable {
     func attach(to target: any EvaluationTarget)
     /// Queues one message for the page load `epoch`.
     func send(_ message: PageMessage, epoch: PageEpoch)
-    /// The page has registered its handlers (`_dsb.dsinit`): deliver what waited.
-    func pageDidInitialize()
+    /// The page has registered its handlers (`_dsb.dsinit`) and runs `runtime`: deliver what waited.
+    func pageDidInitialize(runtime: PageRuntime)
     /// The page has gone (navigation or reload) and `epoch` begins: drop older messages and hold
-    /// new ones until the next ``pageDidInitialize()``.
+    /// new ones until the next ``pageDidInitialize(runtime:)``.
     func pageDidUnload(startingEpoch epoch: PageEpoch)
 }

@@ -19,4 +19,7 @@ public enum PageMessage: Sendable, Hashable {
     /// A Swift call of the page's handler `method` with positional `arguments` (a JSON array);
     /// the page answers through `_dsb.returnValue` with `callbackId`.
     case call(method: String, callbackId: Int, arguments: JSONText)
+    /// A named event for the page's listeners (`dsBridge.on(name, fn)`). Only Keystone's page
+    /// runtime has listeners; a dsbridge.js page does not receive events.
+    case event(name: String, value: JSONText)
 }

@@ -1,24 +1,42 @@
 // ScriptRenderer.swift — turns a batch of page messages into one JavaScript program.
 import Foundation
+import Interfaces
 
-/// Renders messages as the JavaScript that dsbridge.js 3.1.4 pages understand.
+/// Renders messages as JavaScript for the page's runtime.
 ///
-/// Each message becomes its own `try { … } catch (e) {}` statement, so a callback that throws does
-/// not stop the rest of the batch. Every name and value enters the script as a JSON literal with
-/// U+2028/U+2029 escaped — never as code — so nothing a value holds can end a literal or run.
-/// The script is a few dozen bytes longer than the JSON it carries; nothing is percent-encoded.
+/// For a dsbridge.js page, each message becomes its own `try { … } catch (e) {}` statement that
+/// calls `window.dscbN` or `window._handleMessageFromNative`, so a callback that throws does not
+/// stop the rest of the batch. For Keystone's runtime, the whole batch is one call of
+/// `window._keystone.deliver([...])` with structured messages, which the runtime dispatches one by
+/// one, each in its own `try`.
+///
+/// Every name and value enters the script as a JSON literal with U+2028/U+2029 escaped — never as
+/// code — so nothing a value holds can end a literal or run. The script is a few dozen bytes per
+/// message longer than the JSON it carries; nothing is percent-encoded.
 public enum ScriptRenderer {
-    /// The script for `messages`, in order.
-    public static func render(_ messages: [PageMessage]) -> String {
+    /// The script for `messages`, in order, written for `runtime`.
+    public static func render(_ messages: [PageMessage], for runtime: PageRuntime = .dsbridge) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(messages.reduce(0) { $0 + estimatedSize(of: $1) })
-        for message in messages {
-            append(message, to: &out)
+        out.reserveCapacity(messages.reduce(32) { $0 + estimatedSize(of: $1) })
+        switch runtime {
+        case .dsbridge:
+            for message in messages {
+                appendStatement(message, to: &out)
+            }
+        case .keystone:
+            out.append(contentsOf: "try{window._keystone.deliver([".utf8)
+            for (index, message) in messages.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendStructured(message, to: &out)
+            }
+            out.append(contentsOf: "])}catch(e){}".utf8)
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func append(_ message: PageMessage, to out: inout [UInt8]) {
+    // MARK: dsbridge.js 3.1.4
+
+    private static func appendStatement(_ message: PageMessage, to out: inout [UInt8]) {
         switch message {
         case .result(let callback, let value, let complete):
             out.append(contentsOf: "try{window[".utf8)
@@ -30,11 +48,9 @@ public enum ScriptRenderer {
         case .failure(let callback, let error):
             out.append(contentsOf: "try{window[".utf8)
             JSONText.appendQuoted(callback, to: &out)
-            out.append(contentsOf: #"]("",{"code":"#.utf8)
-            out.append(contentsOf: String(error.code.rawValue).utf8)
-            out.append(contentsOf: #","message":"#.utf8)
-            JSONText.appendQuoted(error.message, to: &out)
-            out.append(contentsOf: "})}catch(e){}".utf8)
+            out.append(contentsOf: #"]("","#.utf8)
+            appendError(error, to: &out)
+            out.append(contentsOf: ")}catch(e){}".utf8)
             appendDelete(callback, to: &out)
         case .completion(let callback), .release(let callback):
             appendDelete(callback, to: &out)
@@ -46,6 +62,8 @@ public enum ScriptRenderer {
             out.append(contentsOf: #","data":"#.utf8)
             JSONText.appendQuoted(arguments.string, to: &out)
             out.append(contentsOf: "})}catch(e){}".utf8)
+        case .event:
+            break  // dsbridge.js has no event listeners
         }
     }
 
@@ -55,9 +73,61 @@ public enum ScriptRenderer {
         out.append(contentsOf: "];".utf8)
     }
 
+    // MARK: Keystone's page runtime
+
+    /// One message as a JSON object for `_keystone.deliver`.
+    private static func appendStructured(_ message: PageMessage, to out: inout [UInt8]) {
+        switch message {
+        case .result(let callback, let value, let complete):
+            appendCallbackKey(callback, to: &out)
+            out.append(contentsOf: #","value":"#.utf8)
+            JSONText.appendScriptLiteral(value.bytes, to: &out)
+            out.append(contentsOf: (complete ? #","complete":true}"# : "}").utf8)
+        case .failure(let callback, let error):
+            appendCallbackKey(callback, to: &out)
+            out.append(contentsOf: #","error":"#.utf8)
+            appendError(error, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .completion(let callback):
+            appendCallbackKey(callback, to: &out)
+            out.append(contentsOf: #","complete":true}"#.utf8)
+        case .release(let callback):
+            appendCallbackKey(callback, to: &out)
+            out.append(contentsOf: #","release":true}"#.utf8)
+        case .call(let method, let callbackId, let arguments):
+            out.append(contentsOf: #"{"method":"#.utf8)
+            JSONText.appendQuoted(method, to: &out)
+            out.append(contentsOf: #","callbackId":"#.utf8)
+            out.append(contentsOf: String(callbackId).utf8)
+            out.append(contentsOf: #","args":"#.utf8)
+            JSONText.appendScriptLiteral(arguments.bytes, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .event(let name, let value):
+            out.append(contentsOf: #"{"event":"#.utf8)
+            JSONText.appendQuoted(name, to: &out)
+            out.append(contentsOf: #","value":"#.utf8)
+            JSONText.appendScriptLiteral(value.bytes, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func appendCallbackKey(_ callback: String, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"callback":"#.utf8)
+        JSONText.appendQuoted(callback, to: &out)
+    }
+
+    /// `{"code":…,"message":…}`
+    private static func appendError(_ error: BridgeError, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"code":"#.utf8)
+        out.append(contentsOf: String(error.code.rawValue).utf8)
+        out.append(contentsOf: #","message":"#.utf8)
+        JSONText.appendQuoted(error.message, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
     private static func estimatedSize(of message: PageMessage) -> Int {
         switch message {
-        case .result(_, let value, _): value.bytes.count + 64
+        case .result(_, let value, _), .event(_, let value): value.bytes.count + 64
         case .call(_, _, let arguments): arguments.bytes.count + arguments.bytes.count / 8 + 96
         default: 96
         }

@@ -7,6 +7,10 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// Answers the page's `prompt(text, defaultText)`: the text the `prompt` call must return, or
     /// `nil` when the prompt is not a bridge call (then the host shows its normal dialog).
     func handlePrompt(_ text: String, defaultText: String?) -> String?
+    /// Answers a call that arrived as a script message (`postMessage` with a reply) rather than a
+    /// `prompt`: `method` as the page named it, `arguments` its `{"data": …}` JSON wrapper. The
+    /// answer is the same text a `prompt` would have returned.
+    func handleMessage(_ method: String, arguments: String) -> String
     /// Sets where scripts bound for the page go. Held weakly.
     func attach(to target: any EvaluationTarget)
     /// The page has gone (navigation or reload): everything bound for it settles or is dropped.

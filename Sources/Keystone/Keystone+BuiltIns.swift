@@ -6,7 +6,7 @@ extension Keystone {
     public static let builtInNamespace = "_dsb"
 
     private static let builtInMethods: Set<String> = [
-        "dsinit", "hasNativeMethod", "returnValue", "closePage", "disableJavascriptDialogBlock",
+        "dsinit", "hasNativeMethod", "returnValue", "closePage", "disableJavascriptDialogBlock", "cancel",
     ]
 
     /// What `_dsb.hasNativeMethod` asks: `{"name": "ns.m", "type": "all" | "syn" | "asyn"}`.
@@ -15,12 +15,29 @@ extension Keystone {
         var type: String?
     }
 
+    /// What Keystone's page runtime sends with `_dsb.dsinit`; dsbridge.js sends `null`.
+    struct RuntimeAnnouncement: Decodable, Sendable {
+        var runtime: String?
+    }
+
+    /// What `_dsb.cancel` asks: stop the running call behind `callback`.
+    struct CancelRequest: Decodable, Sendable {
+        var callback: String
+    }
+
     func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper) -> String {
         switch name.name {
         case "dsinit":
             return answerBuiltIn(name, wrapper) {
-                components.evaluator.pageDidInitialize()
+                // Anything but Keystone's announcement (dsbridge.js sends null) is a plain page.
+                let announced = try? components.serializer.decode(RuntimeAnnouncement?.self, fromData: wrapper.data)
+                let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
+                components.evaluator.pageDidInitialize(runtime: runtime)
                 return PromptAnswer.accepted
+            }
+        case "cancel":
+            return answerBuiltIn(name, wrapper, CancelRequest.self) { request in
+                PromptAnswer.success(Data((cancelRunningCall(callback: request.callback) ? "true" : "false").utf8))
             }
         case "hasNativeMethod":
             return answerBuiltIn(name, wrapper, MethodQuery.self) { query in

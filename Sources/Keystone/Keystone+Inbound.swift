@@ -16,6 +16,14 @@ extension Keystone {
         return answer
     }
 
+    public func handleMessage(_ method: String, arguments: String) -> String {
+        let logging = components.logging
+        logging.log(.debug, "from page (message): \(method) \(logging.excerpt(arguments))")
+        let answer = handleCall(method, arguments: Data(arguments.utf8))
+        logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
+        return answer
+    }
+
     /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
     func handleCall(_ method: String, arguments: Data) -> String {
         let wrapper: CallWrapper
@@ -62,7 +70,7 @@ extension Keystone {
                 return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: stub)
             case .async(let start):
                 let run = try start(wrapper.data, components.serializer)
-                startTask { keystone, epoch in
+                startTask(for: stub) { keystone, epoch in
                     do {
                         let value = try JSONText(validating: try await run())
                         keystone.send(.result(callback: stub, value: value, complete: true), epoch: epoch)
@@ -72,7 +80,7 @@ extension Keystone {
                 }
             case .multiResponse(let start):
                 let run = try start(wrapper.data, components.serializer)
-                startTask { keystone, epoch in
+                startTask(for: stub) { keystone, epoch in
                     do {
                         try await run { value in
                             let value = try JSONText(validating: value)
@@ -116,11 +124,12 @@ extension Keystone {
         #endif
     }
 
-    /// Runs `body` for the current page load as a task that `pageDidUnload()` cancels.
-    private func startTask(_ body: @escaping @Sendable (Keystone, PageEpoch) async -> Void) {
+    /// Runs `body` for the current page load as a task that `pageDidUnload()`, or the page's
+    /// `_dsb.cancel` for `callback`, cancels.
+    private func startTask(for callback: String, _ body: @escaping @Sendable (Keystone, PageEpoch) async -> Void) {
         let (token, epoch) = state.withLock { state in
             state.lastTaskToken += 1
-            state.running[state.lastTaskToken] = .some(nil)
+            state.running[state.lastTaskToken] = RunningCall(callback: callback)
             return (state.lastTaskToken, state.epoch)
         }
         let task = Task {
@@ -129,11 +138,21 @@ extension Keystone {
         }
         let stillWanted = state.withLock { state in
             guard state.running[token] != nil else { return false }
-            state.running[token] = task
+            state.running[token]?.task = task
             return true
         }
         if !stillWanted {
-            task.cancel()  // finished already (no effect) or its page is gone
+            task.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
         }
+    }
+
+    /// Cancels the running call whose callback is `callback`; returns whether there was one.
+    func cancelRunningCall(callback: String) -> Bool {
+        let cancelled = state.withLock { state -> RunningCall? in
+            guard let token = state.running.first(where: { $0.value.callback == callback })?.key else { return nil }
+            return state.running.removeValue(forKey: token)
+        }
+        cancelled?.task?.cancel()
+        return cancelled != nil
     }
 }

@@ -22,10 +22,18 @@ public final class Keystone: BridgeHub {
         var lastCallbackId = 0
         /// Swift calls of the page's handlers that have not settled.
         var pending: [Int: PendingCall] = [:]
-        /// Tasks running the page's asynchronous calls; `nil` while a task is being started.
-        var running: [Int: Task<Void, Never>?] = [:]
+        /// The page's asynchronous calls that are running, by task token.
+        var running: [Int: RunningCall] = [:]
         var lastTaskToken = 0
         var closePageHandler: (@Sendable () -> Void)?
+    }
+
+    /// One of the page's asynchronous calls, running in a task.
+    struct RunningCall {
+        /// The page's callback name for the call.
+        var callback: String
+        /// The task; `nil` only while it is being started.
+        var task: Task<Void, Never>?
     }
 
     let state = Locked(State())
@@ -80,12 +88,26 @@ public final class Keystone: BridgeHub {
                 state.pending.removeAll()
                 state.running.removeAll()
             }
-            return (state.epoch, Array(state.pending.values), state.running.values.compactMap { $0 })
+            return (state.epoch, Array(state.pending.values), state.running.values.compactMap(\.task))
         }
         components.evaluator.pageDidUnload(startingEpoch: epoch)
         running.forEach { $0.cancel() }
         let gone = BridgeError(code: .pageGone, message: "the page was unloaded before it answered")
         pending.forEach { $0.fail(gone) }
+    }
+
+    /// Sends the named event to the page's listeners (`dsBridge.on(name, fn)` in Keystone's page
+    /// runtime). Events sent before the page initializes wait like any other message; a page running
+    /// dsbridge.js has no listeners and receives none.
+    /// - Throws: ``BridgeError`` with code `unencodableValue` when `value` does not encode to JSON.
+    public func emit(_ name: String, _ value: some Encodable) throws {
+        let encoded: Data
+        do {
+            encoded = try components.serializer.encode(value)
+        } catch {
+            throw BridgeError(code: .unencodableValue, message: "the value of event \"\(name)\" could not be encoded: \(error)")
+        }
+        send(.event(name: name, value: try JSONText(validating: encoded)), epoch: state.withLock { $0.epoch })
     }
 
     /// Sends `message` to the page load `epoch`, logging it in debug mode.

@@ -2,11 +2,16 @@
 import Foundation
 import Keystone
 
-/// A stand-in for a web page running dsbridge.js 3.1.4, for testing interfaces without a browser.
+/// A stand-in for a web page, for testing interfaces without a browser.
 ///
-/// It calls native methods with the exact prompt texts dsbridge.js sends (sync, async with a
-/// `dscbN` callback, multi-response), registers page handlers that Swift can call, sends
-/// `_dsb.dsinit`, and receives the same ``PageMessage`` batches a web view would evaluate.
+/// It calls native methods with the exact texts a page sends (sync, async with a `dscbN` callback,
+/// multi-response), registers page handlers that Swift can call, sends `_dsb.dsinit`, and receives
+/// the same ``PageMessage`` batches a web view would evaluate.
+///
+/// As ``PageRuntime/dsbridge`` (the default) it behaves like dsbridge.js 3.1.4. As
+/// ``PageRuntime/keystone`` it behaves like Keystone's page runtime: it announces itself, sends
+/// asynchronous calls as script messages, cancels a call whose stream is left early, answers a
+/// missing or failing handler with an error, and hands events to listeners.
 ///
 /// ```swift
 /// let keystone = Keystone()
@@ -34,18 +39,22 @@ public final class InMemoryPage: EvaluationTarget {
         var lastCallback = -1
         var callbacks: [String: AsyncThrowingStream<JSONText, any Error>.Continuation] = [:]
         var handlers: [String: Handler] = [:]
+        var listeners: [String: [@Sendable (JSONValue) -> Void]] = [:]
         var batches: [ScriptBatch] = []
     }
 
     /// The hub this page talks to.
     public let hub: any BridgeHub
+    /// The page-side script this page behaves like.
+    public let runtime: PageRuntime
     private let serializer: any JSONSerializer
     private let state = Locked(State())
 
-    /// Creates a page attached to `hub`. Like dsbridge.js, the page has registered
-    /// `_hasJavascriptMethod`; call ``initialize()`` to send `_dsb.dsinit`.
-    public init(hub: any BridgeHub, serializer: any JSONSerializer = FoundationJSONSerializer()) {
+    /// Creates a page attached to `hub`. The page has registered `_hasJavascriptMethod`, as both
+    /// runtimes do; call ``initialize()`` to send `_dsb.dsinit`.
+    public init(hub: any BridgeHub, runtime: PageRuntime = .dsbridge, serializer: any JSONSerializer = FoundationJSONSerializer()) {
         self.hub = hub
+        self.runtime = runtime
         self.serializer = serializer
         hub.attach(to: self)
     }
@@ -63,9 +72,11 @@ public final class InMemoryPage: EvaluationTarget {
 
     // MARK: Page → native
 
-    /// Sends `_dsb.dsinit`, as dsbridge.js does after the page registers its handlers.
+    /// Sends `_dsb.dsinit`, as the runtime does after the page registers its handlers; Keystone's
+    /// runtime announces itself in it.
     public func initialize() {
-        _ = prompt("_dsb.dsinit", argumentText: #"{"data":null}"#)
+        let data = runtime == .keystone ? #"{"runtime":"keystone"}"# : "null"
+        _ = prompt("_dsb.dsinit", argumentText: #"{"data":\#(data)}"#)
     }
 
     /// Calls `window.close()`, which dsbridge.js turns into `_dsb.closePage`.
@@ -93,13 +104,19 @@ public final class InMemoryPage: EvaluationTarget {
     }
 
     /// An asynchronous call, as `dsBridge.call(method, data, callback)`: the first result.
+    /// Cancelling the awaiting task cancels the call natively, as Keystone's runtime does.
     public func callAsync<Result: Decodable & Sendable>(
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {
-        for try await value in try start(method, data) {
-            return try serializer.decode(Result.self, from: value.bytes)
+        let (callback, results) = try start(method, data)
+        return try await withTaskCancellationHandler {
+            for try await value in results {
+                return try serializer.decode(Result.self, from: value.bytes)
+            }
+            throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result")
+        } onCancel: {
+            self.cancel(callback)
         }
-        throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result")
     }
 
     /// A multi-response call: every result the callback receives until the call completes.
@@ -108,9 +125,17 @@ public final class InMemoryPage: EvaluationTarget {
     ) -> AsyncThrowingStream<Element, any Error> {
         let serializer = serializer
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let started: (String, AsyncThrowingStream<JSONText, any Error>)
+        do {
+            started = try start(method, data)
+        } catch {
+            continuation.finish(throwing: error)
+            return stream
+        }
+        let (callback, results) = started
         let task = Task {
             do {
-                for try await value in try start(method, data) {
+                for try await value in results {
                     continuation.yield(try serializer.decode(Element.self, from: value.bytes))
                 }
                 continuation.finish()
@@ -118,8 +143,20 @@ public final class InMemoryPage: EvaluationTarget {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
+        continuation.onTermination = { [weak self] termination in
+            task.cancel()
+            if case .cancelled = termination { self?.cancel(callback) }
+        }
         return stream
+    }
+
+    /// Keystone's runtime tells native when the page stops waiting for a call (`_dsb.cancel`) and
+    /// drops its callback; a dsbridge.js page has no way to.
+    private func cancel(_ callback: String) {
+        guard runtime == .keystone else { return }
+        state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: CancellationError())
+        struct Request: Encodable, Sendable { var callback: String }
+        _ = try? prompt("_dsb.cancel", argumentText: encodeCall(Request(callback: callback), callback: nil))
     }
 
     /// `dsBridge.hasNativeMethod(name, type)`.
@@ -139,6 +176,11 @@ public final class InMemoryPage: EvaluationTarget {
     /// `dsBridge.registerAsyn(name, fn)`: an asynchronous handler that answers through `Reply`.
     public func registerAsync(_ name: String, _ handler: @escaping @Sendable ([JSONValue], Reply) -> Void) {
         state.withLock { $0.handlers[name] = .async(handler) }
+    }
+
+    /// `dsBridge.on(name, fn)` of Keystone's runtime: `listener` receives every event `name`.
+    public func on(_ name: String, _ listener: @escaping @Sendable (JSONValue) -> Void) {
+        state.withLock { $0.listeners[name, default: []].append(listener) }
     }
 
     // MARK: EvaluationTarget
@@ -162,6 +204,11 @@ public final class InMemoryPage: EvaluationTarget {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
         case .call(let method, let callbackId, let arguments):
             handleNativeCall(method, callbackId: callbackId, arguments: arguments)
+        case .event(let name, let value):
+            guard runtime == .keystone, let value = try? serializer.decode(JSONValue.self, from: value.bytes) else { return }
+            for listener in state.withLock({ $0.listeners[name] ?? [] }) {
+                listener(value)
+            }
         }
     }
 
@@ -171,32 +218,44 @@ public final class InMemoryPage: EvaluationTarget {
         if method == "_hasJavascriptMethod" {
             let name = values.first.flatMap { if case .string(let name) = $0 { name } else { nil } } ?? ""
             let known = state.withLock { $0.handlers[name] != nil }
-            returnValue(.bool(known), id: callbackId, complete: true)
+            returnValue(.success(.bool(known)), id: callbackId, complete: true)
             return
         }
         switch state.withLock({ $0.handlers[method] }) {
         case .sync(let handler):
-            guard let value = try? handler(values) else { return }
-            returnValue(value, id: callbackId, complete: true)
+            do {
+                returnValue(.success(try handler(values)), id: callbackId, complete: true)
+            } catch {
+                // dsbridge.js lets the exception escape and answers nothing; Keystone's runtime reports it.
+                if runtime == .keystone { returnValue(.failure(BridgeError(error)), id: callbackId, complete: true) }
+            }
         case .async(let handler):
             handler(values, Reply { [weak self] value, complete in
-                self?.returnValue(value, id: callbackId, complete: complete)
+                self?.returnValue(.success(value), id: callbackId, complete: complete)
             })
         case nil:
-            break  // dsbridge.js 3.1.4 answers nothing for a handler it lacks
+            // dsbridge.js 3.1.4 answers nothing for a handler it lacks; Keystone's runtime says so.
+            if runtime == .keystone {
+                returnValue(.failure(BridgeError(code: .notFound, message: "the page has no handler \"\(method)\"")), id: callbackId, complete: true)
+            }
         }
     }
 
-    private func returnValue(_ value: JSONValue, id: Int, complete: Bool) {
-        struct Answer: Encodable, Sendable { var id: Int; var data: JSONValue; var complete: Bool }
-        guard let text = try? encodeCall(Answer(id: id, data: value, complete: complete), callback: nil) else { return }
+    private func returnValue(_ result: Swift.Result<JSONValue, BridgeError>, id: Int, complete: Bool) {
+        struct Answer: Encodable, Sendable { var id: Int; var data: JSONValue?; var error: BridgeError?; var complete: Bool }
+        let answer = switch result {
+        case .success(let value): Answer(id: id, data: value, complete: complete)
+        case .failure(let error): Answer(id: id, error: error, complete: complete)
+        }
+        guard let text = try? encodeCall(answer, callback: nil) else { return }
         _ = prompt("_dsb.returnValue", argumentText: text)
     }
 
     // MARK: Wire helpers
 
-    /// Registers `window.dscbN`, sends the asynchronous call, and returns what the callback receives.
-    private func start(_ method: String, _ data: some Encodable & Sendable) throws -> AsyncThrowingStream<JSONText, any Error> {
+    /// Registers `window.dscbN`, sends the asynchronous call (as a script message in Keystone's
+    /// runtime, a `prompt` otherwise), and returns the callback's name and what it receives.
+    private func start(_ method: String, _ data: some Encodable & Sendable) throws -> (String, AsyncThrowingStream<JSONText, any Error>) {
         let (stream, continuation) = AsyncThrowingStream<JSONText, any Error>.makeStream()
         let callback = state.withLock { state in
             state.lastCallback += 1
@@ -204,11 +263,12 @@ public final class InMemoryPage: EvaluationTarget {
             state.callbacks[name] = continuation
             return name
         }
-        let answer = prompt(method, argumentText: try encodeCall(data, callback: callback))
+        let arguments = try encodeCall(data, callback: callback)
+        let answer = runtime == .keystone ? hub.handleMessage(method, arguments: arguments) : prompt(method, argumentText: arguments)
         if case .failure(let error) = decodeAnswer(answer, as: JSONValue.self) {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: error)
         }
-        return stream
+        return (callback, stream)
     }
 
     /// `JSON.stringify({data: data, _dscbstub: callback})`.

@@ -25,12 +25,12 @@ struct BatchingEvaluatorTests {
         evaluator.send(message(2), epoch: .first)
         clock.advance(by: .seconds(1))
         #expect(target.received.isEmpty)
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         #expect(target.received == [ScriptBatch(messages: [message(1), message(2)])])
     }
 
     @Test func anIsolatedMessageGoesOutAtOnce() {
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         evaluator.send(message(1), epoch: .first)
         #expect(target.received == [ScriptBatch(messages: [message(1)])])
         clock.advance(by: .milliseconds(50))
@@ -39,7 +39,7 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func messagesInsideTheWindowAreCoalescedIntoOneEvaluationAtItsEnd() async {
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         evaluator.send(message(1), epoch: .first)
         clock.advance(by: .milliseconds(10))
         evaluator.send(message(2), epoch: .first)
@@ -53,7 +53,7 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func theWindowRestartsFromTheCoalescedFlush() async {
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         evaluator.send(message(1), epoch: .first)
         evaluator.send(message(2), epoch: .first)
         clock.advance(by: .milliseconds(50))
@@ -70,24 +70,36 @@ struct BatchingEvaluatorTests {
         evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
         evaluator.send(message(2), epoch: .first)  // a late result for the old page
         evaluator.send(message(3), epoch: PageEpoch.first.next)
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         #expect(target.received == [ScriptBatch(messages: [message(3)])])
     }
 
     @Test func aMessageForTheNextPageSurvivesTheUnloadThatStartsIt() {
         evaluator.send(message(1), epoch: PageEpoch.first.next)
         evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         #expect(target.received == [ScriptBatch(messages: [message(1)])])
     }
 
     @Test func unloadingHoldsNewMessagesUntilTheNextInitialize() {
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
         evaluator.send(message(1), epoch: PageEpoch.first.next)
         #expect(target.received.isEmpty)
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         #expect(target.received.count == 1)
+    }
+
+    @Test func stampsBatchesWithTheRuntimeThePageAnnouncedUntilItUnloads() {
+        evaluator.pageDidInitialize(runtime: .keystone)
+        evaluator.pageDidInitialize(runtime: .dsbridge)  // a second bridge script on the same page
+        evaluator.send(message(1), epoch: .first)
+        #expect(target.received.last?.runtime == .keystone)
+        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
+        evaluator.pageDidInitialize(runtime: .dsbridge)
+        clock.advance(by: .seconds(1))
+        evaluator.send(message(2), epoch: PageEpoch.first.next)
+        #expect(target.received.last?.runtime == .dsbridge)
     }
 
     @Test func holdsItsTargetWeakly() {
@@ -96,14 +108,14 @@ struct BatchingEvaluatorTests {
         evaluator.attach(to: target!)
         target = nil
         #expect(weakTarget == nil)
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         evaluator.send(message(1), epoch: .first)  // no target: dropped, no crash
     }
 
     @Test func concurrentSendersEachSeeTheirOwnOrderAndEveryMessageOnce() async {
         let evaluator = BatchingEvaluator(clock: clock, window: .zero)
         evaluator.attach(to: target)
-        evaluator.pageDidInitialize()
+        evaluator.pageDidInitialize(runtime: .dsbridge)
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<8 {
                 group.addTask {
@@ -136,11 +148,11 @@ struct EvaluatorStateMachineTests {
         let b = PageMessage.completion(callback: "b")
         let c = PageMessage.completion(callback: "c")
         #expect(machine.send(a, epoch: .first, now: at(0)) == .none)
-        #expect(machine.pageDidInitialize(now: at(1)) == .deliver([a]))
+        #expect(machine.pageDidInitialize(runtime: .dsbridge, now: at(1)) == .deliver([a], .dsbridge))
         #expect(machine.send(b, epoch: .first, now: at(2)) == .scheduleFlush(at: at(51)))
         #expect(machine.send(c, epoch: .first, now: at(3)) == .none)
-        #expect(machine.windowDidEnd(now: at(51)) == .deliver([b, c]))
+        #expect(machine.windowDidEnd(now: at(51)) == .deliver([b, c], .dsbridge))
         #expect(machine.windowDidEnd(now: at(60)) == .none)
-        #expect(machine.send(a, epoch: .first, now: at(101)) == .deliver([a]))
+        #expect(machine.send(a, epoch: .first, now: at(101)) == .deliver([a], .dsbridge))
     }
 }

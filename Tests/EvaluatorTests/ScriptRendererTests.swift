@@ -60,4 +60,31 @@ struct ScriptRendererTests {
         let script = ScriptRenderer.render([.result(callback: "dscb12", value: value, complete: true)])
         #expect(script.utf8.count - value.bytes.count <= 64)
     }
+
+    @Test func dropsEventsForADsbridgePage() throws {
+        #expect(ScriptRenderer.render([.event(name: "e", value: try json("1"))]) == "")
+    }
+
+    @Test func rendersOneDeliverCallWithStructuredMessagesForKeystonesRuntime() throws {
+        let script = ScriptRenderer.render([
+            .result(callback: "a", value: try json("1"), complete: false),
+            .result(callback: "a", value: try json("2"), complete: true),
+            .failure(callback: "b", error: BridgeError(code: .failed, message: "no")),
+            .completion(callback: "c"),
+            .release(callback: "d"),
+            .call(method: "ns.m", callbackId: 3, arguments: try json(#"[1,"x"]"#)),
+            .event(name: "tick", value: try json(#"{"n":1}"#)),
+        ], for: .keystone)
+        #expect(script == """
+            try{window._keystone.deliver([{"callback":"a","value":1},{"callback":"a","value":2,"complete":true},\
+            {"callback":"b","error":{"code":5,"message":"no"}},{"callback":"c","complete":true},{"callback":"d","release":true},\
+            {"method":"ns.m","callbackId":3,"args":[1,"x"]},{"event":"tick","value":{"n":1}}])}catch(e){}
+            """)
+    }
+
+    @Test func escapesLineSeparatorsInKeystonesDialectToo() throws {
+        let value = try JSONText(validating: JSONEncoder().encode("\u{2028}"))
+        let script = ScriptRenderer.render([.event(name: "\u{2029}", value: value)], for: .keystone)
+        #expect(script == #"try{window._keystone.deliver([{"event":"\u2029","value":"\u2028"}])}catch(e){}"#)
+    }
 }

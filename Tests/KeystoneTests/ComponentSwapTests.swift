@@ -56,7 +56,7 @@ final class RecordingEvaluator: JavaScriptEvaluator {
         sent.withLock { $0.append(message) }
         target.withLock { $0 }?.evaluate(ScriptBatch(messages: [message]))
     }
-    func pageDidInitialize() {}
+    func pageDidInitialize(runtime: PageRuntime) {}
     func pageDidUnload(startingEpoch epoch: PageEpoch) {}
 }
 
@@ -70,6 +70,10 @@ final class CountingHub: BridgeHub {
     func handlePrompt(_ text: String, defaultText: String?) -> String? {
         prompts.withLock { $0 += 1 }
         return inner.handlePrompt(text, defaultText: defaultText)
+    }
+    func handleMessage(_ method: String, arguments: String) -> String {
+        prompts.withLock { $0 += 1 }
+        return inner.handleMessage(method, arguments: arguments)
     }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }

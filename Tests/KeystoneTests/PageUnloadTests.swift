@@ -38,7 +38,7 @@ final class EpochReportingEvaluator: JavaScriptEvaluator {
         inner.send(message, epoch: epoch)
         report.yield((message, epoch))
     }
-    func pageDidInitialize() { inner.pageDidInitialize() }
+    func pageDidInitialize(runtime: PageRuntime) { inner.pageDidInitialize(runtime: runtime) }
     func pageDidUnload(startingEpoch epoch: PageEpoch) { inner.pageDidUnload(startingEpoch: epoch) }
 }
 
