@@ -14,7 +14,11 @@ let package = Package(
     targets: [
         .target(name: "Interfaces"),
         .target(name: "Evaluator", dependencies: ["Interfaces"]),
-        .target(name: "Keystone", dependencies: ["Interfaces", "Evaluator"]),
+        .target(
+            name: "Keystone",
+            dependencies: ["Interfaces", "Evaluator"],
+            resources: [.copy("Resources/keystone-bridge.js"), .copy("Resources/keystone-bridge.d.ts")]
+        ),
         .target(name: "KeystoneTesting", dependencies: ["Keystone"]),
         .executableTarget(name: "KeystoneDemo", dependencies: ["Keystone", "KeystoneTesting"]),
         .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),

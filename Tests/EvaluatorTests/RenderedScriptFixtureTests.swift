@@ -10,7 +10,10 @@ struct RenderedScriptCase: Codable, Equatable {
     var name: String
     /// The string's UTF-16 code units: what JavaScript must hold, independent of any JSON.
     var codeUnits: [UInt16]
+    /// The batch for a dsbridge.js page.
     var script: String
+    /// The same batch for Keystone's page runtime.
+    var keystoneScript: String
 }
 
 @Suite("Rendered script fixture")
@@ -19,8 +22,8 @@ struct RenderedScriptFixtureTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("JavaScript/fixtures/rendered-scripts.json")
 
-    /// Every message kind carrying `value`, in one batch, as the evaluator would render it.
-    static func script(carrying value: String) throws -> String {
+    /// Every message kind carrying `value`, in one batch, as the evaluator would send it.
+    static func batch(carrying value: String, for runtime: PageRuntime) throws -> ScriptBatch {
         let encoder = JSONEncoder()
         let nested = try JSONText(validating: encoder.encode(["nested": [value]]))
         let arguments = try JSONText(validating: encoder.encode([JSONValue.string(value), ["k": .string(value)]]))
@@ -30,12 +33,18 @@ struct RenderedScriptFixtureTests {
             .failure(callback: "third", error: BridgeError(code: .init(rawValue: 1000), message: value)),
             .call(method: value, callbackId: 1, arguments: arguments),
             .result(callback: "named " + value, value: try JSONText(validating: Data("1".utf8)), complete: true),
-        ]).script
+            .event(name: value, value: JSONText(quoting: value)),
+        ], runtime: runtime)
     }
 
     static func cases() throws -> [RenderedScriptCase] {
         try AdversarialStrings.table.map { name, value in
-            RenderedScriptCase(name: name, codeUnits: Array(value.utf16), script: try script(carrying: value))
+            RenderedScriptCase(
+                name: name,
+                codeUnits: Array(value.utf16),
+                script: try batch(carrying: value, for: .dsbridge).script,
+                keystoneScript: try batch(carrying: value, for: .keystone).script
+            )
         }
     }
 

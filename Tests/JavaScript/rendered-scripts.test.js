@@ -7,6 +7,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 
+const { makePage: makeRuntimePage, plain } = require('./support/page.js');
+
 const cases = JSON.parse(
   fs.readFileSync(path.join(__dirname, 'fixtures', 'rendered-scripts.json'), 'utf8'));
 
@@ -72,3 +74,35 @@ test('a callback that throws does not stop the rest of the batch', () => {
   assert.ok(got.info);
   assert.equal(got.named, 1);
 });
+
+for (const c of cases) {
+  test(`"${c.name}" arrives byte-exact through Keystone's runtime`, () => {
+    const value = expected(c);
+    const page = makeRuntimePage();
+    const { window, native } = page;
+    const got = {};
+    window.first = (v) => { got.first = v; };
+    window.second = (v) => { got.second = v; };
+    window.third = (...args) => { got.third = args; };
+    window['named ' + value] = (v) => { got.named = v; };
+    window._dsf[value] = (...args) => args; // a page handler named by the value, answering its arguments
+    window.dsBridge.on(value, (v) => { got.event = v; });
+    page.evaluate(c.keystoneScript);
+
+    assert.equal(got.first, value);
+    assert.equal(got.second.nested[0], value);
+    assert.equal(got.third[0], '');
+    assert.equal(got.third[1].code, 1000);
+    assert.equal(got.third[1].message, value);
+    assert.equal(got.named, 1);
+    assert.equal(got.event, value);
+    // The handler's answer went back through prompt as JSON: parsed on the native side, exact.
+    assert.deepEqual(native.returns, [{ id: 1, data: [value, { k: value }], complete: true }]);
+    assert.equal(typeof window.first, 'function');
+    assert.equal(window.second, undefined);
+    assert.equal(window.third, undefined);
+    assert.equal(window['named ' + value], undefined);
+    assert.equal(window.pwned, undefined);
+    assert.equal(plain(got.second).nested.length, 1);
+  });
+}

@@ -118,3 +118,13 @@ extension Result {
         if case .failure = self { true } else { false }
     }
 }
+
+@Suite("Page runtime resource")
+struct PageRuntimeResourceTests {
+    @Test func theScriptAndItsTypesShipWithTheLibrary() throws {
+        let script = try Keystone.pageRuntimeScript()
+        #expect(script.contains("window._keystone"))
+        #expect(script.contains("'_dsb.dsinit', { runtime: 'keystone'"))
+        #expect(try Keystone.pageRuntimeTypes().contains("interface DSBridge"))
+    }
+}

@@ -1,0 +1,26 @@
+// Keystone+PageRuntime.swift — the page script a host injects at document start.
+import Foundation
+
+extension Keystone {
+    /// The source of Keystone's page runtime (`keystone-bridge.js`): a drop-in for dsbridge.js 3.1.4
+    /// with promises, streams, cancellation and events. A host injects it at document start, after
+    /// `window._dswk = true`.
+    /// - Throws: ``BridgeError`` (`notFound`) if the package's resources are missing.
+    public static func pageRuntimeScript() throws -> String {
+        try resource("keystone-bridge", "js")
+    }
+
+    /// The TypeScript declarations of the page API (`keystone-bridge.d.ts`).
+    public static func pageRuntimeTypes() throws -> String {
+        try resource("keystone-bridge", "d.ts")
+    }
+
+    private static func resource(_ name: String, _ type: String) throws -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: type),
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else {
+            throw BridgeError(code: .notFound, message: "the resource \(name).\(type) is missing from the Keystone bundle")
+        }
+        return text
+    }
+}

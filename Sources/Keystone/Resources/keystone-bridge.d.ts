@@ -1,0 +1,65 @@
+// keystone-bridge.d.ts — types for the page API of Keystone's runtime (keystone-bridge.js):
+// the dsbridge.js 3.1.4 surface and Keystone's extensions.
+
+/** An error from native, or from the bridge itself: a code and a message. */
+export interface KeystoneError extends Error {
+  name: 'KeystoneError' | 'AbortError';
+  /** 1 notFound, 2 invalidArgument, 3 unsupportedCallKind, 4 malformedMessage, 5 failed,
+   *  6 cancelled, 7 pageGone, 8 unencodableValue, 10 invalidResult; 1000 and up: the app's own. */
+  code: number;
+  message: string;
+}
+
+/** The error object native passes as a callback's second argument when a call fails. */
+export interface NativeError {
+  code: number;
+  message: string;
+}
+
+export interface CallOptions {
+  /** Aborting cancels the native call; the promise rejects (or the stream throws) with the reason. */
+  signal?: AbortSignal;
+}
+
+/** A synchronous page handler; it may return a Promise, which is answered when it settles. */
+export type SyncHandler = (...args: any[]) => unknown;
+/** An asynchronous page handler: its last argument answers, any number of times until `complete`. */
+export type AsyncHandler = (...args: any[]) => unknown;
+export type AsyncResponder = (data?: unknown, complete?: boolean) => void;
+
+export interface DSBridge {
+  // dsbridge.js 3.1.4
+  /** Synchronous: returns the native method's result. */
+  call<T = any>(method: string, data?: unknown): T;
+  /** Asynchronous: `callback` receives each result; on failure it receives `""` and the error. */
+  call(method: string, data: unknown, callback: (result: any, error?: NativeError) => void): any;
+  call(method: string, callback: (result: any, error?: NativeError) => void): any;
+  register(name: string, handler: SyncHandler | Record<string, SyncHandler>, async?: false): void;
+  register(name: string, handler: AsyncHandler | Record<string, AsyncHandler>, async: true): void;
+  registerAsyn(name: string, handler: AsyncHandler | Record<string, AsyncHandler>): void;
+  hasNativeMethod(name: string, type?: 'all' | 'syn' | 'asyn'): boolean;
+  disableJavascriptDialogBlock(disable?: boolean): void;
+
+  // Keystone's extensions
+  /** The result of any native method; rejects with a KeystoneError. */
+  invoke<T = any>(method: string, data?: unknown, options?: CallOptions): Promise<T>;
+  /** Every result of a multi-response native method; leaving the loop early cancels it. */
+  stream<T = any>(method: string, data?: unknown, options?: CallOptions): AsyncIterableIterator<T>;
+  /** Listens to an event native emits. */
+  on(event: string, listener: (value: any) => void): void;
+  /** Stops listening; without a listener, removes all of the event's listeners. */
+  off(event: string, listener?: (value: any) => void): void;
+}
+
+declare global {
+  interface Window {
+    dsBridge: DSBridge;
+    /** Set by the native host: calls go through `prompt`. */
+    _dswk?: boolean;
+    _dsf: Record<string, SyncHandler> & { _obs: Record<string, Record<string, SyncHandler>> };
+    _dsaf: Record<string, AsyncHandler> & { _obs: Record<string, Record<string, AsyncHandler>> };
+    dscb: number;
+    _handleMessageFromNative(info: { method: string; callbackId: number; data: string }): void;
+  }
+  const dsBridge: DSBridge;
+}

@@ -1,0 +1,419 @@
+// keystone-bridge.js — Keystone's page runtime: a drop-in for dsbridge.js 3.1.4 (same globals, same
+// wire protocol) with promises, streams, cancellation and events. Plain JavaScript, no build step.
+(function (window) {
+  'use strict';
+  if (window._keystone) return; // a second copy of this script changes nothing
+
+  // dsbridge.js may have loaded first: keep its handler tables and counter, so what it registered
+  // stays registered. If it loads later, it finds `_dsf` and does nothing.
+  var dsf = window._dsf || { _obs: {} };
+  var dsaf = window._dsaf || { _obs: {} };
+  dsf._obs = dsf._obs || {};
+  dsaf._obs = dsaf._obs || {};
+  if (typeof window.dscb !== 'number') window.dscb = 0;
+
+  var CODE_NOT_FOUND = 1;
+  var CODE_UNSUPPORTED_CALL_KIND = 3;
+  var CODE_FAILED = 5;
+  var CODE_CANCELLED = 6;
+
+  // Callback names are unique to this page load, so a late result meant for an earlier page can
+  // never reach one of this page's callbacks.
+  var loadToken = Math.random().toString(36).slice(2, 8) + Date.now().toString(36);
+  var pending = {}; // callback name -> { result(value), fail(error), end() }
+  var listeners = {}; // event name -> [listener]
+
+  // --- Reaching native -------------------------------------------------------------------------
+
+  function hasNative() {
+    return !!(window._dsbridge || window._dswk || navigator.userAgent.indexOf('_dsbridge') !== -1);
+  }
+
+  /** A synchronous call: the answer text, as dsbridge.js gets it. */
+  function promptNative(method, argumentText) {
+    if (window._dsbridge) return window._dsbridge.call(method, argumentText);
+    if (window._dswk || navigator.userAgent.indexOf('_dsbridge') !== -1) {
+      return window.prompt('_dsbridge=' + method, argumentText);
+    }
+    return '';
+  }
+
+  /** An asynchronous call's immediate answer: through WebKit's script message handler with a
+   *  reply where the host has one, through `prompt` everywhere else. */
+  function sendNative(method, argumentText) {
+    var handlers = window.webkit && window.webkit.messageHandlers;
+    if (handlers && handlers.keystone) {
+      return Promise.resolve(handlers.keystone.postMessage({ method: method, arguments: argumentText }));
+    }
+    return new Promise(function (resolve) { resolve(promptNative(method, argumentText)); });
+  }
+
+  function readAnswer(text) {
+    try {
+      return JSON.parse(text || '{}') || {};
+    } catch (e) {
+      return {};
+    }
+  }
+
+  function wrap(data, callback) {
+    var arg = { data: data === undefined ? null : data };
+    if (callback) arg._dscbstub = callback;
+    return JSON.stringify(arg);
+  }
+
+  function nextCallbackName() {
+    return 'dscb' + window.dscb++ + '_' + loadToken;
+  }
+
+  // --- Errors ----------------------------------------------------------------------------------
+
+  /** An Error carrying the `code` and `message` of a native error object. */
+  function bridgeError(code, message) {
+    var error = new Error(message);
+    error.name = 'KeystoneError';
+    error.code = code;
+    return error;
+  }
+
+  function fromNative(object) {
+    return bridgeError(typeof object.code === 'number' ? object.code : CODE_FAILED, String(object.message || ''));
+  }
+
+  function abortError(signal) {
+    if (signal && signal.reason !== undefined) return signal.reason;
+    var error = bridgeError(CODE_CANCELLED, 'the call was aborted');
+    error.name = 'AbortError';
+    return error;
+  }
+
+  /** The `{code, message}` sent to native for a page handler's failure. */
+  function toNativeError(error) {
+    var code = error && typeof error.code === 'number' ? error.code : CODE_FAILED;
+    var message = error && error.message !== undefined ? String(error.message) : String(error);
+    return { code: code, message: message };
+  }
+
+  // --- Asynchronous calls: one record per callback -----------------------------------------------
+
+  /** Registers `handlers` under a fresh callback name and a `window` function for plain scripts. */
+  function openCallback(handlers) {
+    var name = nextCallbackName();
+    pending[name] = handlers;
+    // A page not recognised as Keystone's is sent plain scripts: `name(value)` or `name("", error)`.
+    window[name] = function (value, error) {
+      if (arguments.length > 1 && error) deliverOne({ callback: name, error: error });
+      else deliverOne({ callback: name, value: value });
+    };
+    return name;
+  }
+
+  function closeCallback(name) {
+    delete pending[name];
+    delete window[name];
+  }
+
+  function cancelNative(name) {
+    promptNative('_dsb.cancel', wrap({ callback: name }));
+  }
+
+  /**
+   * Starts an asynchronous call with `sink` ({ result(value), fail(error), end() }) and returns a
+   * function that cancels it. Every path ends in exactly one of `fail` or `end`, and closes the callback.
+   */
+  function startCall(method, data, signal, sink) {
+    var finished = false;
+    var name;
+    function finish() {
+      if (finished) return false;
+      finished = true;
+      closeCallback(name);
+      if (signal) signal.removeEventListener('abort', onAbort);
+      return true;
+    }
+    function fail(error) {
+      if (finish()) sink.fail(error);
+    }
+    function onAbort() {
+      if (finished) return;
+      cancelNative(name);
+      fail(abortError(signal));
+    }
+    name = openCallback({
+      result: function (value) { if (!finished) sink.result(value); },
+      fail: function (error) { fail(fromNative(error)); },
+      end: function () { if (finish()) sink.end(); }
+    });
+    if (signal) {
+      if (signal.aborted) {
+        finished = true;
+        closeCallback(name);
+        sink.fail(abortError(signal));
+        return onAbort;
+      }
+      signal.addEventListener('abort', onAbort);
+    }
+    if (!hasNative()) {
+      fail(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
+      return onAbort;
+    }
+    sendNative(method, wrap(data, name)).then(function (text) {
+      var answer = readAnswer(text);
+      if (answer.error) {
+        if (answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !finished && sink.synchronous) {
+          finish();
+          sink.synchronous();
+        } else {
+          fail(fromNative(answer.error));
+        }
+      } else if (answer.code !== 0) {
+        fail(bridgeError(CODE_NOT_FOUND, 'the call of "' + method + '" was not handled'));
+      }
+    }, function (error) {
+      fail(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
+    });
+    return onAbort;
+  }
+
+  // --- Native -> page ----------------------------------------------------------------------------
+
+  function deliverOne(message) {
+    if (message.callback !== undefined) {
+      var name = message.callback;
+      var record = pending[name];
+      if (record) {
+        if (message.error) record.fail(message.error);
+        else if (message.release) closeCallback(name);
+        else {
+          try {
+            if ('value' in message) record.result(message.value);
+          } finally {
+            if (message.complete) record.end(); // even when the page's callback threw
+          }
+        }
+        return;
+      }
+      // A callback this runtime did not open (a co-loaded dsbridge.js made it): plain semantics.
+      var plain = window[name];
+      try {
+        if (typeof plain === 'function') {
+          if (message.error) plain('', message.error);
+          else if ('value' in message) plain(message.value);
+        }
+      } finally {
+        if (message.error || message.complete || message.release) delete window[name];
+      }
+    } else if (message.method !== undefined) {
+      handleNativeCall(message.method, message.callbackId, message.args || []);
+    } else if (message.event !== undefined) {
+      var list = (listeners[message.event] || []).slice();
+      for (var i = 0; i < list.length; i++) {
+        try { list[i].call(null, message.value); } catch (e) { /* one listener does not stop the rest */ }
+      }
+    }
+  }
+
+  /** Delivers a batch from native, each message on its own, so one that throws stops nothing. */
+  function deliver(messages) {
+    for (var i = 0; i < messages.length; i++) {
+      try { deliverOne(messages[i]); } catch (e) { /* the next message still runs */ }
+    }
+  }
+
+  function findHandler(method) {
+    if (typeof dsf[method] === 'function') return { fn: dsf[method], owner: dsf, async: false };
+    if (typeof dsaf[method] === 'function') return { fn: dsaf[method], owner: dsaf, async: true };
+    var dot = method.lastIndexOf('.');
+    if (dot < 0) return null;
+    var namespace = method.slice(0, dot);
+    var name = method.slice(dot + 1);
+    var ob = dsf._obs[namespace];
+    if (ob && typeof ob[name] === 'function') return { fn: ob[name], owner: ob, async: false };
+    ob = dsaf._obs[namespace];
+    if (ob && typeof ob[name] === 'function') return { fn: ob[name], owner: ob, async: true };
+    return null;
+  }
+
+  function isThenable(value) {
+    return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+  }
+
+  /** Runs the page handler Swift called and answers through `_dsb.returnValue`. */
+  function handleNativeCall(method, callbackId, args) {
+    var answered = false;
+    function answer(data, complete) {
+      if (answered) return;
+      answered = complete;
+      bridge.call('_dsb.returnValue', { id: callbackId, data: data, complete: complete });
+    }
+    function answerError(error) {
+      if (answered) return;
+      answered = true;
+      bridge.call('_dsb.returnValue', { id: callbackId, error: toNativeError(error), complete: true });
+    }
+    var handler = findHandler(method);
+    if (!handler) {
+      answerError(bridgeError(CODE_NOT_FOUND, 'the page has no handler "' + method + '"'));
+      return;
+    }
+    var result;
+    try {
+      if (handler.async) {
+        args = args.slice();
+        args.push(function (data, complete) { answer(data, complete !== false); });
+      }
+      result = handler.fn.apply(handler.owner, args);
+    } catch (error) {
+      answerError(error);
+      return;
+    }
+    if (isThenable(result)) {
+      result.then(function (value) { if (!handler.async) answer(value, true); }, answerError);
+    } else if (!handler.async) {
+      answer(result, true);
+    }
+  }
+
+  // --- The page API --------------------------------------------------------------------------------
+
+  var bridge = {
+    /** dsbridge.js 3.1.4: synchronous without a callback (returns `.data`), asynchronous with one. */
+    call: function (method, args, cb) {
+      if (typeof args === 'function') {
+        cb = args;
+        args = {};
+      }
+      var name = null;
+      if (typeof cb === 'function') {
+        name = openCallback({
+          result: function (value) { cb(value); },
+          fail: function (error) { closeCallback(name); cb('', error); },
+          end: function () { closeCallback(name); }
+        });
+      }
+      var answer = readAnswer(promptNative(method, wrap(args, name)));
+      if (name && answer.error) closeCallback(name);
+      return answer.data;
+    },
+
+    register: function (name, fun, asyn) {
+      var table = asyn ? dsaf : dsf;
+      if (typeof fun === 'object') table._obs[name] = fun;
+      else table[name] = fun;
+    },
+
+    registerAsyn: function (name, fun) {
+      this.register(name, fun, true);
+    },
+
+    hasNativeMethod: function (name, type) {
+      return this.call('_dsb.hasNativeMethod', { name: name, type: type || 'all' });
+    },
+
+    disableJavascriptDialogBlock: function (disable) {
+      this.call('_dsb.disableJavascriptDialogBlock', { disable: disable !== false });
+    },
+
+    /** A Promise of the result of any native method; rejects with an Error carrying `code`. */
+    invoke: function (method, data, options) {
+      var signal = options && options.signal;
+      return new Promise(function (resolve, reject) {
+        var settled = false;
+        startCall(method, data, signal, {
+          result: function (value) {
+            if (settled) return;
+            settled = true;
+            resolve(value);
+          },
+          fail: function (error) { if (!settled) { settled = true; reject(error); } },
+          end: function () { if (!settled) { settled = true; resolve(undefined); } },
+          // A synchronous native method: ask it the synchronous way.
+          synchronous: function () {
+            var answer = readAnswer(promptNative(method, wrap(data, null)));
+            settled = true;
+            if (answer.error) reject(fromNative(answer.error));
+            else resolve(answer.data);
+          }
+        });
+      });
+    },
+
+    /** Every result of a multi-response native method, as an async iterable. Leaving the loop
+     *  early, or aborting the signal, cancels the native call. */
+    stream: function (method, data, options) {
+      var signal = options && options.signal;
+      var queue = [];
+      var waiting = [];
+      var ended = false;
+      var failure = null;
+      function flush() {
+        while (waiting.length && (queue.length || ended || failure)) {
+          var next = waiting.shift();
+          if (queue.length) next.resolve({ value: queue.shift(), done: false });
+          else if (failure) next.reject(failure);
+          else next.resolve({ value: undefined, done: true });
+        }
+      }
+      var cancel = startCall(method, data, signal, {
+        result: function (value) { queue.push(value); flush(); },
+        fail: function (error) { failure = error; flush(); },
+        end: function () { ended = true; flush(); }
+      });
+      var iterator = {
+        next: function () {
+          return new Promise(function (resolve, reject) {
+            waiting.push({ resolve: resolve, reject: reject });
+            flush();
+          });
+        },
+        return: function () {
+          if (!ended && !failure) {
+            cancel();
+            ended = true;
+            failure = null;
+          }
+          queue.length = 0;
+          flush();
+          return Promise.resolve({ value: undefined, done: true });
+        }
+      };
+      iterator[Symbol.asyncIterator] = function () { return iterator; };
+      return iterator;
+    },
+
+    /** Listens to the named event native emits. */
+    on: function (name, listener) {
+      (listeners[name] = listeners[name] || []).push(listener);
+    },
+
+    /** Stops listening; without a listener, removes every listener of the event. */
+    off: function (name, listener) {
+      if (!listeners[name]) return;
+      if (listener === undefined) delete listeners[name];
+      else listeners[name] = listeners[name].filter(function (l) { return l !== listener; });
+    }
+  };
+
+  window._dsf = dsf;
+  window._dsaf = dsaf;
+  window.dsBridge = bridge;
+  window.close = function () { bridge.call('_dsb.closePage'); };
+  window._handleMessageFromNative = function (info) {
+    handleNativeCall(info.method, info.callbackId, JSON.parse(info.data));
+  };
+  Object.defineProperty(window, '_keystone', {
+    value: { version: 1, deliver: deliver },
+    enumerable: false
+  });
+
+  bridge.register('_hasJavascriptMethod', function (method) {
+    return findHandler(String(method)) !== null;
+  });
+
+  // Tell native the page is ready and that it runs this runtime, on the next turn, as dsbridge.js
+  // does after its first registration. (A dsbridge.js that loaded first may send its own as well.)
+  window._dsInit = true;
+  setTimeout(function () {
+    bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 });
+  }, 0);
+})(window);

@@ -1,0 +1,125 @@
+// page-runtime-compat.test.js — keystone-bridge.js behaves as dsbridge.js 3.1.4 does for existing pages.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { makePage, settle, plain } = require('./support/page.js');
+
+test('defines the globals dsbridge.js defines', () => {
+  const { window } = makePage();
+  for (const name of ['call', 'register', 'registerAsyn', 'hasNativeMethod', 'disableJavascriptDialogBlock']) {
+    assert.equal(typeof window.dsBridge[name], 'function', name);
+  }
+  assert.equal(typeof window._dsf._obs, 'object');
+  assert.equal(typeof window._dsaf._obs, 'object');
+  assert.equal(window.dscb, 0);
+  assert.equal(typeof window._handleMessageFromNative, 'function');
+  assert.equal(typeof window.close, 'function');
+});
+
+test('sends _dsb.dsinit once, on the next turn, announcing the runtime', async () => {
+  const { native } = makePage();
+  assert.equal(native.prompts.length, 0);
+  await settle();
+  const inits = native.prompts.filter((p) => p.method === '_dsb.dsinit');
+  assert.equal(inits.length, 1);
+  assert.equal(inits[0].arg.data.runtime, 'keystone');
+  assert.equal(native.runtime, 'keystone');
+});
+
+test('a call without a callback is synchronous and returns .data', () => {
+  const { window, native } = makePage();
+  native.sync['math.add'] = (pair) => pair[0] + pair[1];
+  assert.equal(window.dsBridge.call('math.add', [2, 3]), 5);
+  assert.deepEqual(native.prompts.at(-1), { method: 'math.add', arg: { data: [2, 3] } });
+});
+
+test('a missing argument is sent as null, and an unhandled call returns ""', () => {
+  const { window, native } = makePage();
+  native.sync.pi = () => 3.14;
+  assert.equal(window.dsBridge.call('pi'), 3.14);
+  assert.deepEqual(native.prompts.at(-1).arg, { data: null });
+  assert.equal(window.dsBridge.call('nowhere'), '');
+});
+
+test('a call with a callback is asynchronous; call(method, fn) sends {} as data', async () => {
+  const { window, native } = makePage();
+  await settle();
+  native.async.later = (data, reply) => reply.result({ echoed: data });
+  const results = [];
+  window.dsBridge.call('later', (value) => results.push(value));
+  const stub = native.prompts.at(-1).arg._dscbstub;
+  assert.match(stub, /^dscb0_/);
+  assert.deepEqual(native.prompts.at(-1).arg.data, {});
+  assert.equal(window.dscb, 1);
+  await settle();
+  assert.equal(results.length, 1);
+  assert.deepEqual(plain(results[0]), { echoed: {} });
+  assert.equal(window[stub], undefined);
+});
+
+test('an asynchronous failure reaches the callback as "" plus the error object', async () => {
+  const { window, native } = makePage();
+  await settle();
+  native.async.boom = (data, reply) => reply.fail(1000, 'out of paper');
+  let seen;
+  window.dsBridge.call('boom', 1, (...args) => { seen = args; });
+  await settle();
+  assert.equal(seen[0], '');
+  assert.equal(seen[1].code, 1000);
+  assert.equal(seen[1].message, 'out of paper');
+});
+
+test('register takes functions and namespaced objects; native finds them by name', async () => {
+  const { window, native } = makePage();
+  window.dsBridge.register('add', (a, b) => a + b);
+  window.dsBridge.register('ns.deep', { mul: (a, b) => a * b });
+  window.dsBridge.registerAsyn('later', (x, respond) => setImmediate(() => respond(x * 2)));
+  window.dsBridge.registerAsyn('a.b', { ticks: (n, respond) => { for (let i = 0; i < n; i++) respond(i, i === n - 1); } });
+  native.callPage('add', [2, 3], 1);
+  native.callPage('ns.deep.mul', [4, 5], 2);
+  native.callPage('later', [21], 3);
+  native.callPage('a.b.ticks', [3], 4);
+  await settle();
+  const byId = (id) => native.returns.filter((r) => r.id === id).map((r) => [r.data, r.complete]);
+  assert.deepEqual(byId(1), [[5, true]]);
+  assert.deepEqual(byId(2), [[20, true]]);
+  assert.deepEqual(byId(3), [[42, true]]);
+  assert.deepEqual(byId(4), [[0, false], [1, false], [2, true]]);
+});
+
+test('the plain _handleMessageFromNative form, with data as a JSON string, works', () => {
+  const { window, native } = makePage();
+  window.dsBridge.register('echo', (x) => x);
+  window._handleMessageFromNative({ method: 'echo', callbackId: 9, data: JSON.stringify(['\u2028"x"']) });
+  assert.deepEqual(native.returns.at(-1), { id: 9, data: '\u2028"x"', complete: true });
+});
+
+test('_hasJavascriptMethod answers for plain and namespaced handlers', () => {
+  const { window, native } = makePage();
+  window.dsBridge.register('plain', () => 1);
+  window.dsBridge.registerAsyn('ns', { m: () => 1 });
+  native.callPage('_hasJavascriptMethod', ['plain'], 1);
+  native.callPage('_hasJavascriptMethod', ['ns.m'], 2);
+  native.callPage('_hasJavascriptMethod', ['missing'], 3);
+  assert.deepEqual(native.returns.map((r) => r.data), [true, true, false]);
+});
+
+test('hasNativeMethod, disableJavascriptDialogBlock and window.close reach _dsb', () => {
+  const { window, native } = makePage();
+  native.sync.known = () => 1;
+  assert.equal(window.dsBridge.hasNativeMethod('known'), true);
+  assert.deepEqual(native.prompts.at(-1).arg.data, { name: 'known', type: 'all' });
+  assert.equal(window.dsBridge.hasNativeMethod('unknown', 'syn'), false);
+  window.dsBridge.disableJavascriptDialogBlock();
+  assert.deepEqual(native.prompts.at(-1), { method: '_dsb.disableJavascriptDialogBlock', arg: { data: { disable: true } } });
+  window.close();
+  assert.equal(native.closed, 1);
+});
+
+test('without _dswk there is no native: calls return undefined and send nothing', () => {
+  const page = makePage({ runtime: false });
+  page.window._dswk = false;
+  page.loadRuntime();
+  assert.equal(page.window.dsBridge.call('anything', 1), undefined);
+  assert.equal(page.native.prompts.length, 0);
+});

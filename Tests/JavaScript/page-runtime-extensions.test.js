@@ -1,0 +1,221 @@
+// page-runtime-extensions.test.js — Keystone's additions: promises, streams, cancellation, events.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { makePage, settle, plain } = require('./support/page.js');
+
+/** A page whose runtime has announced itself, so native renders for Keystone's runtime. */
+async function readyPage(options) {
+  const page = makePage(options);
+  await settle();
+  assert.equal(page.native.runtime, 'keystone');
+  return page;
+}
+
+test('invoke resolves with the result of an async native method', async () => {
+  const page = await readyPage();
+  page.native.async.slowAdd = (pair, reply) => reply.result(pair[0] + pair[1]);
+  assert.equal(await page.window.dsBridge.invoke('slowAdd', [2, 3]), 5);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('invoke of a synchronous native method resolves too', async () => {
+  const { window, native } = await readyPage();
+  native.sync.add = (pair) => pair[0] + pair[1];
+  assert.equal(await window.dsBridge.invoke('add', [2, 3]), 5);
+});
+
+test('invoke rejects with an Error carrying the native code and message', async () => {
+  const page = await readyPage();
+  const { window, native } = page;
+  native.async.fail = (data, reply) => reply.fail(1000, 'no paper');
+  await assert.rejects(window.dsBridge.invoke('fail'), (error) => {
+    assert.ok(error instanceof window.Error);
+    assert.equal(error.name, 'KeystoneError');
+    assert.equal(error.code, 1000);
+    assert.equal(error.message, 'no paper');
+    return true;
+  });
+  await assert.rejects(window.dsBridge.invoke('nowhere'), (error) => error.code === 1);
+  native.async.typed = () => {};
+  native.sync.needsInt = () => { throw { code: 2, message: 'invalid argument for "needsInt"' }; };
+  await assert.rejects(window.dsBridge.invoke('needsInt', 'x'), (error) => error.code === 2);
+  await settle();
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('stream yields every result, then ends', async () => {
+  const page = await readyPage();
+  page.native.async.countdown = (n, reply) => {
+    for (let i = n; i >= 0; i--) reply.result(i, false);
+    reply.end();
+  };
+  const seen = [];
+  for await (const n of page.window.dsBridge.stream('countdown', 3)) seen.push(n);
+  assert.deepEqual(seen, [3, 2, 1, 0]);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('stream throws the native failure after the results before it', async () => {
+  const page = await readyPage();
+  page.native.async.dry = (n, reply) => { reply.result('a', false); reply.fail(1002, 'ran dry'); };
+  const seen = [];
+  await assert.rejects(async () => {
+    for await (const item of page.window.dsBridge.stream('dry')) seen.push(item);
+  }, (error) => error.code === 1002 && error.message === 'ran dry');
+  assert.deepEqual(seen, ['a']);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('leaving a stream early cancels the native call and frees the callback', async () => {
+  const page = await readyPage();
+  let callback;
+  page.native.async.forever = (data, reply) => {
+    callback = page.native.prompts.at(-1).arg._dscbstub;
+    reply.result(1, false);
+    reply.result(2, false);
+  };
+  for await (const n of page.window.dsBridge.stream('forever')) {
+    assert.equal(n, 1);
+    break;
+  }
+  assert.deepEqual(page.native.cancels, [callback]);
+  await settle(); // a late result for the cancelled call is ignored
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('aborting an invoke tells native, rejects with an AbortError and frees the callback', async () => {
+  const page = await readyPage();
+  page.native.async.slow = () => {}; // never answers
+  const controller = new AbortController();
+  const pending = page.window.dsBridge.invoke('slow', 1, { signal: controller.signal });
+  const callback = page.native.prompts.at(-1).arg._dscbstub;
+  controller.abort();
+  await assert.rejects(pending, (error) => error.name === 'AbortError');
+  assert.deepEqual(page.native.cancels, [callback]);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('an already aborted signal rejects at once and calls nothing', async () => {
+  const page = await readyPage();
+  const controller = new AbortController();
+  controller.abort(new Error('gave up'));
+  const before = page.native.prompts.length;
+  await assert.rejects(page.window.dsBridge.invoke('anything', 1, { signal: controller.signal }), /gave up/);
+  assert.equal(page.native.prompts.length, before);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('aborting a stream ends its loop with the abort reason', async () => {
+  const page = await readyPage();
+  page.native.async.ticks = (data, reply) => reply.result(0, false);
+  const controller = new AbortController();
+  await assert.rejects(async () => {
+    for await (const tick of page.window.dsBridge.stream('ticks', null, { signal: controller.signal })) {
+      assert.equal(tick, 0);
+      controller.abort();
+    }
+  }, (error) => error.name === 'AbortError');
+  assert.equal(page.native.cancels.length, 1);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('a sync-registered handler may return a promise; it is answered when it settles', async () => {
+  const { window, native } = await readyPage();
+  window.dsBridge.register('later', (x) => new window.Promise((resolve) => setImmediate(() => resolve(x + 1))));
+  native.callPage('later', [41], 5);
+  assert.deepEqual(native.returns, []);
+  await settle();
+  assert.deepEqual(native.returns, [{ id: 5, data: 42, complete: true }]);
+});
+
+test('a handler that throws or rejects answers Swift with a coded error', async () => {
+  const { window, native } = await readyPage();
+  window.dsBridge.register('throws', () => { const e = new Error('bad input'); e.code = 1300; throw e; });
+  window.dsBridge.register('rejects', () => window.Promise.reject(new Error('no luck')));
+  window.dsBridge.registerAsyn('asyncThrows', () => { throw new Error('async boom'); });
+  native.callPage('throws', [], 1);
+  native.callPage('rejects', [], 2);
+  native.callPage('asyncThrows', [], 3);
+  native.callPage('missing', [], 4);
+  await settle();
+  const byId = Object.fromEntries(native.returns.map((r) => [r.id, r]));
+  assert.deepEqual(byId[1], { id: 1, error: { code: 1300, message: 'bad input' }, complete: true });
+  assert.deepEqual(byId[2], { id: 2, error: { code: 5, message: 'no luck' }, complete: true });
+  assert.deepEqual(byId[3].error, { code: 5, message: 'async boom' });
+  assert.equal(byId[4].error.code, 1);
+});
+
+test('events reach every listener; off removes one or all; a throwing listener stops none', async () => {
+  const { window, native } = await readyPage();
+  const heard = [];
+  const first = (v) => heard.push(['first', plain(v)]);
+  window.dsBridge.on('login', () => { throw new Error('listener bug'); });
+  window.dsBridge.on('login', first);
+  window.dsBridge.on('login', (v) => heard.push(['second', plain(v)]));
+  native.send([{ event: 'login', value: { user: 'ada' } }]);
+  await settle();
+  window.dsBridge.off('login', first);
+  native.send([{ event: 'login', value: 2 }]);
+  await settle();
+  window.dsBridge.off('login');
+  native.send([{ event: 'login', value: 3 }]);
+  await settle();
+  assert.deepEqual(heard, [['first', { user: 'ada' }], ['second', { user: 'ada' }], ['second', 2]]);
+});
+
+test('one evaluation delivers many messages; a throwing callback stops none and leaks nothing', async () => {
+  const page = await readyPage();
+  const { window, native } = page;
+  native.async.a = () => {};
+  native.async.b = () => {};
+  const results = [];
+  window.dsBridge.call('a', 1, () => { throw new Error('callback bug'); });
+  const first = native.prompts.at(-1).arg._dscbstub;
+  window.dsBridge.call('b', 1, (v) => results.push(v));
+  const second = native.prompts.at(-1).arg._dscbstub;
+  window.dsBridge.register('h', () => 'handled');
+  native.send([
+    { callback: first, value: 'x', complete: true },
+    { callback: second, value: 'y', complete: true },
+    { method: 'h', callbackId: 7, args: [] },
+    { event: 'nobody', value: 1 },
+  ]);
+  await settle();
+  assert.deepEqual(results, ['y']);
+  assert.deepEqual(native.returns, [{ id: 7, data: 'handled', complete: true }]);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('callback names are unique per page load; an old page’s late result reaches nothing', async () => {
+  const one = await readyPage();
+  const two = await readyPage();
+  one.native.async.x = () => {};
+  two.native.async.x = () => {};
+  one.window.dsBridge.call('x', 1, () => {});
+  let reached = false;
+  two.window.dsBridge.call('x', 1, () => { reached = true; });
+  const oldName = one.native.prompts.at(-1).arg._dscbstub;
+  const newName = two.native.prompts.at(-1).arg._dscbstub;
+  assert.notEqual(oldName, newName);
+  two.native.send([{ callback: oldName, value: 'late', complete: true }]);
+  await settle();
+  assert.equal(reached, false);
+});
+
+test('asynchronous calls take the script-message fast path when the host has one', async () => {
+  const { window, native } = await readyPage({ fastPath: true });
+  native.async.slowAdd = (pair, reply) => reply.result(pair[0] + pair[1]);
+  native.sync.add = (pair) => pair[0] + pair[1];
+  assert.equal(await window.dsBridge.invoke('slowAdd', [1, 2]), 3);
+  assert.deepEqual(native.messages.map((m) => m.method), ['slowAdd']);
+  assert.equal(window.dsBridge.call('add', [1, 2]), 3); // sync calls always use prompt
+  assert.equal(native.messages.length, 1);
+});
+
+test('results sent as plain dsbridge scripts still settle a promise', async () => {
+  const page = makePage();
+  page.native.async.slow = (x, reply) => reply.result(x * 2);
+  // Before dsinit is processed native writes plain scripts; the runtime's callbacks take them too.
+  assert.equal(await page.window.dsBridge.invoke('slow', 21), 42);
+});

@@ -1,0 +1,59 @@
+// dsbridge-standin.js — a stand-in for a page's own copy of dsbridge.js 3.1.4, written from the
+// protocol description, for coexistence tests: same globals, same guard, same wire texts.
+(function (window) {
+  var standin = {
+    call: function (method, args, cb) {
+      if (typeof args === 'function') { cb = args; args = {}; }
+      var arg = { data: args === undefined ? null : args };
+      if (typeof cb === 'function') {
+        var name = 'dscb' + window.dscb++;
+        window[name] = cb;
+        arg._dscbstub = name;
+      }
+      var ret = '';
+      if (window._dswk || navigator.userAgent.indexOf('_dsbridge') !== -1) {
+        ret = prompt('_dsbridge=' + method, JSON.stringify(arg));
+      }
+      return JSON.parse(ret || '{}').data;
+    },
+    register: function (name, fun, asyn) {
+      var table = asyn ? window._dsaf : window._dsf;
+      if (!window._dsInit) {
+        window._dsInit = true;
+        setTimeout(function () { standin.call('_dsb.dsinit'); }, 0);
+      }
+      if (typeof fun === 'object') table._obs[name] = fun; else table[name] = fun;
+    },
+    registerAsyn: function (name, fun) { this.register(name, fun, true); },
+    isStandin: true
+  };
+  window.dsbridgeStandin = standin; // what a page that bundles dsbridge.js holds on to
+  if (window._dsf) return;
+  window._dsf = { _obs: {} };
+  window._dsaf = { _obs: {} };
+  window.dscb = 0;
+  window.dsBridge = standin;
+  window.close = function () { standin.call('_dsb.closePage'); };
+  window._handleMessageFromNative = function (info) {
+    var args = JSON.parse(info.data);
+    var ret = { id: info.callbackId, complete: true };
+    var f = window._dsf[info.method];
+    if (f) {
+      ret.data = f.apply(window._dsf, args);
+      standin.call('_dsb.returnValue', ret);
+      return;
+    }
+    var af = window._dsaf[info.method];
+    if (af) {
+      args.push(function (data, complete) {
+        ret.data = data;
+        ret.complete = complete !== false;
+        standin.call('_dsb.returnValue', ret);
+      });
+      af.apply(window._dsaf, args);
+    }
+  };
+  standin.register('_hasJavascriptMethod', function (name) {
+    return !!(window._dsf[name] || window._dsaf[name]);
+  });
+})(window);

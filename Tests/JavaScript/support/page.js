@@ -1,0 +1,136 @@
+// page.js — a fresh page in a vm context, with a scripted native side behind `prompt`.
+'use strict';
+const vm = require('node:vm');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const RUNTIME = fs.readFileSync(
+  path.join(__dirname, '..', '..', '..', 'Sources', 'Keystone', 'Resources', 'keystone-bridge.js'), 'utf8');
+const STANDIN = fs.readFileSync(path.join(__dirname, 'dsbridge-standin.js'), 'utf8');
+
+const ok = (data) => JSON.stringify({ code: 0, data: data === undefined ? '' : data });
+const refuse = (code, message) => JSON.stringify({ code: -1, data: '', error: { code, message } });
+
+/** The native side as the page sees it: answers prompts the way Keystone does, and evaluates
+ *  messages in the page the way Keystone renders them for the announced runtime. */
+class FakeNative {
+  constructor() {
+    this.sync = {};      // method -> (data) => value, may throw {code, message}
+    this.async = {};     // method -> (data, reply) => void
+    this.prompts = [];   // every { method, arg }
+    this.runtime = 'dsbridge';
+    this.returns = [];   // _dsb.returnValue data
+    this.cancels = [];   // callback names from _dsb.cancel
+    this.closed = 0;
+    this.page = null;
+  }
+
+  handle(method, argText) {
+    const arg = JSON.parse(argText);
+    this.prompts.push({ method, arg });
+    switch (method) {
+      case '_dsb.dsinit':
+        if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
+        return ok();
+      case '_dsb.returnValue': this.returns.push(arg.data); return ok();
+      case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(true);
+      case '_dsb.closePage': this.closed += 1; return ok();
+      case '_dsb.hasNativeMethod': return ok(!!(this.sync[arg.data.name] || this.async[arg.data.name]));
+      case '_dsb.disableJavascriptDialogBlock': return ok();
+    }
+    const stub = arg._dscbstub;
+    if (this.sync[method]) {
+      if (stub) { this.send([{ callback: stub, release: true }]); return refuse(3, `"${method}" is synchronous`); }
+      try { return ok(this.sync[method](arg.data)); } catch (e) { return refuse(e.code || 5, e.message); }
+    }
+    if (this.async[method]) {
+      if (!stub) return refuse(3, `"${method}" is asynchronous`);
+      this.async[method](arg.data, this.reply(stub));
+      return ok();
+    }
+    if (stub) this.send([{ callback: stub, release: true }]);
+    return refuse(1, `no method "${method}"`);
+  }
+
+  /** What an async native method answers with, later, as evaluations in the page. */
+  reply(callback) {
+    return {
+      result: (value, complete = true) => this.send([{ callback, value, ...(complete ? { complete } : {}) }]),
+      fail: (code, message) => this.send([{ callback, error: { code, message } }]),
+      end: () => this.send([{ callback, complete: true }]),
+    };
+  }
+
+  /** Evaluates `messages` in the page on a later turn, rendered for its runtime. */
+  send(messages) {
+    setImmediate(() => this.page.evaluate(this.render(messages)));
+  }
+
+  render(messages) {
+    if (this.runtime === 'keystone') return `window._keystone.deliver(${JSON.stringify(messages)})`;
+    return messages.map((m) => {
+      const name = JSON.stringify(m.callback ?? '');
+      if (m.method !== undefined) {
+        const info = { method: m.method, callbackId: m.callbackId, data: JSON.stringify(m.args) };
+        return `try{window._handleMessageFromNative(${JSON.stringify(info)})}catch(e){}`;
+      }
+      if (m.error) return `try{window[${name}]("",${JSON.stringify(m.error)})}catch(e){}delete window[${name}];`;
+      const call = 'value' in m ? `try{window[${name}](${JSON.stringify(m.value)})}catch(e){}` : '';
+      return call + (m.complete || m.release ? `delete window[${name}];` : '');
+    }).join('');
+  }
+
+  /** Swift calling a page handler, as Keystone sends it. */
+  callPage(method, args, callbackId = 1) {
+    this.page.evaluate(this.render([{ method, callbackId, args }]));
+  }
+}
+
+/**
+ * A new page. Options: `runtime` (load keystone-bridge.js, default true), `standin: 'before' |
+ * 'after'` (also load the dsbridge.js stand-in), `fastPath` (a WebKit message handler with reply).
+ */
+function makePage(options = {}) {
+  const native = new FakeNative();
+  const context = vm.createContext({
+    navigator: { userAgent: 'Test' },
+    setTimeout, clearTimeout, setImmediate,
+    AbortController, console,
+  });
+  const window = vm.runInContext('this', context);
+  context.window = window;
+  window._dswk = true;
+  window.prompt = (text, defaultText) => {
+    if (!text.startsWith('_dsbridge=')) return null;
+    return native.handle(text.slice('_dsbridge='.length), defaultText);
+  };
+  if (options.fastPath) {
+    native.messages = [];
+    window.webkit = { messageHandlers: { keystone: { postMessage: (message) => {
+      native.messages.push(message);
+      return Promise.resolve(native.handle(message.method, message.arguments));
+    } } } };
+  }
+  const page = {
+    window, native, context,
+    evaluate: (script) => vm.runInContext(script, context),
+    loadRuntime: () => vm.runInContext(RUNTIME, context),
+    loadStandin: () => vm.runInContext(STANDIN, context),
+    /** Callback functions left on `window` (a settled call leaves none). */
+    liveCallbacks: () => Object.keys(window).filter((key) => key.startsWith('dscb') && key !== 'dscb'),
+  };
+  native.page = page;
+  if (options.standin === 'before') page.loadStandin();
+  if (options.runtime !== false) page.loadRuntime();
+  if (options.standin === 'after') page.loadStandin();
+  return page;
+}
+
+/** Lets the page's zero-delay timers (dsinit) and the native side's deliveries (`setImmediate`) run:
+ *  a timer set now fires after those set before it, and each delivery gets its own turn. */
+const settle = () => new Promise((resolve) => setTimeout(() => setImmediate(() => setImmediate(resolve)), 0));
+
+/** A value from the page's realm as a plain value of this one, for structural comparison. */
+const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+module.exports = { makePage, settle, plain, RUNTIME };
