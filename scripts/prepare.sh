@@ -1,5 +1,5 @@
-# prepare.sh — sourced by demo.sh and test.sh: puts Swift on PATH and installs Node when missing.
-# Swift 6 comes with the machine image (/opt/swift); Node comes from Debian's packages.
+# prepare.sh — sourced by demo.sh and test.sh: puts Swift on PATH and installs what is missing.
+# Swift 6 comes with the machine image (/opt/swift); Node and TypeScript come from Debian's packages.
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -15,8 +15,12 @@ if ! command -v swift >/dev/null; then
     exit 1
 fi
 
-if ! command -v node >/dev/null; then
-    echo "Installing Node.js from Debian's packages…"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs
-fi
+# apt_install COMMAND PACKAGE: installs PACKAGE from Debian's packages when COMMAND is missing.
+apt_install() {
+    command -v "$1" >/dev/null && return 0
+    echo "Installing $2 from Debian's packages…"
+    if [ -z "${apt_updated:-}" ]; then as_root apt-get update -qq; apt_updated=1; fi
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2"
+}
+
+apt_install node nodejs

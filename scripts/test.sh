@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # test.sh — runs every test: the Swift suites (built with warnings as errors), the page-side
-# JavaScript suites, and the benchmark's check of the sync-call bar.
+# JavaScript suites, the type check of the page API's declarations, and the benchmark's check of
+# the sync-call bar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prepare.sh
+apt_install tsc node-typescript
 
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
 node --test Tests/JavaScript/
+tsc -p Tests/JavaScript/types
 swift build -c release --product keystone-benchmark -Xswiftc -warnings-as-errors
 .build/release/keystone-benchmark --check

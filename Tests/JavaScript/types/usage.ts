@@ -1,0 +1,39 @@
+// usage.ts — the page API as a TypeScript page uses it; `tsc --noEmit` checks keystone-bridge.d.ts.
+import type { DSBridge, KeystoneError, NativeError } from '../../../Sources/Keystone/Resources/keystone-bridge';
+
+declare const bridge: DSBridge;
+
+// dsbridge.js 3.1.4, unchanged
+const sum: number = bridge.call<number>('math.add', [1, 2]);
+bridge.call('math.slowAdd', [1, 2], (result: number, error?: NativeError) => {
+  if (error) console.error(error.code, error.message);
+  else console.log(result + sum);
+});
+bridge.call('session.refresh', () => {});
+bridge.register('page.title', () => document.title);
+bridge.register('page.math', { double: (n: number) => n * 2 });
+bridge.registerAsyn('page.ticks', (count: number, respond: (value: number, complete?: boolean) => void) => {
+  for (let i = 0; i < count; i++) respond(i, i === count - 1);
+});
+const known: boolean = bridge.hasNativeMethod('math.add', 'syn');
+bridge.disableJavascriptDialogBlock();
+
+// Keystone's extensions
+async function extensions(): Promise<void> {
+  const controller = new AbortController();
+  const total = await bridge.invoke<number>('math.slowAdd', [2, 3], { signal: controller.signal });
+  for await (const n of bridge.stream<number>('stream.countdown', 3)) console.log(n + total);
+  try {
+    await bridge.invoke('errors.fail', 'why');
+  } catch (e) {
+    const error = e as KeystoneError;
+    console.log(error.code, error.message, error.name === 'AbortError', known);
+  }
+  const listener = (value: { user: string }) => console.log(value.user);
+  bridge.on('login', listener);
+  bridge.off('login', listener);
+  bridge.off('login');
+  window.dsBridge.call('x');
+  controller.abort();
+}
+void extensions;
