@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prepare.sh
-apt_install tsc node-typescript
+command -v tsc >/dev/null || install_packages node-typescript
 
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build

@@ -4,15 +4,27 @@
 /// An implementation must answer every bridge prompt (never leave the page waiting), return `nil`
 /// for prompts that are not the bridge's, and be callable from any thread.
 public protocol BridgeHub: AnyObject, Sendable {
-    /// Answers the page's `prompt(text, defaultText)`: the text the `prompt` call must return, or
-    /// `nil` when the prompt is not a bridge call (then the host shows its normal dialog).
-    func handlePrompt(_ text: String, defaultText: String?) -> String?
+    /// Answers the page's `prompt(text, defaultText)` from `frame`: the text the `prompt` call must
+    /// return, or `nil` when the prompt is not a bridge call (then the host shows its normal dialog).
+    func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String?
     /// Answers a call that arrived as a script message (`postMessage` with a reply) rather than a
     /// `prompt`: `method` as the page named it, `arguments` its `{"data": …}` JSON wrapper. The
     /// answer is the same text a `prompt` would have returned.
-    func handleMessage(_ method: String, arguments: String) -> String
+    func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String
     /// Sets where scripts bound for the page go. Held weakly.
     func attach(to target: any EvaluationTarget)
     /// The page has gone (navigation or reload): everything bound for it settles or is dropped.
     func pageDidUnload()
+}
+
+extension BridgeHub {
+    /// A prompt from the main frame, origin unknown.
+    public func handlePrompt(_ text: String, defaultText: String?) -> String? {
+        handlePrompt(text, defaultText: defaultText, frame: .mainFrame)
+    }
+
+    /// A script message from the main frame, origin unknown.
+    public func handleMessage(_ method: String, arguments: String) -> String {
+        handleMessage(method, arguments: arguments, frame: .mainFrame)
+    }
 }

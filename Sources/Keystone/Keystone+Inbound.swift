@@ -5,21 +5,16 @@ extension Keystone {
     /// The prefix of every bridge prompt: `prompt("_dsbridge=" + method, argumentsJSON)`.
     public static let promptPrefix = "_dsbridge="
 
-    public func handlePrompt(_ text: String, defaultText: String?) -> String? {
+    public func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
         guard text.hasPrefix(Self.promptPrefix) else { return nil }
         let method = String(decoding: text.utf8.dropFirst(Self.promptPrefix.utf8.count), as: UTF8.self)
-        let arguments = defaultText ?? ""
-        let logging = components.logging
-        logging.log(.debug, "from page: \(method) \(logging.excerpt(arguments))")
-        let answer = handleCall(method, arguments: Data(arguments.utf8))
-        logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
-        return answer
+        return handleMessage(method, arguments: defaultText ?? "", frame: frame)
     }
 
-    public func handleMessage(_ method: String, arguments: String) -> String {
+    public func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
         let logging = components.logging
-        logging.log(.debug, "from page (message): \(method) \(logging.excerpt(arguments))")
-        let answer = handleCall(method, arguments: Data(arguments.utf8))
+        logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
+        let answer = CallerFrame.$current.withValue(frame) { handleCall(method, arguments: Data(arguments.utf8)) }
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }

@@ -213,6 +213,20 @@ test('asynchronous calls take the script-message fast path when the host has one
   assert.equal(native.messages.length, 1);
 });
 
+test('a transport the host provides is preferred for asynchronous calls', async () => {
+  const page = makePage({ runtime: false, fastPath: true });
+  const sent = [];
+  page.window._keystoneHost = {
+    send: (method, text) => { sent.push(method); return page.native.handle(method, text); },
+  };
+  page.loadRuntime();
+  await settle();
+  page.native.async.slowAdd = (pair, reply) => reply.result(pair[0] + pair[1]);
+  assert.equal(await page.window.dsBridge.invoke('slowAdd', [1, 2]), 3);
+  assert.deepEqual(sent, ['slowAdd']);
+  assert.deepEqual(page.native.messages, []);
+});
+
 test('results sent as plain dsbridge scripts still settle a promise', async () => {
   const page = makePage();
   page.native.async.slow = (x, reply) => reply.result(x * 2);

@@ -67,13 +67,13 @@ final class CountingHub: BridgeHub {
 
     init(_ inner: Keystone) { self.inner = inner }
 
-    func handlePrompt(_ text: String, defaultText: String?) -> String? {
+    func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
         prompts.withLock { $0 += 1 }
-        return inner.handlePrompt(text, defaultText: defaultText)
+        return inner.handlePrompt(text, defaultText: defaultText, frame: frame)
     }
-    func handleMessage(_ method: String, arguments: String) -> String {
+    func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
         prompts.withLock { $0 += 1 }
-        return inner.handleMessage(method, arguments: arguments)
+        return inner.handleMessage(method, arguments: arguments, frame: frame)
     }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }
@@ -159,7 +159,7 @@ struct LoggingTests {
         _ = try page.call("math.raw", JSONValue.string(long), as: JSONValue.self)
         _ = try await page.callAsync("math.later", as: String.self)
         let logged = lines.withLock { $0 }
-        #expect(logged.contains { $0.hasPrefix("from page: math.raw") })
+        #expect(logged.contains { $0.hasPrefix("from page (main frame (origin unknown)): math.raw") })
         #expect(logged.contains { $0.hasPrefix("answer to math.raw") })
         #expect(logged.contains { $0.hasPrefix("to page: ") && $0.contains("later") })
         #expect(logged.allSatisfy { $0.count < 160 })

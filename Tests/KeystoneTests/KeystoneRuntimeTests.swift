@@ -97,6 +97,21 @@ struct KeystoneRuntimeTests {
         #expect(page.liveCallbacks.isEmpty)
     }
 
+    @Test func interfaceMethodsKnowTheFrameTheCallCameFrom() async throws {
+        struct Who: BridgeInterface {
+            func exposeMethods(to methods: inout MethodList) {
+                methods.sync("sync") { CallerFrame.current?.description ?? "none" }
+                methods.async("async") { () async in CallerFrame.current?.origin ?? "none" }
+            }
+        }
+        try keystone.register(Who(), namespace: "who")
+        let frame = CallerFrame(isMainFrame: false, origin: "https://ads.example")
+        #expect(keystone.handlePrompt("_dsbridge=who.sync", defaultText: #"{"data":null}"#, frame: frame) == #"{"code":0,"data":"subframe https:\/\/ads.example"}"#)
+        #expect(keystone.handleMessage("who.async", arguments: #"{"data":null,"_dscbstub":"k9"}"#, frame: frame) == #"{"code":0,"data":""}"#)
+        while page.receivedMessages.isEmpty { await Task.yield() }
+        #expect(page.receivedMessages.last == .result(callback: "k9", value: try JSONText(validating: Data(#""https:\/\/ads.example""#.utf8)), complete: true))
+    }
+
     @Test func cancelIsAnsweredWithWhetherACallWasRunning() {
         #expect(page.prompt("_dsb.cancel", argumentText: #"{"data":{"callback":"nothing"}}"#) == #"{"code":0,"data":false}"#)
     }
@@ -128,3 +143,4 @@ struct PageRuntimeResourceTests {
         #expect(try Keystone.pageRuntimeTypes().contains("interface DSBridge"))
     }
 }
+

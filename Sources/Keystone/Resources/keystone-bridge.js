@@ -38,9 +38,14 @@
     return '';
   }
 
-  /** An asynchronous call's immediate answer: through WebKit's script message handler with a
-   *  reply where the host has one, through `prompt` everywhere else. */
+  /** An asynchronous call's immediate answer: through the host's own message transport
+   *  (`window._keystoneHost.send`), or WebKit's script message handler with a reply, where the host
+   *  has one; through `prompt` everywhere else. */
   function sendNative(method, argumentText) {
+    var host = window._keystoneHost;
+    if (host && typeof host.send === 'function') {
+      return Promise.resolve(host.send(method, argumentText));
+    }
     var handlers = window.webkit && window.webkit.messageHandlers;
     if (handlers && handlers.keystone) {
       return Promise.resolve(handlers.keystone.postMessage({ method: method, arguments: argumentText }));
