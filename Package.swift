@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Keystone", targets: ["Keystone"]),
         .library(name: "KeystoneTesting", targets: ["KeystoneTesting"]),
+        .library(name: "KeystoneGTK", targets: ["KeystoneGTK"]),
         .executable(name: "keystone-demo", targets: ["KeystoneDemo"]),
         .executable(name: "keystone-benchmark", targets: ["KeystoneBenchmark"]),
     ],
@@ -20,8 +21,18 @@ let package = Package(
             resources: [.copy("Resources/keystone-bridge.js"), .copy("Resources/keystone-bridge.d.ts")]
         ),
         .target(name: "KeystoneTesting", dependencies: ["Keystone"]),
-        .executableTarget(name: "KeystoneDemo", dependencies: ["Keystone", "KeystoneTesting"]),
+        .executableTarget(
+            name: "KeystoneDemo",
+            dependencies: [
+                "Keystone",
+                .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
+                .target(name: "CWebKitGTK", condition: .when(platforms: [.linux])),
+            ],
+            resources: [.copy("Resources/demo.html")]
+        ),
         .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),
+        .systemLibrary(name: "CWebKitGTK", pkgConfig: "keystone-webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+        .target(name: "KeystoneGTK", dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "InterfacesTests", dependencies: ["Interfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["Evaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),

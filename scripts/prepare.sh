@@ -1,5 +1,6 @@
 # prepare.sh — sourced by demo.sh and test.sh: puts Swift on PATH and installs what is missing.
-# Swift 6 comes with the machine image (/opt/swift); Node and TypeScript come from Debian's packages.
+# Swift 6 comes with the machine image (/opt/swift); Node, TypeScript, WebKitGTK and Xvfb come
+# from Debian's packages.
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -15,12 +16,29 @@ if ! command -v swift >/dev/null; then
     exit 1
 fi
 
-# apt_install COMMAND PACKAGE: installs PACKAGE from Debian's packages when COMMAND is missing.
-apt_install() {
-    command -v "$1" >/dev/null && return 0
-    echo "Installing $2 from Debian's packages…"
+# install_packages PACKAGE…: installs Debian packages (updating the package lists once).
+install_packages() {
+    echo "Installing $* from Debian's packages…"
     if [ -z "${apt_updated:-}" ]; then as_root apt-get update -qq; apt_updated=1; fi
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
 
-apt_install node nodejs
+command -v node >/dev/null || install_packages nodejs
+
+# WebKitGTK for the Linux host, and Xvfb to run it without a display.
+if ! pkg-config --exists webkit2gtk-4.1 2>/dev/null || ! command -v xvfb-run >/dev/null || ! command -v xauth >/dev/null; then
+    install_packages pkg-config libwebkit2gtk-4.1-dev xvfb xauth
+fi
+
+# SwiftPM reads the package's WebKitGTK flags from keystone-webkit2gtk-4.1.pc: WebKitGTK's own
+# flags without -pthread and -Wl,--export-dynamic, which SwiftPM refuses with a warning.
+keystone_pc=/usr/local/lib/pkgconfig/keystone-webkit2gtk-4.1.pc
+keystone_pc_text="Name: keystone-webkit2gtk-4.1
+Description: WebKitGTK 4.1 flags for Keystone's Linux host
+Version: $(pkg-config --modversion webkit2gtk-4.1)
+Cflags: $(pkg-config --cflags webkit2gtk-4.1 | tr ' ' '\n' | grep -v -e '^-pthread$' | tr '\n' ' ')
+Libs: $(pkg-config --libs webkit2gtk-4.1 | tr ' ' '\n' | grep -v -e '^-pthread$' -e '^-Wl,--export-dynamic$' | tr '\n' ' ')"
+if [ "$(cat "$keystone_pc" 2>/dev/null)" != "$keystone_pc_text" ]; then
+    as_root mkdir -p "$(dirname "$keystone_pc")"
+    printf '%s\n' "$keystone_pc_text" | as_root tee "$keystone_pc" >/dev/null
+fi

@@ -30,6 +30,8 @@ extension BridgeError {
         public static let invalidRegistration = Code(rawValue: 9)
         /// The page's answer to a Swift call does not decode into the requested result type.
         public static let invalidResult = Code(rawValue: 10)
+        /// The host refuses calls from where this one came (a subframe, by default).
+        public static let notAllowed = Code(rawValue: 11)
 
         public var description: String {
             switch self {
@@ -43,6 +45,7 @@ extension BridgeError {
             case .unencodableValue: "unencodableValue"
             case .invalidRegistration: "invalidRegistration"
             case .invalidResult: "invalidResult"
+            case .notAllowed: "notAllowed"
             default: "code \(rawValue)"
             }
         }

@@ -28,3 +28,9 @@ enum PromptAnswer {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension BridgeError {
+    /// The text a bridge `prompt` returns for this error: `{"code":-1,"data":"","error":{…}}`.
+    /// Hosts that refuse a call themselves answer with it.
+    public var promptAnswer: String { PromptAnswer.failure(self) }
+}

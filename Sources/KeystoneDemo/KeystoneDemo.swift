@@ -1,83 +1,84 @@
-// KeystoneDemo.swift — runs every kind of call through a Keystone and prints a timed transcript.
+// KeystoneDemo.swift — a real web view calling Swift and back, printed as a timed transcript.
 import Foundation
 import Keystone
-import KeystoneTesting
 
-/// The demo: registers the demo interfaces, opens a page, and prints each call with its result and
-/// how long it took. The page is Keystone's in-memory page, which speaks the same protocol as
-/// dsbridge.js 3.1.4 in a web view.
+#if canImport(KeystoneGTK) && os(Linux)
+import CWebKitGTK
+import KeystoneGTK
+#endif
+
+/// `keystone-demo [--page FILE] [--bare] [--timeout SECONDS]`
+///
+/// Without `--page`: opens the bundled demo page in a real web view and prints every kind of call
+/// with its result and time. With `--page`: serves FILE against the same interfaces and prints the
+/// page's console lines; exits 0 when the page calls `window.close()`, 2 on timeout. `--bare`
+/// injects only `window._dswk = true`, for a page that brings its own dsbridge.js.
 @main
 struct KeystoneDemo {
-    static func main() async {
-        do {
-            try await run()
-        } catch {
-            print("demo failed: \(error)")
-            exit(1)
-        }
-    }
+    struct Arguments {
+        var page: String?
+        var bare = false
+        var timeout: Double = 30
 
-    static func run() async throws {
-        let keystone = Keystone()
-        try keystone.registerDemoInterfaces()
-        let page = InMemoryPage(hub: keystone)
-        page.register("page.greet") { args in .string("hello \(args.first.flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "?")") }
-        page.register("page.double") { args in
-            guard case .number(let n) = args.first else { return nil }
-            return .number(n * 2)
-        }
-        page.initialize()
-
-        print("Keystone demo: a page and Swift calling each other over DSBridge v3 (in-memory page)\n")
-        let transcript = Transcript()
-
-        try await transcript.line("sync", "math.add([2, 3])") {
-            try page.call("math.add", [2, 3], as: Double.self)
-        }
-        try await transcript.line("async", "math.slowAdd([2, 3])") {
-            try await page.callAsync("math.slowAdd", [2, 3], as: Double.self)
-        }
-        try await transcript.line("multi-response", "stream.countdown(3)") {
-            var values: [Int] = []
-            for try await n in page.stream("stream.countdown", 3, of: Int.self) { values.append(n) }
-            return values
-        }
-        try await transcript.line("3-level namespace", "math.basic.ops.mul([6, 7])") {
-            try page.call("math.basic.ops.mul", [6, 7], as: Double.self)
-        }
-        try await transcript.line("Swift → JS", #"keystone.call("page.greet", "Swift")"#) {
-            try await keystone.call("page.greet", "Swift", returning: String.self)
-        }
-        try await transcript.line("JS → Swift → JS", #"native.callJS({method: "page.double", args: [21]})"#) {
-            let call = NativeInterface.Call(method: "page.double", args: [21])
-            return try await page.callAsync("native.callJS", call, as: Double.self)
-        }
-        try await transcript.line("hasNativeMethod", #"("math.slowAdd", "asyn")"#) {
-            try page.hasNativeMethod("math.slowAdd", type: "asyn")
-        }
-        try await transcript.line("error", #"errors.needsInt("seven")"#) {
-            do {
-                return try page.call("errors.needsInt", "seven", as: Int.self).description
-            } catch let error as BridgeError {
-                return "code \(error.code.rawValue) (\(error.code)): \(error.message)"
+        init(_ arguments: [String]) throws {
+            var rest = arguments[...]
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--page": page = rest.popFirst()
+                case "--bare": bare = true
+                case "--timeout": timeout = rest.popFirst().flatMap(Double.init) ?? timeout
+                default: throw BridgeError(code: .invalidArgument, message: "unknown argument \(argument)")
+                }
             }
         }
-        print("\nAll \(transcript.count) calls answered.")
     }
+
+    static func main() {
+        let arguments: Arguments
+        do {
+            arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            Output.line("usage: keystone-demo [--page FILE] [--bare] [--timeout SECONDS]")
+            exit(64)
+        }
+        #if canImport(KeystoneGTK) && os(Linux)
+        rerunUnderXvfbWithoutDisplay()
+        exit(WebViewDemo(arguments: arguments).run())
+        #else
+        Output.line("keystone-demo drives WebKitGTK and runs on Linux.")
+        exit(1)
+        #endif
+    }
+
+    #if canImport(KeystoneGTK) && os(Linux)
+    /// With no display, runs this same command again under `xvfb-run`.
+    static func rerunUnderXvfbWithoutDisplay() {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"] == nil, environment["WAYLAND_DISPLAY"] == nil else { return }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        let argv = ["xvfb-run", "-a", executable] + CommandLine.arguments.dropFirst()
+        var cArguments = argv.map { strdup($0) } + [nil]
+        execvp("xvfb-run", &cArguments)
+        Output.line("no display, and xvfb-run could not be started: install xvfb and xauth")
+        exit(1)
+    }
+    #endif
 }
 
-/// Prints one aligned line per call: kind, call, result, time taken.
-final class Transcript {
-    private(set) var count = 0
+/// Prints whole lines from any thread.
+enum Output {
+    private static let lock = NSLock()
 
-    func line<Value>(_ kind: String, _ call: String, _ body: () async throws -> Value) async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let value = try await body()
-        let elapsed = start.duration(to: clock.now)
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        count += 1
-        let padded = { (text: String, width: Int) in text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-        print("\(padded(kind, 18)) \(padded(call, 52)) → \(padded(String(describing: value), 22)) \(String(format: "%7.2f ms", milliseconds))")
+    static func line(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func row(_ kind: String, _ call: String, _ result: String, _ milliseconds: Double) {
+        func pad(_ text: String, _ width: Int) -> String {
+            text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+        }
+        line("\(pad(kind, 23)) \(pad(call, 52)) → \(pad(result, 16)) \(String(format: "%8.2f ms", milliseconds))")
     }
 }

@@ -5,7 +5,7 @@
 export interface KeystoneError extends Error {
   name: 'KeystoneError' | 'AbortError';
   /** 1 notFound, 2 invalidArgument, 3 unsupportedCallKind, 4 malformedMessage, 5 failed,
-   *  6 cancelled, 7 pageGone, 8 unencodableValue, 10 invalidResult; 1000 and up: the app's own. */
+   *  6 cancelled, 7 pageGone, 8 unencodableValue, 10 invalidResult, 11 notAllowed; 1000 and up: the app's own. */
   code: number;
   message: string;
 }

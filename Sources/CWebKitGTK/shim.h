@@ -1,0 +1,45 @@
+// shim.h — what Swift cannot import from WebKitGTK directly: GObject casts and typed signal
+// connections. Each wrapper does one thing; no logic lives here.
+#ifndef KEYSTONE_CWEBKITGTK_SHIM_H
+#define KEYSTONE_CWEBKITGTK_SHIM_H
+
+#include <stdio.h>
+#include <webkit2/webkit2.h>
+
+typedef gboolean (*KSScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
+typedef void (*KSLoadChangedHandler)(WebKitWebView *view, WebKitLoadEvent event, gpointer data);
+typedef gboolean (*KSMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value,
+                                              WebKitScriptMessageReply *reply, gpointer data);
+
+static inline WebKitWebView *ks_web_view(GtkWidget *widget) { return WEBKIT_WEB_VIEW(widget); }
+static inline GtkContainer *ks_container(GtkWidget *widget) { return GTK_CONTAINER(widget); }
+static inline GtkWindow *ks_window(GtkWidget *widget) { return GTK_WINDOW(widget); }
+
+static inline gulong ks_on_script_dialog(WebKitWebView *view, KSScriptDialogHandler handler, gpointer data) {
+    return g_signal_connect(view, "script-dialog", G_CALLBACK(handler), data);
+}
+
+static inline gulong ks_on_load_changed(WebKitWebView *view, KSLoadChangedHandler handler, gpointer data) {
+    return g_signal_connect(view, "load-changed", G_CALLBACK(handler), data);
+}
+
+/// Registers the script message handler `name` with a reply (window.webkit.messageHandlers.NAME).
+static inline gulong ks_on_message_with_reply(WebKitUserContentManager *manager, const char *name,
+                                              KSMessageWithReplyHandler handler, gpointer data) {
+    char signal[256];
+    snprintf(signal, sizeof signal, "script-message-with-reply-received::%s", name);
+    webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, NULL);
+    return g_signal_connect(manager, signal, G_CALLBACK(handler), data);
+}
+
+/// Disconnects every handler connected with `data` on `instance`.
+static inline void ks_disconnect_all(gpointer instance, gpointer data) {
+    g_signal_handlers_disconnect_matched(instance, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, data);
+}
+
+/// Evaluates `script` in the main frame, ignoring its result.
+static inline void ks_evaluate(WebKitWebView *view, const char *script, gssize length) {
+    webkit_web_view_evaluate_javascript(view, script, length, NULL, NULL, NULL, NULL, NULL);
+}
+
+#endif

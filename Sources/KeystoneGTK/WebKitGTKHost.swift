@@ -1,0 +1,225 @@
+// WebKitGTKHost.swift — attaches a Keystone to a WebKitGTK web view on Linux.
+#if canImport(CWebKitGTK)
+import CWebKitGTK
+import Foundation
+import Keystone
+
+/// Attaches a ``BridgeHub`` to a WebKitGTK web view: injects `window._dswk = true` and the page
+/// runtime at document start, answers bridge prompts synchronously (every other prompt keeps its
+/// normal behaviour), takes asynchronous calls through a script message handler with a reply,
+/// evaluates the evaluator's batches, and reports page loads.
+///
+/// Create it, load pages and let it go on the thread that runs the GLib main loop; ``evaluate(_:)``
+/// may be called from any thread (it hops to the main loop, keeping the order). The host holds the
+/// hub strongly; the hub holds the host weakly.
+public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
+    /// How the host serves pages.
+    public struct Options: Sendable {
+        /// Inject Keystone's page runtime. `false` is bare mode: only `window._dswk = true`, for a
+        /// page that brings its own dsbridge.js 3.1.4, served exactly as DSBridge-iOS would.
+        public var injectsPageRuntime: Bool
+        /// Answer calls from subframes too. By default they are refused.
+        public var allowsSubframes: Bool
+        /// Relay the page's `console` lines to ``WebKitGTKHost/consoleHandler``.
+        public var relaysConsole: Bool
+
+        public init(injectsPageRuntime: Bool = true, allowsSubframes: Bool = false, relaysConsole: Bool = false) {
+            self.injectsPageRuntime = injectsPageRuntime
+            self.allowsSubframes = allowsSubframes
+            self.relaysConsole = relaysConsole
+        }
+    }
+
+    /// The hub that answers the page.
+    public let hub: any BridgeHub
+    public let options: Options
+    /// The web view's widget, to put in a window.
+    public let widget: UnsafeMutablePointer<GtkWidget>
+    /// The web view.
+    public var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(widget) }
+    /// Receives the page's console lines (`level`, `text`) when ``Options/relaysConsole`` is set.
+    /// Set it before loading; it is called on the main loop's thread.
+    public var consoleHandler: (@Sendable (_ level: String, _ text: String) -> Void)?
+
+    private let manager: UnsafeMutablePointer<WebKitUserContentManager>
+    /// Whether a document was committed before: only a later one replaces a page.
+    private var hasCommittedDocument = false
+    /// Marks what the host's own script sends: only frames that run it know this.
+    private let secret = UUID().uuidString
+
+    public init(hub: any BridgeHub, options: Options = Options()) throws {
+        self.hub = hub
+        self.options = options
+        manager = webkit_user_content_manager_new()
+        widget = webkit_web_view_new_with_user_content_manager(manager)
+        var source = "window._dswk = true;\n" + Self.frameScript(secret: secret, relaysConsole: options.relaysConsole)
+        if options.injectsPageRuntime {
+            source += "\n" + (try Keystone.pageRuntimeScript())
+        }
+        let frames = options.allowsSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
+        let script = webkit_user_script_new(source, frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        webkit_user_content_manager_add_script(manager, script)
+        webkit_user_script_unref(script)
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = ks_on_script_dialog(webView, { _, dialog, data in
+            guard let dialog, let data, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_PROMPT else { return 0 }
+            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+            let message = String(cString: webkit_script_dialog_get_message(dialog))
+            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            guard let answer = host.answerPrompt(message, defaultText: defaultText) else { return 0 }
+            webkit_script_dialog_prompt_set_text(dialog, answer)
+            return 1
+        }, me)
+        _ = ks_on_message_with_reply(manager, "keystone", { _, value, reply, data in
+            guard let value, let reply, let data else { return 0 }
+            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+            let answer = host.answerMessage(WebKitGTKHost.string(value))
+            webkit_script_message_reply_return_value(reply, jsc_value_new_string(jsc_value_get_context(value), answer))
+            return 1
+        }, me)
+        _ = ks_on_load_changed(webView, { _, event, data in
+            guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
+            Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
+        }, me)
+        hub.attach(to: self)
+    }
+
+    deinit {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
+        ks_disconnect_all(UnsafeMutableRawPointer(manager), me)
+        g_object_unref(manager)
+    }
+
+    /// Loads `html` with `baseURI` as its address.
+    public func loadHTML(_ html: String, baseURI: String? = nil) {
+        webkit_web_view_load_html(webView, html, baseURI)
+    }
+
+    /// Loads the page at `uri`.
+    public func load(uri: String) {
+        webkit_web_view_load_uri(webView, uri)
+    }
+
+    /// A new document replaced the old one (a provisional load that fails replaces nothing): the
+    /// old page's calls settle and its late results are dropped. Calls made before the first
+    /// document wait for it.
+    private func documentDidCommit() {
+        if hasCommittedDocument { hub.pageDidUnload() }
+        hasCommittedDocument = true
+    }
+
+    // MARK: EvaluationTarget
+
+    public func evaluate(_ batch: ScriptBatch) {
+        let script = batch.script
+        guard !script.isEmpty else { return }
+        let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script)).toOpaque()
+        // Always through the main loop, even from its own thread: the queue keeps batches in order.
+        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
+            let work = Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue()
+            work.script.withCString { ks_evaluate(work.host.webView, $0, -1) }
+            return 0  // G_SOURCE_REMOVE
+        }, work, nil)
+    }
+
+    // MARK: Calls from the page
+
+    /// `prompt` messages from frames that run the host's script start with this, then the frame
+    /// (`top` or `sub`) and its origin, then a new line and the page's own message.
+    private var tagPrefix: String { "\u{1}keystone:\(secret):" }
+
+    /// Splits a tagged text into the caller's frame and the page's own text. Untagged text came
+    /// from a frame without the host's script: a subframe.
+    private func untag(_ text: String) -> (CallerFrame, String) {
+        guard text.hasPrefix(tagPrefix), let newline = text.firstIndex(of: "\n") else {
+            return (CallerFrame(isMainFrame: false, origin: nil), text)
+        }
+        let header = text[text.index(text.startIndex, offsetBy: tagPrefix.count)..<newline]
+        let isMainFrame = header.hasPrefix("top:")
+        let origin = String(header.dropFirst(4))
+        return (CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin), String(text[text.index(after: newline)...]))
+    }
+
+    private func refusal(_ frame: CallerFrame) -> String? {
+        guard !frame.isMainFrame, !options.allowsSubframes else { return nil }
+        return BridgeError(code: .notAllowed, message: "calls from subframes are refused").promptAnswer
+    }
+
+    private func answerPrompt(_ message: String, defaultText: String?) -> String? {
+        let (frame, text) = untag(message)
+        guard text.hasPrefix(Keystone.promptPrefix) else { return nil }  // not a bridge prompt: the normal dialog
+        if let refusal = refusal(frame) { return refusal }
+        return hub.handlePrompt(text, defaultText: defaultText, frame: frame)
+    }
+
+    /// A script message: the host's tag, then `method`, a new line, and the arguments; or a console line.
+    private func answerMessage(_ message: String) -> String {
+        let (frame, text) = untag(message)
+        if let refusal = refusal(frame) { return refusal }
+        guard let newline = text.firstIndex(of: "\n") else {
+            return BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
+        }
+        let kind = text[..<newline]
+        let body = String(text[text.index(after: newline)...])
+        if kind.hasPrefix("console.") {
+            consoleHandler?(String(kind.dropFirst("console.".count)), body)
+            return "null"
+        }
+        return hub.handleMessage(String(kind), arguments: body, frame: frame)
+    }
+
+    private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String {
+        guard let text = jsc_value_to_string(value) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The host's document-start script: tags bridge prompts and messages with the secret and the
+    /// frame, offers the runtime a message transport, and relays console lines when asked to.
+    private static func frameScript(secret: String, relaysConsole: Bool) -> String {
+        let secretLiteral = JSONText(quoting: "\u{1}keystone:\(secret):").string
+        return """
+            (function () {
+              var prefix = \(secretLiteral);
+              function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
+              var prompt = window.prompt;
+              window.prompt = function (message, defaultText) {
+                if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) message = tag() + message;
+                return prompt.call(window, message, defaultText);
+              };
+              var handlers = window.webkit && window.webkit.messageHandlers;
+              var handler = handlers && handlers.keystone;
+              if (!handler) return;
+              function post(kind, text) { return handler.postMessage(tag() + kind + '\\n' + text); }
+              Object.defineProperty(window, '_keystoneHost', { value: { send: post } });
+              if (\(relaysConsole)) {
+                ['log', 'info', 'warn', 'error'].forEach(function (level) {
+                  var original = console[level];
+                  console[level] = function () {
+                    var text = Array.prototype.map.call(arguments, function (a) {
+                      if (typeof a === 'string') return a;
+                      try { return JSON.stringify(a); } catch (e) { return String(a); }
+                    }).join(' ');
+                    post('console.' + level, text);
+                    return original.apply(console, arguments);
+                  };
+                });
+              }
+            })();
+            """
+    }
+}
+
+/// A script on its way to the main loop.
+private final class PendingEvaluation {
+    let host: WebKitGTKHost
+    let script: String
+
+    init(host: WebKitGTKHost, script: String) {
+        self.host = host
+        self.script = script
+    }
+}
+#endif
