@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — runs every test: the Swift suites (built with warnings as errors), the page-side
-# JavaScript suites, the type check of the page API's declarations, and the benchmark's check of
-# the sync-call bar.
+# JavaScript suites, the type check of the page API's declarations, the end-to-end suite in a real
+# WebKitGTK web view (under Xvfb), and the benchmark's check of the sync-call bar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prepare.sh
@@ -11,5 +11,6 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
+xvfb-run -a Tests/E2E/run.sh
 swift build -c release --product keystone-benchmark -Xswiftc -warnings-as-errors
 .build/release/keystone-benchmark --check

@@ -43,6 +43,7 @@ test('dsbridge.js loaded before it keeps its handlers; the page gets the extende
   const { window, native } = page;
   window.dsBridge.register('early', () => 'registered before the runtime');
   window.dsBridge.registerAsyn('ns', { tick: (respond) => respond('tock') });
+  window.dsBridge.register('plain.ns', { deep: () => 'namespaced' });
   page.loadRuntime();
   assert.equal(typeof window.dsBridge.invoke, 'function');
   await settle();
@@ -52,10 +53,11 @@ test('dsbridge.js loaded before it keeps its handlers; the page gets the extende
   assert.equal(native.runtime, 'keystone');
   native.callPage('early', [], 1);
   native.callPage('ns.tick', [], 2);
+  native.callPage('plain.ns.deep', [], 3);
   native.async.later = (x, reply) => reply.result(x * 2);
   assert.equal(await window.dsBridge.invoke('later', 4), 8);
   await settle();
-  assert.deepEqual(native.returns.map((r) => r.data), ['registered before the runtime', 'tock']);
+  assert.deepEqual(native.returns.map((r) => r.data), ['registered before the runtime', 'tock', 'namespaced']);
   assert.deepEqual(page.liveCallbacks(), []);
 });
 

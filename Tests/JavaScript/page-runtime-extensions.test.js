@@ -120,6 +120,22 @@ test('aborting a stream ends its loop with the abort reason', async () => {
   assert.deepEqual(page.liveCallbacks(), []);
 });
 
+test('aborting a stream drops results that arrived in the same batch', async () => {
+  const page = await readyPage();
+  page.native.async.burst = (data, reply) => page.native.send([1, 2, 3].map((value) => ({
+    callback: page.native.prompts.at(-1).arg._dscbstub, value,
+  })));
+  const controller = new AbortController();
+  const seen = [];
+  await assert.rejects(async () => {
+    for await (const n of page.window.dsBridge.stream('burst', null, { signal: controller.signal })) {
+      seen.push(n);
+      controller.abort();
+    }
+  }, (error) => error.name === 'AbortError');
+  assert.deepEqual(seen, [1]);
+});
+
 test('a sync-registered handler may return a promise; it is answered when it settles', async () => {
   const { window, native } = await readyPage();
   window.dsBridge.register('later', (x) => new window.Promise((resolve) => setImmediate(() => resolve(x + 1))));

@@ -359,6 +359,8 @@
           else next.resolve({ value: undefined, done: true });
         }
       }
+      // An abort ends the loop at once: results already delivered but not yet read are dropped.
+      if (signal) signal.addEventListener('abort', function () { queue.length = 0; });
       var cancel = startCall(method, data, signal, {
         result: function (value) { queue.push(value); flush(); },
         fail: function (error) { failure = error; flush(); },

@@ -43,14 +43,32 @@
       standin.call('_dsb.returnValue', ret);
       return;
     }
+    var respond = function (data, complete) {
+      ret.data = data;
+      ret.complete = complete !== false;
+      standin.call('_dsb.returnValue', ret);
+    };
     var af = window._dsaf[info.method];
     if (af) {
-      args.push(function (data, complete) {
-        ret.data = data;
-        ret.complete = complete !== false;
-        standin.call('_dsb.returnValue', ret);
-      });
+      args.push(respond);
       af.apply(window._dsaf, args);
+      return;
+    }
+    // A namespaced handler: the namespace is everything before the last dot.
+    var dot = info.method.lastIndexOf('.');
+    if (dot < 0) return;
+    var namespace = info.method.slice(0, dot);
+    var name = info.method.slice(dot + 1);
+    var ob = window._dsf._obs[namespace];
+    if (ob && typeof ob[name] === 'function') {
+      ret.data = ob[name].apply(ob, args);
+      standin.call('_dsb.returnValue', ret);
+      return;
+    }
+    ob = window._dsaf._obs[namespace];
+    if (ob && typeof ob[name] === 'function') {
+      args.push(respond);
+      ob[name].apply(ob, args);
     }
   };
   standin.register('_hasJavascriptMethod', function (name) {

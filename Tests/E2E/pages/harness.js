@@ -1,0 +1,31 @@
+// harness.js — a minimal test runner inside a real page: logs "ok - name" / "not ok - name: why",
+// then "e2e: N passed, N failed", then closes the page (which ends keystone-demo --page).
+var tests = [];
+function test(name, body) { tests.push({ name: name, body: body }); }
+function show(value) {
+  var text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value));
+  return text.length > 120 ? text.slice(0, 120) + '… (' + text.length + ' chars)' : text;
+}
+function assertEqual(actual, expected, what) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error((what ? what + ': ' : '') + 'expected ' + show(expected) + ', got ' + show(actual));
+  }
+}
+function assertTrue(condition, what) { if (!condition) throw new Error(what || 'expected true'); }
+function runTests() {
+  var passed = 0, failed = 0, index = 0;
+  function next() {
+    if (index >= tests.length) {
+      console.log('e2e: ' + passed + ' passed, ' + failed + ' failed');
+      window.close();
+      return;
+    }
+    var t = tests[index++];
+    var result;
+    try { result = Promise.resolve(t.body()); } catch (e) { result = Promise.reject(e); }
+    result.then(function () { passed++; console.log('ok - ' + t.name); },
+                function (e) { failed++; console.log('not ok - ' + t.name + ': ' + (e && e.message || e)); })
+      .then(next);
+  }
+  setTimeout(next, 0);
+}

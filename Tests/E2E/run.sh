@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# run.sh — the end-to-end suite: every page in Tests/E2E/pages runs in a real WebKitGTK web view
+# through `keystone-demo --page` (pages named bare-* in bare mode). Prints each page's results and
+# a closing "e2e: N passed, N failed"; exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+demo="$(swift build --show-bin-path)/keystone-demo"
+passed=0
+failed=0
+for page in Tests/E2E/pages/*.html; do
+    name=$(basename "$page" .html)
+    flags=()
+    case "$name" in bare-*) flags=(--bare) ;; esac
+    output=$("$demo" --page "$page" "${flags[@]}" --timeout 60 2>&1)
+    status=$?
+    grep -E '^(ok|not ok) - ' <<<"$output" | sed "s/^/$name: /"
+    summary=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output" | tail -1)
+    if [ "$status" -ne 0 ] || [ -z "$summary" ]; then
+        echo "$name: not ok - the page did not finish (exit $status)"
+        tail -5 <<<"$output" | sed "s/^/$name:   /"
+        failed=$((failed + 1))
+        continue
+    fi
+    read -r page_passed page_failed < <(sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$summary")
+    passed=$((passed + page_passed))
+    failed=$((failed + page_failed))
+done
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
