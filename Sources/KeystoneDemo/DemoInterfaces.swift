@@ -93,6 +93,7 @@ struct NativeInterface: BridgeInterface {
                 try await writer.write(value)
             }
         }
+        methods.sync("pendingCalls") { () -> Int in link.keystone?.pendingCallCount ?? 0 }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
         methods.async("hasJS") { (name: String) async throws -> Bool in

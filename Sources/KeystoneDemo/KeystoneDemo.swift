@@ -7,18 +7,20 @@ import CWebKitGTK
 import KeystoneGTK
 #endif
 
-/// `keystone-demo [--page FILE] [--bare] [--timeout SECONDS]`
+/// `keystone-demo [--page FILE] [--bare] [--timeout SECONDS] [--call METHOD]…`
 ///
 /// Without `--page`: opens the bundled demo page in a real web view and prints every kind of call
 /// with its result and time. With `--page`: serves FILE against the same interfaces and prints the
 /// page's console lines; exits 0 when the page calls `window.close()`, 2 on timeout. `--bare`
-/// injects only `window._dswk = true`, for a page that brings its own dsbridge.js.
+/// injects only `window._dswk = true`, for a page that brings its own dsbridge.js. Each `--call`
+/// makes Swift call the page handler METHOD before the page has loaded, and prints its result.
 @main
 struct KeystoneDemo {
     struct Arguments {
         var page: String?
         var bare = false
         var timeout: Double = 30
+        var calls: [String] = []
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -27,6 +29,7 @@ struct KeystoneDemo {
                 case "--page": page = rest.popFirst()
                 case "--bare": bare = true
                 case "--timeout": timeout = rest.popFirst().flatMap(Double.init) ?? timeout
+                case "--call": calls += rest.popFirst().map { [$0] } ?? []
                 default: throw BridgeError(code: .invalidArgument, message: "unknown argument \(argument)")
                 }
             }
@@ -38,7 +41,7 @@ struct KeystoneDemo {
         do {
             arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            Output.line("usage: keystone-demo [--page FILE] [--bare] [--timeout SECONDS]")
+            Output.line("usage: keystone-demo [--page FILE] [--bare] [--timeout SECONDS] [--call METHOD]…")
             exit(64)
         }
         #if canImport(KeystoneGTK) && os(Linux)

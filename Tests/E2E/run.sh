@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh — the end-to-end suite: every page in Tests/E2E/pages runs in a real WebKitGTK web view
-# through `keystone-demo --page` (pages named bare-* in bare mode). Prints each page's results and
-# a closing "e2e: N passed, N failed"; exits non-zero on any failure.
+# through `keystone-demo --page`, with the flags its `e2e-flags:` comment names (--bare, --call …).
+# Prints each page's results and a closing "e2e: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 demo="$(swift build --show-bin-path)/keystone-demo"
@@ -9,8 +9,7 @@ passed=0
 failed=0
 for page in Tests/E2E/pages/*.html; do
     name=$(basename "$page" .html)
-    flags=()
-    case "$name" in bare-*) flags=(--bare) ;; esac
+    read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1)
     output=$("$demo" --page "$page" "${flags[@]}" --timeout 60 2>&1)
     status=$?
     grep -E '^(ok|not ok) - ' <<<"$output" | sed "s/^/$name: /"

@@ -26,6 +26,25 @@ test('sends _dsb.dsinit once, on the next turn, announcing the runtime', async (
   assert.equal(native.runtime, 'keystone');
 });
 
+test('while the document loads, dsinit waits for DOMContentLoaded and its listeners', async () => {
+  const page = makePage({ runtime: false });
+  const listeners = [];
+  page.window.document = {
+    readyState: 'loading',
+    addEventListener: (type, listener) => { if (type === 'DOMContentLoaded') listeners.push(listener); },
+  };
+  page.loadRuntime();
+  await settle();
+  assert.equal(page.native.prompts.length, 0);
+  // A page script registers its handler in its own DOMContentLoaded listener, after the runtime's.
+  page.window.document.addEventListener('DOMContentLoaded', () => page.window.dsBridge.register('late', () => 1));
+  for (const listener of listeners) listener();
+  await settle();
+  assert.deepEqual(page.native.prompts.map((p) => p.method), ['_dsb.dsinit']);
+  page.native.callPage('late', [], 1);
+  assert.deepEqual(page.native.returns, [{ id: 1, data: 1, complete: true }]);
+});
+
 test('a call without a callback is synchronous and returns .data', () => {
   const { window, native } = makePage();
   native.sync['math.add'] = (pair) => pair[0] + pair[1];

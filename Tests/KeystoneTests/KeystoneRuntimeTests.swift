@@ -139,7 +139,7 @@ struct PageRuntimeResourceTests {
     @Test func theScriptAndItsTypesShipWithTheLibrary() throws {
         let script = try Keystone.pageRuntimeScript()
         #expect(script.contains("window._keystone"))
-        #expect(script.contains("'_dsb.dsinit', { runtime: 'keystone'"))
+        #expect(script.contains("bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 })"))
         #expect(try Keystone.pageRuntimeTypes().contains("interface DSBridge"))
     }
 }

@@ -417,10 +417,15 @@
     return findHandler(String(method)) !== null;
   });
 
-  // Tell native the page is ready and that it runs this runtime, on the next turn, as dsbridge.js
-  // does after its first registration. (A dsbridge.js that loaded first may send its own as well.)
+  // Tell native the page is ready, and that it runs this runtime, once the document's scripts have
+  // registered their handlers: a turn after DOMContentLoaded (so handlers registered in the page's
+  // own DOMContentLoaded listeners count too), or on the next turn when the document has loaded.
+  // Native calls made before then wait. (A dsbridge.js that loaded first may send its own as well.)
   window._dsInit = true;
-  setTimeout(function () {
-    bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 });
-  }, 0);
+  function announce() {
+    setTimeout(function () { bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 }); }, 0);
+  }
+  var document = window.document;
+  if (document && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', announce);
+  else announce();
 })(window);
