@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Keystone", targets: ["Keystone"]),
         .library(name: "KeystoneTesting", targets: ["KeystoneTesting"]),
         .library(name: "KeystoneGTK", targets: ["KeystoneGTK"]),
+        .library(name: "KeystoneWebKit", targets: ["KeystoneWebKit"]),
         .executable(name: "keystone-demo", targets: ["KeystoneDemo"]),
         .executable(name: "keystone-benchmark", targets: ["KeystoneBenchmark"]),
     ],
@@ -33,6 +34,14 @@ let package = Package(
         .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),
         .systemLibrary(name: "CWebKitGTK", pkgConfig: "keystone-webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
         .target(name: "KeystoneGTK", dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))]),
+        .target(name: "KeystoneWebKit", dependencies: ["Keystone"]),
+        // The Apple host's source, type-checked on Linux against a declarations-only WebKit stand-in.
+        .target(
+            name: "AppleHostTypeCheck",
+            dependencies: ["Keystone"],
+            path: "Tests/AppleHostTypeCheck",
+            swiftSettings: [.define("KEYSTONE_WEBKIT_STANDIN")]
+        ),
         .testTarget(name: "InterfacesTests", dependencies: ["Interfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["Evaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),

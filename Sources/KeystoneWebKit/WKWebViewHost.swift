@@ -1,0 +1,157 @@
+// WKWebViewHost.swift — attaches a Keystone to a WKWebView on Apple systems.
+import Foundation
+import Keystone
+
+#if canImport(WebKit)
+import WebKit
+#endif
+
+#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+/// Attaches a ``BridgeHub`` to a `WKWebView`: injects `window._dswk = true` and the page runtime at
+/// document start, answers bridge prompts through the UI delegate's text-input panel, takes
+/// asynchronous calls through a script message handler with a reply, evaluates the evaluator's
+/// batches, and reports new documents as page loads.
+///
+/// The host becomes the web view's `uiDelegate` but keeps the app's: every prompt that is not a
+/// bridge call, and every other delegate method, still reaches ``appUIDelegate``. It holds the web
+/// view and the app's delegate weakly; WebKit's content controller holds the host until
+/// ``detach()``.
+@MainActor
+public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandlerWithReply, EvaluationTarget {
+    /// How the host serves pages.
+    public struct Options: Sendable {
+        /// Inject Keystone's page runtime; `false` is bare mode (only `window._dswk = true`).
+        public var injectsPageRuntime: Bool
+        /// Answer calls from subframes too. By default they are refused.
+        public var allowsSubframes: Bool
+
+        public init(injectsPageRuntime: Bool = true, allowsSubframes: Bool = false) {
+            self.injectsPageRuntime = injectsPageRuntime
+            self.allowsSubframes = allowsSubframes
+        }
+    }
+
+    public let hub: any BridgeHub
+    public let options: Options
+    public private(set) weak var webView: WKWebView?
+    /// The app's own UI delegate, which keeps receiving everything the host does not answer.
+    public weak var appUIDelegate: (any WKUIDelegate)?
+    private var hasDocument = false
+    private static let handlerName = "keystone"
+
+    public init(webView: WKWebView, hub: any BridgeHub, options: Options = Options()) throws {
+        self.hub = hub
+        self.options = options
+        self.webView = webView
+        self.appUIDelegate = webView.uiDelegate
+        super.init()
+        var source = "window._dswk = true;\n" + Self.documentScript
+        if options.injectsPageRuntime {
+            source += "\n" + (try Keystone.pageRuntimeScript())
+        }
+        let controller = webView.configuration.userContentController
+        controller.addUserScript(WKUserScript(source: source, injectionTime: .atDocumentStart, forMainFrameOnly: !options.allowsSubframes))
+        controller.addScriptMessageHandler(self, contentWorld: .page, name: Self.handlerName)
+        webView.uiDelegate = self
+        hub.attach(to: self)
+    }
+
+    /// Gives the web view back: removes the message handler and restores the app's UI delegate.
+    public func detach() {
+        webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
+        webView?.uiDelegate = appUIDelegate
+    }
+
+    // MARK: EvaluationTarget
+
+    public nonisolated func evaluate(_ batch: ScriptBatch) {
+        let script = batch.script
+        guard !script.isEmpty else { return }
+        // The main queue keeps batches in the order the evaluator hands them over.
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { self.webView?.evaluateJavaScript(script, completionHandler: nil) }
+        }
+    }
+
+    // MARK: WKUIDelegate
+
+    public func webView(
+        _ webView: WKWebView,
+        runJavaScriptTextInputPanelWithPrompt prompt: String,
+        defaultText: String?,
+        initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
+    ) {
+        guard prompt.hasPrefix(Keystone.promptPrefix) else {
+            // Not a bridge call: the app's dialog, or WebKit's default answer when it has none.
+            #if canImport(ObjectiveC)
+            guard let app = appUIDelegate,
+                app.responds(to: #selector(WKUIDelegate.webView(_:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:)))
+            else { return completionHandler(nil) }
+            app.webView?(webView, runJavaScriptTextInputPanelWithPrompt: prompt, defaultText: defaultText, initiatedByFrame: frame, completionHandler: completionHandler)
+            #else
+            completionHandler(nil)
+            #endif
+            return
+        }
+        let caller = Self.callerFrame(frame)
+        if let refusal = refusal(caller) { return completionHandler(refusal) }
+        completionHandler(hub.handlePrompt(prompt, defaultText: defaultText, frame: caller))
+    }
+
+    // MARK: WKScriptMessageHandlerWithReply
+
+    public func userContentController(
+        _ userContentController: WKUserContentController,
+        didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        let caller = Self.callerFrame(message.frameInfo)
+        guard let body = message.body as? [String: Any] else { return replyHandler(nil, "not a Keystone message") }
+        if body["document"] != nil {
+            // A new document in the main frame replaces the page (the first one replaces nothing).
+            if caller.isMainFrame {
+                if hasDocument { hub.pageDidUnload() }
+                hasDocument = true
+            }
+            return replyHandler(nil, nil)
+        }
+        if let refusal = refusal(caller) { return replyHandler(refusal, nil) }
+        guard let method = body["method"] as? String, let arguments = body["arguments"] as? String else {
+            return replyHandler(BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer, nil)
+        }
+        replyHandler(hub.handleMessage(method, arguments: arguments, frame: caller), nil)
+    }
+
+    // MARK: Everything else reaches the app's delegate
+
+    #if canImport(ObjectiveC)
+    public override func responds(to selector: Selector!) -> Bool {
+        super.responds(to: selector) || (appUIDelegate?.responds(to: selector) ?? false)
+    }
+
+    public override func forwardingTarget(for selector: Selector!) -> Any? {
+        if let app = appUIDelegate, app.responds(to: selector) { return app }
+        return super.forwardingTarget(for: selector)
+    }
+    #endif
+
+    // MARK: Frames
+
+    private func refusal(_ caller: CallerFrame) -> String? {
+        guard !caller.isMainFrame, !options.allowsSubframes else { return nil }
+        return BridgeError(code: .notAllowed, message: "calls from subframes are refused").promptAnswer
+    }
+
+    private static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
+        let origin = frame.securityOrigin
+        let port = origin.port == 0 ? "" : ":\(origin.port)"
+        return CallerFrame(isMainFrame: frame.isMainFrame, origin: origin.protocol.isEmpty ? nil : "\(origin.protocol)://\(origin.host)\(port)")
+    }
+
+    /// Tells the host about each new document, before the page's own scripts run.
+    private static let documentScript = """
+        window.webkit.messageHandlers.keystone.postMessage({ document: true });
+        """
+}
+#endif

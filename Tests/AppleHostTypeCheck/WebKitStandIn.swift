@@ -1,0 +1,78 @@
+// WebKitStandIn.swift — declarations only: the WebKit symbols WKWebViewHost uses, with the
+// signatures and actor isolation of Apple's documentation, so the host type-checks on Linux.
+#if !canImport(WebKit)
+import Foundation
+
+@MainActor open class WKWebView: NSObject {
+    open var configuration: WKWebViewConfiguration { fatalError("declaration only") }
+    open weak var uiDelegate: (any WKUIDelegate)?
+    open func evaluateJavaScript(
+        _ javaScriptString: String,
+        completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
+    ) {}
+}
+
+@MainActor open class WKWebViewConfiguration: NSObject {
+    open var userContentController: WKUserContentController { fatalError("declaration only") }
+}
+
+@MainActor open class WKUserContentController: NSObject {
+    open func addUserScript(_ userScript: WKUserScript) {}
+    open func addScriptMessageHandler(
+        _ scriptMessageHandlerWithReply: any WKScriptMessageHandlerWithReply,
+        contentWorld world: WKContentWorld,
+        name: String
+    ) {}
+    open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {}
+}
+
+public enum WKUserScriptInjectionTime: Int, Sendable {
+    case atDocumentStart
+    case atDocumentEnd
+}
+
+@MainActor open class WKUserScript: NSObject {
+    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool) {}
+}
+
+@MainActor open class WKContentWorld: NSObject {
+    open class var page: WKContentWorld { fatalError("declaration only") }
+}
+
+@MainActor open class WKSecurityOrigin: NSObject {
+    open var `protocol`: String { fatalError("declaration only") }
+    open var host: String { fatalError("declaration only") }
+    open var port: Int { fatalError("declaration only") }
+}
+
+@MainActor open class WKFrameInfo: NSObject {
+    open var isMainFrame: Bool { fatalError("declaration only") }
+    open var securityOrigin: WKSecurityOrigin { fatalError("declaration only") }
+}
+
+@MainActor open class WKScriptMessage: NSObject {
+    open var body: Any { fatalError("declaration only") }
+    open var frameInfo: WKFrameInfo { fatalError("declaration only") }
+    open var name: String { fatalError("declaration only") }
+}
+
+/// In the SDK every method is `optional`; Linux has no `@objc` protocols, so the one the host
+/// implements is a plain requirement here.
+@MainActor public protocol WKUIDelegate: NSObjectProtocol {
+    func webView(
+        _ webView: WKWebView,
+        runJavaScriptTextInputPanelWithPrompt prompt: String,
+        defaultText: String?,
+        initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
+    )
+}
+
+@MainActor public protocol WKScriptMessageHandlerWithReply: NSObjectProtocol {
+    func userContentController(
+        _ userContentController: WKUserContentController,
+        didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    )
+}
+#endif
