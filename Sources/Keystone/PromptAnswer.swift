@@ -5,13 +5,20 @@ import Foundation
 enum PromptAnswer {
     /// `{"code":0,"data":<value>}` around already-encoded JSON.
     static func success(_ value: Data) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(value.count + 20)
-        out.append(contentsOf: #"{"code":0,"data":"#.utf8)
-        out.append(contentsOf: value)
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        let count = successPrefix.count + value.count + 1
+        // Written straight into the string's storage: one allocation, one copy of the value.
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.copyBytes(from: successPrefix)
+            value.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: raw[successPrefix.count..<(count - 1)]).copyMemory(from: bytes)
+            }
+            raw[count - 1] = UInt8(ascii: "}")
+            return count
+        }
     }
+
+    private static let successPrefix: [UInt8] = Array(#"{"code":0,"data":"#.utf8)
 
     /// The answer to an asynchronous call that was accepted; its results come through the callback.
     static let accepted = #"{"code":0,"data":""}"#
