@@ -59,6 +59,10 @@ extension Keystone {
             }
         }
 
+        if CallerFrame.current?.isMainFrame == false {
+            // Results are evaluated in the main frame: a subframe's callback could never run.
+            return refuse(BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only"), callbackStub: stub)
+        }
         do {
             switch method.invoker {
             case .sync:

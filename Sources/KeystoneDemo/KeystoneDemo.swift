@@ -7,12 +7,13 @@ import CWebKitGTK
 import KeystoneGTK
 #endif
 
-/// `keystone-demo [--page FILE] [--bare] [--timeout SECONDS] [--call METHOD]…`
+/// `keystone-demo [--page FILE] [--bare] [--allow-subframes] [--timeout SECONDS] [--call METHOD]…`
 ///
 /// Without `--page`: opens the bundled demo page in a real web view and prints every kind of call
 /// with its result and time. With `--page`: serves FILE against the same interfaces and prints the
 /// page's console lines; exits 0 when the page calls `window.close()`, 2 on timeout. `--bare`
-/// injects only `window._dswk = true`, for a page that brings its own dsbridge.js. Each `--call`
+/// injects only `window._dswk = true`, for a page that brings its own dsbridge.js;
+/// `--allow-subframes` answers subframes too (and injects into them). Each `--call`
 /// makes Swift call the page handler METHOD before the page has loaded, and prints its result.
 @main
 struct KeystoneDemo {
@@ -21,6 +22,7 @@ struct KeystoneDemo {
         var bare = false
         var timeout: Double = 30
         var calls: [String] = []
+        var allowsSubframes = false
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -28,6 +30,7 @@ struct KeystoneDemo {
                 switch argument {
                 case "--page": page = rest.popFirst()
                 case "--bare": bare = true
+                case "--allow-subframes": allowsSubframes = true
                 case "--timeout": timeout = rest.popFirst().flatMap(Double.init) ?? timeout
                 case "--call": calls += rest.popFirst().map { [$0] } ?? []
                 default: throw BridgeError(code: .invalidArgument, message: "unknown argument \(argument)")
@@ -41,7 +44,7 @@ struct KeystoneDemo {
         do {
             arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            Output.line("usage: keystone-demo [--page FILE] [--bare] [--timeout SECONDS] [--call METHOD]…")
+            Output.line("usage: keystone-demo [--page FILE] [--bare] [--allow-subframes] [--timeout SECONDS] [--call METHOD]…")
             exit(64)
         }
         #if canImport(KeystoneGTK) && os(Linux)

@@ -25,7 +25,10 @@ final class WebViewDemo: @unchecked Sendable {
         let host: WebKitGTKHost
         do {
             try keystone.registerDemoInterfaces()
-            host = try WebKitGTKHost(hub: keystone, options: .init(injectsPageRuntime: !arguments.bare, relaysConsole: true))
+            host = try WebKitGTKHost(
+                hub: keystone,
+                options: .init(injectsPageRuntime: !arguments.bare, allowsSubframes: arguments.allowsSubframes, relaysConsole: true)
+            )
         } catch {
             Output.line("demo failed to start: \(error)")
             return 1
