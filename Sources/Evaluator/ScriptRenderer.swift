@@ -55,10 +55,8 @@ public enum ScriptRenderer {
         case .completion(let callback), .release(let callback):
             appendDelete(callback, to: &out)
         case .call(let method, let callbackId, let arguments):
-            out.append(contentsOf: #"try{window._handleMessageFromNative({"method":"#.utf8)
-            JSONText.appendQuoted(method, to: &out)
-            out.append(contentsOf: #","callbackId":"#.utf8)
-            out.append(contentsOf: String(callbackId).utf8)
+            out.append(contentsOf: "try{window._handleMessageFromNative(".utf8)
+            appendCallHead(method, callbackId, to: &out)
             out.append(contentsOf: #","data":"#.utf8)
             JSONText.appendQuoted(arguments.string, to: &out)
             out.append(contentsOf: "})}catch(e){}".utf8)
@@ -95,10 +93,7 @@ public enum ScriptRenderer {
             appendCallbackKey(callback, to: &out)
             out.append(contentsOf: #","release":true}"#.utf8)
         case .call(let method, let callbackId, let arguments):
-            out.append(contentsOf: #"{"method":"#.utf8)
-            JSONText.appendQuoted(method, to: &out)
-            out.append(contentsOf: #","callbackId":"#.utf8)
-            out.append(contentsOf: String(callbackId).utf8)
+            appendCallHead(method, callbackId, to: &out)
             out.append(contentsOf: #","args":"#.utf8)
             JSONText.appendScriptLiteral(arguments.bytes, to: &out)
             out.append(UInt8(ascii: "}"))
@@ -109,6 +104,14 @@ public enum ScriptRenderer {
             JSONText.appendScriptLiteral(value.bytes, to: &out)
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// `{"method":…,"callbackId":…`: how both dialects begin a call of a page handler.
+    private static func appendCallHead(_ method: String, _ callbackId: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"method":"#.utf8)
+        JSONText.appendQuoted(method, to: &out)
+        out.append(contentsOf: #","callbackId":"#.utf8)
+        out.append(contentsOf: String(callbackId).utf8)
     }
 
     private static func appendCallbackKey(_ callback: String, to out: inout [UInt8]) {
