@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# demo.sh — runs the demo: every kind of call between a page and Swift, with timings.
+# demo.sh — runs the demo: a real WebKitGTK page and Swift calling each other, with timings.
+# Arguments go to keystone-demo (`--page FILE` etc.); paths are taken from where it is run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/prepare.sh
+root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/prepare.sh"
 
-swift run keystone-demo "$@"
+swift run --package-path "$root" keystone-demo "$@"
