@@ -94,6 +94,7 @@ struct NativeInterface: BridgeInterface {
             }
         }
         methods.sync("pendingCalls") { () -> Int in link.keystone?.pendingCallCount ?? 0 }
+        methods.sync("residentBytes") { () -> Int in residentBytes() }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
         methods.async("hasJS") { (name: String) async throws -> Bool in
@@ -101,6 +102,14 @@ struct NativeInterface: BridgeInterface {
             return try await keystone.hasJavaScriptMethod(name)
         }
     }
+}
+
+/// This process's resident memory in bytes (Linux's `/proc/self/statm`), 0 where it cannot be read.
+func residentBytes() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 extension Keystone {

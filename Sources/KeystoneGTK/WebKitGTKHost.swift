@@ -51,7 +51,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         self.hub = hub
         self.options = options
         manager = webkit_user_content_manager_new()
-        widget = webkit_web_view_new_with_user_content_manager(manager)
+        // The host owns one reference to the view (its widget starts floating), whatever container
+        // the app puts it in, and one to the content manager; it drops both in `deinit`.
+        widget = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
         var source = "window._dswk = true;\n" + Self.frameScript(secret: secret, relaysConsole: options.relaysConsole)
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
@@ -74,8 +76,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         _ = ks_on_message_with_reply(manager, "keystone", { _, value, reply, data in
             guard let value, let reply, let data else { return 0 }
             let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-            let answer = host.answerMessage(WebKitGTKHost.string(value))
-            webkit_script_message_reply_return_value(reply, jsc_value_new_string(jsc_value_get_context(value), answer))
+            let answer = jsc_value_new_string(jsc_value_get_context(value), host.answerMessage(WebKitGTKHost.string(value)))
+            // The reply takes its own reference; the new value's is ours to drop.
+            webkit_script_message_reply_return_value(reply, answer)
+            g_object_unref(answer)
             return 1
         }, me)
         _ = ks_on_load_changed(webView, { _, event, data in
@@ -89,7 +93,11 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)
+        // A view that outlives its host (still in a window) keeps no bridge that answers nobody.
+        webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
+        webkit_user_content_manager_remove_all_scripts(manager)
         g_object_unref(manager)
+        g_object_unref(widget)
     }
 
     /// Loads `html` with `baseURI` as its address.
@@ -117,11 +125,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         guard !script.isEmpty else { return }
         let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script)).toOpaque()
         // Always through the main loop, even from its own thread: the queue keeps batches in order.
+        // The source releases the work when it is destroyed, whether or not it ran.
         g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-            let work = Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue()
+            let work = Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue()
             work.script.withCString { ks_evaluate(work.host.webView, $0, -1) }
             return 0  // G_SOURCE_REMOVE
-        }, work, nil)
+        }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).release() })
     }
 
     // MARK: Calls from the page

@@ -12,7 +12,7 @@ for page in Tests/E2E/pages/*.html; do
     read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1)
     output=$("$demo" --page "$page" "${flags[@]}" --timeout 60 2>&1)
     status=$?
-    grep -E '^(ok|not ok) - ' <<<"$output" | sed "s/^/$name: /"
+    grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s/^/$name: /"
     summary=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output" | tail -1)
     if [ "$status" -ne 0 ] || [ -z "$summary" ]; then
         echo "$name: not ok - the page did not finish (exit $status)"
