@@ -142,9 +142,10 @@ extension Keystone {
     }
 
     /// Whether the page has a handler named `name` (`"m"` or `"ns.m"`), asked through the page's
-    /// own `_hasJavascriptMethod`.
+    /// own `_hasJavascriptMethod`. dsbridge.js 3.1.4 answers nothing (no `data`) for a namespace it
+    /// lacks; that is `false`, as DSBridge-iOS reads it.
     public func hasJavaScriptMethod(_ name: String) async throws -> Bool {
-        try await call("_hasJavascriptMethod", name, returning: Bool.self)
+        try await call("_hasJavascriptMethod", name, returning: Bool?.self) ?? false
     }
 
     /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers. Answers for

@@ -168,7 +168,8 @@ public final class InMemoryPage: EvaluationTarget {
     // MARK: Page handlers (native → page)
 
     /// `dsBridge.register(name, fn)`: a synchronous handler of the positional arguments. A handler
-    /// that throws sends no answer, as with dsbridge.js.
+    /// that throws sends no answer, as with dsbridge.js. A dotted name (`"ns.m"`) stands for method
+    /// `m` of a namespace object `ns`, as a page registers one with `dsBridge.register("ns", {m})`.
     public func register(_ name: String, _ handler: @escaping @Sendable ([JSONValue]) throws -> JSONValue) {
         state.withLock { $0.handlers[name] = .sync(handler) }
     }
@@ -217,8 +218,7 @@ public final class InMemoryPage: EvaluationTarget {
         guard let values = try? serializer.decode([JSONValue].self, from: arguments.bytes) else { return }
         if method == "_hasJavascriptMethod" {
             let name = values.first.flatMap { if case .string(let name) = $0 { name } else { nil } } ?? ""
-            let known = state.withLock { $0.handlers[name] != nil }
-            returnValue(.success(.bool(known)), id: callbackId, complete: true)
+            returnValue(.success(hasHandler(name)), id: callbackId, complete: true)
             return
         }
         switch state.withLock({ $0.handlers[method] }) {
@@ -241,7 +241,18 @@ public final class InMemoryPage: EvaluationTarget {
         }
     }
 
-    private func returnValue(_ result: Swift.Result<JSONValue, BridgeError>, id: Int, complete: Bool) {
+    /// `_hasJavascriptMethod(name)` as the page's runtime answers it. Keystone's runtime answers
+    /// true or false. dsbridge.js 3.1.4 looks a dotted name up as a method of a registered
+    /// namespace object, and answers `undefined` (`nil`: no `data`) for a namespace it lacks.
+    private func hasHandler(_ name: String) -> JSONValue? {
+        let names = state.withLock { Set($0.handlers.keys) }
+        guard runtime == .dsbridge, let dot = name.lastIndex(of: ".") else { return .bool(names.contains(name)) }
+        let namespace = name[..<dot]
+        let hasNamespace = names.contains { $0.hasPrefix(namespace + ".") && !$0.dropFirst(namespace.count + 1).contains(".") }
+        return hasNamespace ? .bool(names.contains(name)) : nil
+    }
+
+    private func returnValue(_ result: Swift.Result<JSONValue?, BridgeError>, id: Int, complete: Bool) {
         struct Answer: Encodable, Sendable { var id: Int; var data: JSONValue?; var error: BridgeError?; var complete: Bool }
         let answer = switch result {
         case .success(let value): Answer(id: id, data: value, complete: complete)

@@ -123,6 +123,28 @@ test('_hasJavascriptMethod answers for plain and namespaced handlers', () => {
   assert.deepEqual(native.returns.map((r) => r.data), [true, true, false]);
 });
 
+test('dsbridge.js answers _hasJavascriptMethod of a namespace it lacks with no data at all', () => {
+  const { window, native } = makePage({ runtime: false, standin: 'before' });
+  window.dsBridge.register('plain', () => 1);
+  window.dsBridge.register('ns', { m: () => 1 });
+  native.callPage('_hasJavascriptMethod', ['plain'], 1);
+  native.callPage('_hasJavascriptMethod', ['ns.m'], 2);
+  native.callPage('_hasJavascriptMethod', ['ns.other'], 3);
+  native.callPage('_hasJavascriptMethod', ['nope.XX'], 4);
+  assert.deepEqual(native.returns, [
+    { id: 1, data: true, complete: true },
+    { id: 2, data: true, complete: true },
+    { id: 3, data: false, complete: true },
+    { id: 4, complete: true },
+  ]);
+});
+
+test('Keystone\'s runtime answers _hasJavascriptMethod of a namespace it lacks with false', () => {
+  const { native } = makePage();
+  native.callPage('_hasJavascriptMethod', ['nope.XX'], 1);
+  assert.deepEqual(native.returns, [{ id: 1, data: false, complete: true }]);
+});
+
 test('hasNativeMethod, disableJavascriptDialogBlock and window.close reach _dsb', () => {
   const { window, native } = makePage();
   native.sync.known = () => 1;

@@ -79,6 +79,30 @@ struct OutboundCallTests {
         #expect(try await !keystone.hasJavaScriptMethod("missing"))
     }
 
+    @Test(arguments: [PageRuntime.dsbridge, .keystone])
+    func aNamespaceThePageLacksHasNoMethodRatherThanFailing(runtime: PageRuntime) async throws {
+        let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+        let page = InMemoryPage(hub: keystone, runtime: runtime)
+        page.register("page.title") { _ in "t" }
+        page.initialize()
+        #expect(try await !keystone.hasJavaScriptMethod("nope.XX"))
+        #expect(try await !keystone.hasJavaScriptMethod("page.missing"))
+        #expect(try await keystone.hasJavaScriptMethod("page.title"))
+    }
+
+    @Test func dsbridgeAnswersANamespaceItLacksWithNoData() async throws {
+        let recorded = Locked<[String]>([])
+        let hub = RecordingHub(keystone, prompts: recorded)
+        let page = InMemoryPage(hub: hub)
+        page.initialize()
+        _ = try await keystone.hasJavaScriptMethod("nope.XX")
+        let prefix = "_dsbridge=_dsb.returnValue "
+        let text = try #require(recorded.withLock { $0 }.last { $0.hasPrefix(prefix) })
+        let wrapper = try JSONDecoder().decode([String: [String: JSONValue]].self, from: Data(text.dropFirst(prefix.count).utf8))
+        #expect(wrapper["data"]?["id"] == 1)
+        #expect(wrapper["data"]?.keys.contains("data") == false)
+    }
+
     @Test func callsBeforeDsinitWaitAndGoOutInOrderAfterIt() async throws {
         let first = Task { try await keystone.call("ns.deep.greet", "1", returning: String.self) }
         let second = Task { try await keystone.call("add", 1, 1, returning: Double.self) }
@@ -189,6 +213,28 @@ struct OutboundCallTests {
         let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", Refuses(), returning: Int.self) }
         #expect(error?.code == .unencodableValue)
     }
+}
+
+/// A hub that records every prompt's method and text before a Keystone answers it.
+final class RecordingHub: BridgeHub {
+    let inner: Keystone
+    let prompts: Locked<[String]>
+
+    init(_ inner: Keystone, prompts: Locked<[String]>) {
+        self.inner = inner
+        self.prompts = prompts
+    }
+
+    func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
+        prompts.withLock { $0.append(text + " " + (defaultText ?? "")) }
+        return inner.handlePrompt(text, defaultText: defaultText, frame: frame)
+    }
+    func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
+        prompts.withLock { $0.append(method + " " + arguments) }
+        return inner.handleMessage(method, arguments: arguments, frame: frame)
+    }
+    func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
+    func pageDidUnload() { inner.pageDidUnload() }
 }
 
 /// The bridge error code a finished task failed with, if any.

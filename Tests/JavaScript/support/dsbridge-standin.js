@@ -71,7 +71,14 @@
       ob[name].apply(ob, args);
     }
   };
-  standin.register('_hasJavascriptMethod', function (name) {
-    return !!(window._dsf[name] || window._dsaf[name]);
+  // As 3.1.4 answers it: a dotted name is looked up as a method of a registered namespace object,
+  // and a namespace the page lacks answers `undefined`, so `_dsb.returnValue` carries no `data`.
+  standin.register('_hasJavascriptMethod', function (method) {
+    var name = method.split('.');
+    if (name.length < 2) return !!(window._dsf[name] || window._dsaf[name]);
+    var last = name.pop();
+    var namespace = name.join('.');
+    var ob = window._dsf._obs[namespace] || window._dsaf._obs[namespace];
+    return ob && !!ob[last];
   });
 })(window);
