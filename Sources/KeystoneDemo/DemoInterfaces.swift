@@ -66,6 +66,14 @@ struct ErrorsInterface: BridgeInterface {
     }
 }
 
+/// Namespace `console`: a page method named like the console, which a host's console relay must
+/// leave alone.
+struct ConsoleInterface: BridgeInterface {
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("log") { (text: String) async in "native console.log: \(text)" }
+    }
+}
+
 /// Namespace `native`: Swift calling back into the page that called it.
 struct NativeInterface: BridgeInterface {
     struct Call: Codable, Sendable {
@@ -120,6 +128,7 @@ extension Keystone {
         try register(OpsInterface(), namespace: "math.basic.ops")
         try register(StreamInterface(), namespace: "stream")
         try register(ErrorsInterface(), namespace: "errors")
+        try register(ConsoleInterface(), namespace: "console")
         try register(NativeInterface(link: .init(self)), namespace: "native")
     }
 }

@@ -82,6 +82,20 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             g_object_unref(answer)
             return 1
         }, me)
+        if options.relaysConsole {
+            // A channel of its own: no method name a page calls can reach it, or be taken by it.
+            _ = ks_on_message_with_reply(manager, Self.consoleChannel, { _, value, reply, data in
+                guard let value, let reply, let data else { return 0 }
+                let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+                let line = WebKitGTKHost.string(value)
+                let newline = line.firstIndex(of: "\n") ?? line.endIndex
+                host.consoleHandler?(String(line[..<newline]), String(line[newline...].dropFirst()))
+                let answer = jsc_value_new_null(jsc_value_get_context(value))
+                webkit_script_message_reply_return_value(reply, answer)
+                g_object_unref(answer)
+                return 1
+            }, me)
+        }
         _ = ks_on_load_changed(webView, { _, event, data in
             guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
             Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
@@ -95,6 +109,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)
         // A view that outlives its host (still in a window) keeps no bridge that answers nobody.
         webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
+        if options.relaysConsole {
+            webkit_user_content_manager_unregister_script_message_handler(manager, Self.consoleChannel)
+        }
         webkit_user_content_manager_remove_all_scripts(manager)
         g_object_unref(manager)
         g_object_unref(widget)
@@ -163,20 +180,18 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         return hub.handlePrompt(text, defaultText: defaultText, frame: frame)
     }
 
-    /// A script message: the host's tag, then `method`, a new line, and the arguments; or a console line.
+    /// The script message handler that carries the page's console lines (`level`, a new line, the
+    /// text) when ``Options/relaysConsole`` is set; calls never travel on it.
+    static let consoleChannel = "keystoneConsole"
+
+    /// A script message: the host's tag, then `method`, a new line, and the arguments.
     private func answerMessage(_ message: String) -> String {
         let (frame, text) = untag(message)
         if let refusal = refusal(frame) { return refusal }
         guard let newline = text.firstIndex(of: "\n") else {
             return BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
         }
-        let kind = text[..<newline]
-        let body = String(text[text.index(after: newline)...])
-        if kind.hasPrefix("console.") {
-            consoleHandler?(String(kind.dropFirst("console.".count)), body)
-            return "null"
-        }
-        return hub.handleMessage(String(kind), arguments: body, frame: frame)
+        return hub.handleMessage(String(text[..<newline]), arguments: String(text[text.index(after: newline)...]), frame: frame)
     }
 
     private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String {
@@ -186,9 +201,11 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 
     /// The host's document-start script: tags bridge prompts and messages with the secret and the
-    /// frame, offers the runtime a message transport, and relays console lines when asked to.
+    /// frame, offers the runtime a message transport, and relays console lines on their own channel
+    /// when asked to.
     private static func frameScript(secret: String, relaysConsole: Bool) -> String {
         let secretLiteral = JSONText(quoting: "\u{1}keystone:\(secret):").string
+        let consoleChannel = JSONText(quoting: Self.consoleChannel).string
         return """
             (function () {
               var prefix = \(secretLiteral);
@@ -203,7 +220,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
               if (!handler) return;
               function post(kind, text) { return handler.postMessage(tag() + kind + '\\n' + text); }
               Object.defineProperty(window, '_keystoneHost', { value: { send: post } });
-              if (\(relaysConsole)) {
+              var consoleHandler = handlers[\(consoleChannel)];
+              if (\(relaysConsole) && consoleHandler) {
                 ['log', 'info', 'warn', 'error'].forEach(function (level) {
                   var original = console[level];
                   console[level] = function () {
@@ -211,7 +229,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                       if (typeof a === 'string') return a;
                       try { return JSON.stringify(a); } catch (e) { return String(a); }
                     }).join(' ');
-                    post('console.' + level, text);
+                    consoleHandler.postMessage(level + '\\n' + text);
                     return original.apply(console, arguments);
                   };
                 });
