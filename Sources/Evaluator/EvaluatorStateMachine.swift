@@ -5,6 +5,8 @@
 /// - Leading edge: a message sent when nothing was flushed in the last `window` goes out at once.
 /// - Inside the window, messages collect and go out together, in order, when the window ends.
 /// - A message for an older page epoch is dropped, whether it arrives late or was waiting.
+/// - A message for a newer epoch starts that epoch, as an unload would: whoever stamped it already
+///   knows the page is gone, even if the unload itself has not arrived yet.
 struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: Sendable {
     enum Action: Equatable {
         case none
@@ -26,6 +28,7 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
 
     mutating func send(_ message: PageMessage, epoch: PageEpoch, now: Instant) -> Action {
         guard epoch >= self.epoch else { return .none }
+        if epoch > self.epoch { pageDidUnload(startingEpoch: epoch) }
         waiting.append((message, epoch))
         return flushOrSchedule(now: now)
     }

@@ -7,6 +7,9 @@
 /// - deliver messages in the order they were sent, each at most once, to the attached target;
 /// - drop a message whose epoch is older than the latest one given to ``pageDidUnload(startingEpoch:)``,
 ///   whether it is sent after that call or was waiting when it came;
+/// - treat a message for an epoch newer than any seen as that epoch's unload: hold it until the next
+///   ``pageDidInitialize(runtime:)``, since the hub stamps a message with the new epoch as soon as
+///   the page is gone, possibly before its ``pageDidUnload(startingEpoch:)`` call arrives;
 /// - never call the target while holding a lock, and be callable from any thread.
 public protocol JavaScriptEvaluator: Sendable {
     /// Sets where batches go. The target is held weakly.

@@ -90,6 +90,16 @@ struct BatchingEvaluatorTests {
         #expect(target.received.count == 1)
     }
 
+    @Test func aMessageForANewerPageIsHeldEvenBeforeTheUnloadArrives() {
+        evaluator.pageDidInitialize(runtime: .keystone)
+        evaluator.send(message(1), epoch: PageEpoch.first.next)  // stamped after the page went
+        evaluator.send(message(2), epoch: .first)  // a late result for the page that went
+        #expect(target.received.isEmpty)
+        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
+        evaluator.pageDidInitialize(runtime: .dsbridge)
+        #expect(target.received == [ScriptBatch(messages: [message(1)], runtime: .dsbridge)])
+    }
+
     @Test func stampsBatchesWithTheRuntimeThePageAnnouncedUntilItUnloads() {
         evaluator.pageDidInitialize(runtime: .keystone)
         evaluator.pageDidInitialize(runtime: .dsbridge)  // a second bridge script on the same page

@@ -79,3 +79,36 @@ struct PageUnloadTests {
         #expect(nextPage.receivedMessages.count == 1)
     }
 }
+
+/// The default evaluator (no window), which runs `inTheGap` when the hub reports an unload and
+/// before passing it on: the moment the hub's epoch has moved and the evaluator has not heard yet.
+final class GapEvaluator: JavaScriptEvaluator {
+    let inner = BatchingEvaluator(clock: ManualClock(), window: .zero)
+    let inTheGap = Locked<(@Sendable () -> Void)?>(nil)
+
+    func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
+    func send(_ message: PageMessage, epoch: PageEpoch) { inner.send(message, epoch: epoch) }
+    func pageDidInitialize(runtime: PageRuntime) { inner.pageDidInitialize(runtime: runtime) }
+    func pageDidUnload(startingEpoch epoch: PageEpoch) {
+        inTheGap.withLock { $0 }?()
+        inner.pageDidUnload(startingEpoch: epoch)
+    }
+}
+
+@Suite("Unloading, interleaved")
+struct UnloadInterleavingTests {
+    @Test func whatIsSentWhileTheUnloadIsUnderWayWaitsForTheNextPage() throws {
+        let evaluator = GapEvaluator()
+        let keystone = Keystone(components: KeystoneComponents(evaluator: evaluator))
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
+        let heard = Locked<[JSONValue]>([])
+        page.on("news") { value in heard.withLock { $0.append(value) } }
+        page.initialize()
+        try keystone.emit("news", "for the first page")
+        evaluator.inTheGap.withLock { $0 = { try? keystone.emit("news", "for the next page") } }
+        keystone.pageDidUnload()
+        #expect(heard.withLock { $0 } == ["for the first page"])
+        page.initialize()  // the next page
+        #expect(heard.withLock { $0 } == ["for the first page", "for the next page"])
+    }
+}
