@@ -9,10 +9,8 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
     private struct State {
         var machine: EvaluatorStateMachine<C.Instant>
         weak var target: (any EvaluationTarget)?
-        /// Batches decided but not yet handed to the target, oldest first.
-        var outbox: [ScriptBatch] = []
-        /// Whether some thread is handing the outbox to the target; only one does at a time.
-        var isDelivering = false
+        /// Batches decided but not yet handed to the target.
+        var outbox = HandOffQueue<ScriptBatch>()
     }
 
     private enum NextStep {
@@ -62,10 +60,7 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
             case .scheduleFlush(let deadline):
                 return .schedule(deadline)
             case .deliver(let messages, let runtime):
-                state.outbox.append(ScriptBatch(messages: messages, runtime: runtime))
-                guard !state.isDelivering else { return .nothing }
-                state.isDelivering = true
-                return .deliver
+                return state.outbox.append(ScriptBatch(messages: messages, runtime: runtime)) ? .deliver : .nothing
             }
         }
         switch next {
@@ -84,16 +79,8 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
 
     /// Hands batches to the target in the order they were decided, outside the lock.
     private func deliverOutbox() {
-        while true {
-            let next: (ScriptBatch, (any EvaluationTarget)?)? = state.withLock { state in
-                guard !state.outbox.isEmpty else {
-                    state.isDelivering = false
-                    return nil
-                }
-                return (state.outbox.removeFirst(), state.target)
-            }
-            guard let (batch, target) = next else { return }
-            target?.evaluate(batch)
+        while let (batches, target) = state.withLock({ state in state.outbox.takeAll().map { ($0, state.target) } }) {
+            for batch in batches { target?.evaluate(batch) }
         }
     }
 }

@@ -104,7 +104,7 @@ extension Keystone {
     func refuse(_ error: BridgeError, callbackStub: String?) -> String {
         components.logging.log(.warning, "refused a call from the page: \(error)")
         if let callbackStub {
-            send(.release(callback: callbackStub), epoch: state.withLock { $0.epoch })
+            send(.release(callback: callbackStub))
         }
         return PromptAnswer.failure(error)
     }

@@ -71,20 +71,30 @@ extension Keystone {
         returning: Result.Type
     ) async throws -> Result {
         let serializer = components.serializer
-        let (id, epoch) = nextCallback()
+        let made = Locked<Int?>(nil)  // the call's id, once it is made
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                let call = PendingCall(
-                    isMultiResponse: false,
-                    receive: { answer, _ in
-                        continuation.resume(with: Self.decodeReturnedValue(answer, as: Result.self, serializer: serializer, method: method))
-                    },
-                    fail: { continuation.resume(throwing: $0) }
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: Self.cancelled)
+                    return
+                }
+                let id = make(
+                    PendingCall(
+                        isMultiResponse: false,
+                        receive: { answer, _ in
+                            continuation.resume(with: Self.decodeReturnedValue(answer, as: Result.self, serializer: serializer, method: method))
+                        },
+                        fail: { continuation.resume(throwing: $0) }
+                    ),
+                    method: method,
+                    arguments: argumentText
                 )
-                begin(call, id: id, epoch: epoch, message: .call(method: method, callbackId: id, arguments: argumentText))
+                made.withLock { $0 = id }
+                // Cancelled while it was being made: the handler below found no id to cancel.
+                if Task.isCancelled { cancelPendingCall(id) }
             }
         } onCancel: {
-            self.cancelPendingCall(id)
+            if let id = made.withLock({ $0 }) { self.cancelPendingCall(id) }
         }
     }
 
@@ -122,7 +132,6 @@ extension Keystone {
             return stream
         }
         let serializer = components.serializer
-        let (id, epoch) = nextCallback()
         let call = PendingCall(
             isMultiResponse: true,
             receive: { answer, complete in
@@ -136,8 +145,8 @@ extension Keystone {
             },
             fail: { continuation.finish(throwing: $0) }
         )
+        let id = make(call, method: method, arguments: argumentText)
         continuation.onTermination = { [weak self] _ in self?.cancelPendingCall(id) }
-        begin(call, id: id, epoch: epoch, message: .call(method: method, callbackId: id, arguments: argumentText))
         return stream
     }
 
@@ -166,35 +175,22 @@ extension Keystone {
         call.receive(data, complete)
     }
 
-    private func nextCallback() -> (Int, PageEpoch) {
-        state.withLock { state in
+    /// Makes a call of the page's handler `method`: gives it the next id, registers it and queues its
+    /// message in one step, so calls reach the page in the order they were made. Returns the id.
+    private func make(_ call: PendingCall, method: String, arguments: JSONText) -> Int {
+        issue { state in
             state.lastCallbackId += 1
-            return (state.lastCallbackId, state.epoch)
+            let id = state.lastCallbackId
+            state.pending[id] = call
+            return (id, Outgoing(message: .call(method: method, callbackId: id, arguments: arguments), epoch: state.epoch))
         }
     }
 
-    /// Registers `call` and sends its message, unless the page is already gone or the task is
-    /// already cancelled; either way the call settles exactly once.
-    private func begin(_ call: PendingCall, id: Int, epoch: PageEpoch, message: PageMessage) {
-        let registered = state.withLock { state in
-            guard state.epoch == epoch else { return false }
-            state.pending[id] = call
-            return true
-        }
-        guard registered else {
-            call.fail(BridgeError(code: .pageGone, message: "the page was unloaded before the call was sent"))
-            return
-        }
-        if Task.isCancelled {
-            cancelPendingCall(id)
-            return
-        }
-        send(message, epoch: epoch)
-    }
+    private static let cancelled = BridgeError(code: .cancelled, message: "the call was cancelled")
 
     private func cancelPendingCall(_ id: Int) {
         let call = state.withLock { $0.pending.removeValue(forKey: id) }
-        call?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
+        call?.fail(Self.cancelled)
     }
 
     private func encodeArguments<each Argument: Encodable>(_ arguments: repeat each Argument) throws -> JSONText {

@@ -26,6 +26,14 @@ public final class Keystone: BridgeHub {
         var running: [Int: RunningCall] = [:]
         var lastTaskToken = 0
         var closePageHandler: (@Sendable () -> Void)?
+        /// Messages bound for the page, in the order they were made, on their way to the evaluator.
+        var outbox = HandOffQueue<Outgoing>()
+    }
+
+    /// A message bound for the page load `epoch`.
+    struct Outgoing {
+        var message: PageMessage
+        var epoch: PageEpoch
     }
 
     /// One of the page's asynchronous calls, running in a task.
@@ -107,13 +115,35 @@ public final class Keystone: BridgeHub {
         } catch {
             throw BridgeError(code: .unencodableValue, message: "the value of event \"\(name)\" could not be encoded: \(error)")
         }
-        send(.event(name: name, value: try JSONText(validating: encoded)), epoch: state.withLock { $0.epoch })
+        send(.event(name: name, value: try JSONText(validating: encoded)))
     }
 
-    /// Sends `message` to the page load `epoch`, logging it in debug mode.
-    func send(_ message: PageMessage, epoch: PageEpoch) {
+    /// Sends `message` to the page load `epoch`, or to the current one.
+    func send(_ message: PageMessage, epoch: PageEpoch? = nil) {
+        issue { state in ((), Outgoing(message: message, epoch: epoch ?? state.epoch)) }
+    }
+
+    /// Runs `step` on the state and queues the message it makes in the same critical section, so
+    /// messages reach the evaluator in the order they were made, whichever threads made them; then
+    /// hands the queue on unless another thread is doing so.
+    @discardableResult
+    func issue<Result>(_ step: (inout State) -> (Result, Outgoing)) -> Result {
+        let (result, mustHandOff) = state.withLock { state in
+            let (result, outgoing) = step(&state)
+            return (result, state.outbox.append(outgoing))
+        }
+        if mustHandOff { handOffOutbox() }
+        return result
+    }
+
+    /// Passes queued messages to the evaluator in order, outside the lock, logging each in debug mode.
+    private func handOffOutbox() {
         let logging = components.logging
-        logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message])))")
-        components.evaluator.send(message, epoch: epoch)
+        while let outgoing = state.withLock({ $0.outbox.takeAll() }) {
+            for item in outgoing {
+                logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([item.message])))")
+                components.evaluator.send(item.message, epoch: item.epoch)
+            }
+        }
     }
 }

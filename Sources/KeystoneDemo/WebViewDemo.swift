@@ -20,8 +20,7 @@ final class WebViewDemo: @unchecked Sendable {
     func run() -> Int32 {
         gtk_init(nil, nil)
         loop = g_main_loop_new(nil, 0)
-        let evaluator = CallCountingEvaluator()
-        let keystone = Keystone(components: KeystoneComponents(evaluator: evaluator))
+        let keystone = Keystone()
         let host: WebKitGTKHost
         do {
             try keystone.registerDemoInterfaces()
@@ -64,11 +63,11 @@ final class WebViewDemo: @unchecked Sendable {
             host.load(uri: url.absoluteString)
             let calls = arguments.calls
             swiftCall.withLock { $0 = Task {
-                // Made before the page has loaded, one after another: each call is in the evaluator's
-                // queue before the next is made. They wait for the page's dsinit and go out in order.
+                // Made before the page has loaded, one after another (a call is made once it is
+                // pending): they wait for the page's dsinit and reach it in the order they were made.
                 var made: [Task<Void, Never>] = []
                 for method in calls {
-                    let before = evaluator.callsSent
+                    let before = keystone.pendingCallCount
                     made.append(Task {
                         do {
                             let result = try await keystone.call(method, returning: JSONValue.self)
@@ -77,7 +76,7 @@ final class WebViewDemo: @unchecked Sendable {
                             Output.line("swift call \(method) failed: \(error)")
                         }
                     })
-                    while evaluator.callsSent == before { await Task.yield() }
+                    while keystone.pendingCallCount == before { await Task.yield() }
                 }
                 for call in made { await call.value }
             } }
@@ -117,24 +116,6 @@ final class WebViewDemo: @unchecked Sendable {
             return true
         }
         if first { g_main_loop_quit(loop) }
-    }
-}
-
-/// The default evaluator, counting the Swift calls handed to it.
-final class CallCountingEvaluator: JavaScriptEvaluator {
-    private let inner = BatchingEvaluator()
-    private let count = Locked(0)
-
-    /// How many Swift → page calls are in the queue or delivered.
-    var callsSent: Int { count.withLock { $0 } }
-
-    func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func pageDidInitialize(runtime: PageRuntime) { inner.pageDidInitialize(runtime: runtime) }
-    func pageDidUnload(startingEpoch epoch: PageEpoch) { inner.pageDidUnload(startingEpoch: epoch) }
-
-    func send(_ message: PageMessage, epoch: PageEpoch) {
-        inner.send(message, epoch: epoch)
-        if case .call = message { count.withLock { $0 += 1 } }
     }
 }
 
