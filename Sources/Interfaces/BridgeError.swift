@@ -15,7 +15,7 @@ import Foundation
 public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, as the number the page receives.
     public var code: Code
-    /// A human-readable account of what failed. It never contains a whole payload in release builds.
+    /// A human-readable account of what failed. The errors Keystone makes never quote a payload.
     public var message: String
     /// The underlying error, if any. It is not sent to the page and does not take part in equality.
     public var cause: (any Error)?
@@ -28,8 +28,10 @@ public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Wraps any error: a `BridgeError` stays as it is, a ``BridgeErrorConvertible`` supplies its own,
-    /// a `CancellationError` becomes ``Code-swift.struct/cancelled``, anything else becomes
-    /// ``Code-swift.struct/failed`` with the error's description as the message.
+    /// a `CancellationError` becomes ``Code-swift.struct/cancelled``, a `DecodingError` or
+    /// `EncodingError` becomes ``Code-swift.struct/failed`` with a message that says where it failed
+    /// but not what the value held, and anything else becomes ``Code-swift.struct/failed`` with the
+    /// error's description as the message.
     public init(_ error: any Error) {
         switch error {
         case let error as BridgeError:
@@ -38,6 +40,10 @@ public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
             self = error.bridgeError
         case is CancellationError:
             self.init(code: .cancelled, message: "the call was cancelled", cause: CancellationError())
+        case is DecodingError:
+            self.init(code: .failed, message: describeDecodingFailure(error, in: "a value"), cause: error)
+        case is EncodingError:
+            self.init(code: .failed, message: describeEncodingFailure(error, in: "a value"), cause: error)
         default:
             self.init(code: .failed, message: String(describing: error), cause: error)
         }

@@ -144,6 +144,6 @@ private func encodeResult<Output: Encodable>(_ value: Output, _ serializer: any 
     do {
         return try serializer.encode(value)
     } catch {
-        throw BridgeError(code: .unencodableValue, message: "the result could not be encoded: \(error)")
+        throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "the result"), cause: error)
     }
 }

@@ -26,7 +26,7 @@ extension Keystone {
         do {
             wrapper = try CallWrapper(splitting: arguments)
         } catch {
-            return refuse(BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)\(excerpt(arguments))"), callbackStub: nil)
+            return refuse(BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)"), callbackStub: nil)
         }
         do {
             name = try components.resolver.resolve(method)
@@ -53,7 +53,7 @@ extension Keystone {
             do {
                 return PromptAnswer.success(try run(wrapper.data, components.serializer))
             } catch let invalid as InvalidArgument {
-                return refuse(invalidArgument(invalid, name, arguments), callbackStub: nil)
+                return refuse(invalidArgument(invalid, name), callbackStub: nil)
             } catch {
                 return PromptAnswer.failure(BridgeError(error))
             }
@@ -93,7 +93,7 @@ extension Keystone {
             }
             return PromptAnswer.accepted
         } catch let invalid as InvalidArgument {
-            return refuse(invalidArgument(invalid, name, arguments), callbackStub: stub)
+            return refuse(invalidArgument(invalid, name), callbackStub: stub)
         } catch {
             return refuse(BridgeError(error), callbackStub: stub)
         }
@@ -109,18 +109,8 @@ extension Keystone {
         return PromptAnswer.failure(error)
     }
 
-    func invalidArgument(_ invalid: InvalidArgument, _ method: MethodName, _ arguments: Data) -> BridgeError {
-        BridgeError(code: .invalidArgument, message: "invalid argument for \"\(method)\": \(invalid.reason)\(excerpt(arguments))")
-    }
-
-    /// Debug builds show the start of the offending text; release builds never echo a payload.
-    private func excerpt(_ arguments: Data) -> String {
-        #if DEBUG
-        let text = String(decoding: arguments.prefix(120), as: UTF8.self)
-        return " in \(text)\(arguments.count > 120 ? "…" : "")"
-        #else
-        return ""
-        #endif
+    func invalidArgument(_ invalid: InvalidArgument, _ method: MethodName) -> BridgeError {
+        BridgeError(code: .invalidArgument, message: "invalid argument for \"\(method)\": \(invalid.reason)")
     }
 
     /// Runs `body` for the current page load as a task that `pageDidUnload()`, or the page's

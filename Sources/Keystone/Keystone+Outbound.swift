@@ -209,7 +209,7 @@ extension Keystone {
         do {
             return try components.serializer.encode(argument)
         } catch {
-            throw BridgeError(code: .unencodableValue, message: "an argument could not be encoded: \(error)")
+            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
         }
     }
 

@@ -113,7 +113,7 @@ public final class Keystone: BridgeHub {
         do {
             encoded = try components.serializer.encode(value)
         } catch {
-            throw BridgeError(code: .unencodableValue, message: "the value of event \"\(name)\" could not be encoded: \(error)")
+            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "the event's value"), cause: error)
         }
         send(.event(name: name, value: try JSONText(validating: encoded)))
     }
