@@ -5,8 +5,16 @@ extension Keystone {
     /// The prefix of every bridge prompt: `prompt("_dsbridge=" + method, argumentsJSON)`.
     public static let promptPrefix = "_dsbridge="
 
+    /// Whether `text` is a bridge prompt: it begins with the bytes of ``promptPrefix``, as
+    /// dsbridge.js compares them. (`String.hasPrefix` compares characters, so `"_dsbridge=\u{301}x"`,
+    /// whose `=` and combining mark make one character, would not match, and the page would be
+    /// left in a real dialog.) Every text for which this is `true` gets an answer.
+    public static func isBridgePrompt(_ text: String) -> Bool {
+        text.utf8.starts(with: promptPrefix.utf8)
+    }
+
     public func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
-        guard text.hasPrefix(Self.promptPrefix) else { return nil }
+        guard Self.isBridgePrompt(text) else { return nil }
         let method = String(decoding: text.utf8.dropFirst(Self.promptPrefix.utf8.count), as: UTF8.self)
         return handleMessage(method, arguments: defaultText ?? "", frame: frame)
     }

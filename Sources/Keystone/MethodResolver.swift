@@ -42,19 +42,20 @@ public struct DefaultMethodResolver: MethodResolver {
 
     public func resolve(_ method: String) throws -> MethodName {
         let trimmed = Substring(method).trimmingWhiteSpace
-        let namespace: Substring
-        let name: Substring
+        var namespace: Substring = ""
+        var name = trimmed
         if let dot = trimmed.utf8.lastIndex(of: UInt8(ascii: ".")) {
             namespace = trimmed[..<dot]
             name = trimmed[trimmed.utf8.index(after: dot)...]
-        } else {
-            namespace = ""
-            name = trimmed
+            // A dot needs a namespace before it: ".m" names nothing, it is not "m" in the empty one.
+            guard !namespace.isEmpty else { throw notAName(trimmed) }
         }
-        guard name.isTrimmedWord, MethodName.isValidNamespace(namespace) else {
-            throw BridgeError(code: .notFound, message: "\"\(trimmed)\" is not a method name: a part is empty or padded with white space")
-        }
+        guard name.isTrimmedWord, MethodName.isValidNamespace(namespace) else { throw notAName(trimmed) }
         return MethodName(namespace: String(namespace), name: String(name))
+    }
+
+    private func notAName(_ text: Substring) -> BridgeError {
+        BridgeError(code: .notFound, message: "\"\(text)\" is not a method name: a part is empty or padded with white space")
     }
 }
 

@@ -88,8 +88,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
                 let line = WebKitGTKHost.string(value)
-                let newline = line.firstIndex(of: "\n") ?? line.endIndex
-                host.consoleHandler?(String(line[..<newline]), String(line[newline...].dropFirst()))
+                if let (level, text) = WebKitGTKHost.splitLine(Substring(line).utf8) {
+                    host.consoleHandler?(String(decoding: level, as: UTF8.self), String(decoding: text, as: UTF8.self))
+                }
                 let answer = jsc_value_new_null(jsc_value_get_context(value))
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
@@ -159,13 +160,19 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Splits a tagged text into the caller's frame and the page's own text. Untagged text came
     /// from a frame without the host's script: a subframe.
     private func untag(_ text: String) -> (CallerFrame, String) {
-        guard text.hasPrefix(tagPrefix), let newline = text.firstIndex(of: "\n") else {
+        guard text.utf8.starts(with: tagPrefix.utf8), let (header, rest) = Self.splitLine(Substring(text).utf8.dropFirst(tagPrefix.utf8.count)) else {
             return (CallerFrame(isMainFrame: false, origin: nil), text)
         }
-        let header = text[text.index(text.startIndex, offsetBy: tagPrefix.count)..<newline]
-        let isMainFrame = header.hasPrefix("top:")
-        let origin = String(header.dropFirst(4))
-        return (CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin), String(text[text.index(after: newline)...]))
+        let isMainFrame = header.starts(with: "top:".utf8)
+        let origin = String(decoding: header.dropFirst(4), as: UTF8.self)
+        return (CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin), String(decoding: rest, as: UTF8.self))
+    }
+
+    /// The bytes before the first line feed and those after it; the page's text is split by bytes,
+    /// never by characters, which a combining mark after the line feed would merge with it.
+    private static func splitLine(_ text: Substring.UTF8View) -> (Substring.UTF8View, Substring.UTF8View)? {
+        guard let newline = text.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        return (text[..<newline], text[text.index(after: newline)...])
     }
 
     private func refusal(_ frame: CallerFrame) -> String? {
@@ -175,7 +182,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     private func answerPrompt(_ message: String, defaultText: String?) -> String? {
         let (frame, text) = untag(message)
-        guard text.hasPrefix(Keystone.promptPrefix) else { return nil }  // not a bridge prompt: the normal dialog
+        guard Keystone.isBridgePrompt(text) else { return nil }  // not a bridge prompt: the normal dialog
         if let refusal = refusal(frame) { return refusal }
         return hub.handlePrompt(text, defaultText: defaultText, frame: frame)
     }
@@ -188,10 +195,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private func answerMessage(_ message: String) -> String {
         let (frame, text) = untag(message)
         if let refusal = refusal(frame) { return refusal }
-        guard let newline = text.firstIndex(of: "\n") else {
+        guard let (method, arguments) = Self.splitLine(Substring(text).utf8) else {
             return BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
         }
-        return hub.handleMessage(String(text[..<newline]), arguments: String(text[text.index(after: newline)...]), frame: frame)
+        return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
     }
 
     private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String {

@@ -82,7 +82,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
         initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void
     ) {
-        guard prompt.hasPrefix(Keystone.promptPrefix) else {
+        guard Keystone.isBridgePrompt(prompt) else {
             // Not a bridge call: the app's dialog, or WebKit's default answer when it has none.
             #if canImport(ObjectiveC)
             guard let app = appUIDelegate,

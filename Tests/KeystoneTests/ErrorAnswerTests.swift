@@ -29,6 +29,8 @@ struct ErrorAnswerTests {
         ("math.missing", "no method \"math.missing\""),
         ("missing", "no interface is registered under the empty namespace"),
         ("math..add", "\"math..add\" is not a method name: a part is empty or padded with white space"),
+        (".add", "\".add\" is not a method name: a part is empty or padded with white space"),
+        (" .add", "\".add\" is not a method name: a part is empty or padded with white space"),
         ("_dsb.unknown", "no method \"_dsb.unknown\""),
     ])
     func anUnknownMethodIsCodeMinusOneWithANotFoundError(_ method: String, _ message: String) throws {
@@ -36,6 +38,20 @@ struct ErrorAnswerTests {
         #expect(answer.code == -1)
         #expect(answer.data == "")  // what dsbridge.js pages read today
         #expect(answer.error == BridgeError(code: .notFound, message: message))
+    }
+
+    @Test(arguments: ["_dsbridge=\u{301}x", "_dsbridge=\u{301}", "_dsbridge=\u{200D}math.add", "_dsbridge="])
+    func everyPromptWithTheBridgesBytesIsAnswered(_ text: String) throws {
+        #expect(Keystone.isBridgePrompt(text))
+        let answer = try read(keystone.handlePrompt(text, defaultText: #"{"data":[1,2]}"#))
+        #expect(answer.code == -1)
+        #expect(answer.error?.code == .notFound)
+    }
+
+    @Test func aPromptWithoutTheBridgesBytesIsNotTheBridges() {
+        #expect(!Keystone.isBridgePrompt("_dsbridge"))
+        #expect(!Keystone.isBridgePrompt("\u{301}_dsbridge=math.add"))
+        #expect(keystone.handlePrompt("Your name?", defaultText: nil) == nil)
     }
 
     @Test func anAsyncCallOfAnUnknownMethodIsRefusedAndItsCallbackReleased() throws {
