@@ -113,13 +113,19 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func holdsItsTargetWeakly() {
-        var target: RecordingTarget? = RecordingTarget()
-        weak let weakTarget = target
-        evaluator.attach(to: target!)
-        target = nil
-        #expect(weakTarget == nil)
+        var replacement: RecordingTarget? = RecordingTarget()
+        weak let weakReplacement = replacement
+        evaluator.attach(to: replacement!)
+        replacement = nil
+        #expect(weakReplacement == nil)  // the evaluator kept no strong reference
         evaluator.pageDidInitialize(runtime: .dsbridge)
-        evaluator.send(message(1), epoch: .first)  // no target: dropped, no crash
+        evaluator.send(message(1), epoch: .first)  // no target: dropped
+        #expect(target.received.isEmpty)  // not delivered to the target it replaced either
+        let next = RecordingTarget()
+        evaluator.attach(to: next)
+        clock.advance(by: .milliseconds(50))
+        evaluator.send(message(2), epoch: .first)
+        #expect(next.received == [ScriptBatch(messages: [message(2)])])
     }
 
     @Test func concurrentSendersEachSeeTheirOwnOrderAndEveryMessageOnce() async {

@@ -33,16 +33,25 @@ struct SlashResolver: MethodResolver {
     }
 }
 
-/// A dispatcher that logs every lookup, around the default one.
-final class LoggingDispatcher: InvocationDispatcher {
-    let inner = DefaultInvocationDispatcher()
+/// A dispatcher of its own, not built on the default: namespaces and method names are matched
+/// without regard to case, and every lookup is recorded.
+final class CaseInsensitiveDispatcher: InvocationDispatcher {
+    let interfaces = Locked<[String: [String: BridgeMethod]]>([:])
     let lookups = Locked<[String]>([])
 
-    func register(_ methods: MethodList, namespace: String) { inner.register(methods, namespace: namespace) }
-    func removeInterface(namespace: String) -> Bool { inner.removeInterface(namespace: namespace) }
+    func register(_ methods: MethodList, namespace: String) {
+        let byName = Dictionary(methods.methods.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        interfaces.withLock { $0[namespace.lowercased()] = byName }
+    }
+    func removeInterface(namespace: String) -> Bool {
+        interfaces.withLock { $0.removeValue(forKey: namespace.lowercased()) != nil }
+    }
     func lookup(_ name: MethodName) -> MethodLookup {
         lookups.withLock { $0.append(name.description) }
-        return inner.lookup(name)
+        return interfaces.withLock { interfaces in
+            guard let methods = interfaces[name.namespace.lowercased()] else { return .noInterface }
+            return methods[name.name.lowercased()].map { .found($0) } ?? .noMethod
+        }
     }
 }
 
@@ -104,13 +113,16 @@ struct ComponentSwapTests {
         #expect(try page.call("a/b/who", as: String.self) == "deep")
     }
 
-    @Test func aLoggingDispatcherSeesEveryLookup() throws {
-        let dispatcher = LoggingDispatcher()
+    @Test func aDispatcherOfItsOwnDecidesWhatACallReaches() throws {
+        let dispatcher = CaseInsensitiveDispatcher()
         let (keystone, page) = makeBridge(KeystoneComponents(dispatcher: dispatcher))
         try keystone.register(Named(name: "x"), namespace: "n")
-        _ = try page.call("n.who", as: String.self)
-        _ = try? page.call("n.missing", as: String.self)
-        #expect(dispatcher.lookups.withLock { $0 } == ["n.who", "n.missing"])
+        #expect(try page.call("N.WHO", as: String.self) == "x")  // the default would answer notFound
+        let missing = #expect(throws: BridgeError.self) { try page.call("n.missing", as: String.self) }
+        #expect(missing?.code == .notFound)
+        #expect(dispatcher.lookups.withLock { $0 } == ["N.WHO", "n.missing"])
+        #expect(keystone.removeInterface(namespace: "N"))
+        #expect(throws: BridgeError.self) { try page.call("n.who", as: String.self) }
     }
 
     @Test func aRecordingEvaluatorReceivesEverythingBoundForThePage() async throws {

@@ -156,6 +156,9 @@ struct OutboundCallTests {
     }
 
     @Test func cancellingTheAwaitingTaskSettlesTheCallOnceAsCancelled() async throws {
+        let warnings = Locked<[String]>([])
+        let (keystone, page) = makeBridge(KeystoneComponents(logging: .warnings { record in warnings.withLock { $0.append(record.message) } }))
+        page.registerAsync("never") { _, _ in }
         page.initialize()
         let task = Task { try await keystone.call("never", returning: Int.self) }
         while keystone.pendingCallCount < 1 { await Task.yield() }
@@ -163,8 +166,9 @@ struct OutboundCallTests {
         let result = await task.result
         #expect(code(of: result) == .cancelled)
         #expect(keystone.pendingCallCount == 0)
-        // A late answer for the cancelled call is dropped.
+        // A late answer for the cancelled call is dropped (it would resume the call a second time).
         _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":5,"complete":true}}"#)
+        #expect(warnings.withLock { $0 } == ["dropped a result for call 1, which is not waiting"])
     }
 
     @Test func aTaskCancelledBeforeItsCallStartsSettlesAsCancelled() async throws {
@@ -208,10 +212,17 @@ struct OutboundCallTests {
     }
 
     @Test func answersForUnknownOrFinishedCallsAreDropped() async throws {
+        let warnings = Locked<[String]>([])
+        let (keystone, page) = makeBridge(KeystoneComponents(logging: .warnings { record in warnings.withLock { $0.append(record.message) } }))
+        page.register("add") { _ in 3 }
         page.initialize()
         #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":999,"data":1}}"#) == #"{"code":0,"data":""}"#)
-        _ = try await keystone.call("add", 1, 2, returning: Double.self)
+        #expect(try await keystone.call("add", 1, 2, returning: Double.self) == 3)
         #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":"again"}}"#) == #"{"code":0,"data":""}"#)
+        #expect(warnings.withLock { $0 } == [
+            "dropped a result for call 999, which is not waiting",
+            "dropped a result for call 1, which is not waiting",
+        ])
     }
 
     @Test func anErrorReportedByThePageSettlesTheCall() async throws {
