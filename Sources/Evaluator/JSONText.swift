@@ -37,24 +37,7 @@ public struct JSONText: Sendable, Hashable, CustomStringConvertible {
 extension JSONText {
     /// Appends `string` as a quoted JSON string literal that is also a safe JavaScript literal.
     package static func appendQuoted(_ string: some StringProtocol, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out.append(contentsOf: #"\""#.utf8)
-            case "\\": out.append(contentsOf: #"\\"#.utf8)
-            case "\n": out.append(contentsOf: #"\n"#.utf8)
-            case "\r": out.append(contentsOf: #"\r"#.utf8)
-            case "\t": out.append(contentsOf: #"\t"#.utf8)
-            case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
-                out.append(contentsOf: #"\u"#.utf8)
-                let hex = String(scalar.value, radix: 16)
-                out.append(contentsOf: String(repeating: "0", count: 4 - hex.count).utf8)
-                out.append(contentsOf: hex.utf8)
-            default:
-                UTF8.encode(scalar) { out.append($0) }
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONStrings.appendQuoted(string, to: &out)
     }
 
     /// Appends JSON text as JavaScript source: byte for byte, except that U+2028 and U+2029 (legal

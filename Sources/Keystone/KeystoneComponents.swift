@@ -19,7 +19,7 @@ public struct KeystoneComponents: Sendable {
     public var logging: KeystoneLogging
 
     public init(
-        serializer: any JSONSerializer = FoundationJSONSerializer(),
+        serializer: any JSONSerializer = DefaultJSONSerializer(),
         resolver: any MethodResolver = DefaultMethodResolver(),
         dispatcher: any InvocationDispatcher = DefaultInvocationDispatcher(),
         evaluator: any JavaScriptEvaluator = BatchingEvaluator(),

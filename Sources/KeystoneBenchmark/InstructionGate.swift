@@ -1,30 +1,61 @@
 // InstructionGate.swift — the speed bar as counted instructions: deterministic on a busy machine.
 import Foundation
 
-/// Counts the instructions of N sync calls and of N runs of the floor, for every payload size, in
-/// one process under valgrind's callgrind, and compares their ratio with the bar.
+/// Counts, in one process under valgrind's callgrind, the instructions of N sync calls and of N
+/// runs of the floor for every payload size, and of hostile inputs from 1 KB to 1 MB, and holds
+/// them to their bars.
 ///
 /// Instruction counts do not depend on what else the machine is doing, so this can decide a test
-/// run where a timer cannot. Callgrind collects only inside the two measured loops
-/// (`--toggle-collect`) and writes one total per loop; everything else the
-/// process does (start-up, building the payloads, the warm-up) is not counted. A dump is taken as
-/// each loop ends, on entering ``loopDidEnd()``: callgrind applies one option per function, so the
-/// dumps are triggered by a function of their own.
+/// run where a timer cannot. Callgrind collects only inside ``countedRegion(_:)`` and writes one
+/// total per region; everything else the process does (start-up, building inputs, the warm-up) is
+/// not counted.
 enum InstructionGate {
-    /// The measured loops, by the names callgrind matches (`*` covers Swift's mangling).
-    static let floorLoop = "*countedFloorLoop*"
-    static let callLoop = "*countedCallLoop*"
-    static let dumpMarker = "*countedLoopDidEnd*"
+    /// The measured region and the marker that ends it, by the names callgrind matches (`*`
+    /// covers Swift's mangling).
+    static let region = "*countedRegion*"
+    static let dumpMarker = "*countedRegionDidEnd*"
 
-    struct Row {
-        var label: String
-        var floor: Double
-        var call: Double
-        var ratio: Double { call / floor }
+    /// One counted region: `iterations` runs of `run`, over `bytes` bytes of input each.
+    struct Measurement {
+        var iterations: Int
+        var bytes: Int
+        var run: () throws -> Int
+    }
+
+    /// Everything counted, in the order it runs; the same list in the process that counts and in
+    /// the one that reads the counts.
+    struct Plan {
+        var syncCalls: [(workload: SyncCallWorkload, floor: Measurement, call: Measurement)] = []
+        var hostile: [(input: HostileInput, sizes: [Measurement])] = []
+
+        init() throws {
+            let keystone = try SyncCallWorkload.makeKeystone()
+            try keystone.register(HostileInput.Hostile(), namespace: "hostile")
+            for items in SyncCallWorkload.itemCounts {
+                let workload = try SyncCallWorkload(items: items, keystone: keystone)
+                let iterations = max(4, 400 / items)
+                syncCalls.append((
+                    workload,
+                    Measurement(iterations: iterations, bytes: workload.dataText.count, run: workload.floor),
+                    Measurement(iterations: iterations, bytes: workload.dataText.count, run: workload.call)
+                ))
+            }
+            for input in HostileInput.all {
+                hostile.append((input, HostileInput.sizes.map { size in
+                    let text = input.promptText(bytes: size)
+                    let method = "_dsbridge=hostile." + input.method
+                    return Measurement(iterations: max(1, (1 << 16) / size), bytes: text.utf8.count) {
+                        keystone.handlePrompt(method, defaultText: text)?.utf8.count ?? 0
+                    }
+                }))
+            }
+        }
+
+        var all: [Measurement] { syncCalls.flatMap { [$0.floor, $0.call] } + hostile.flatMap(\.sizes) }
     }
 
     /// Runs this executable again under callgrind with `--counted-run`, reads the totals, prints
-    /// the table and returns whether every ratio is within `bar`.
+    /// the tables and returns whether every bar is met.
     static func run(bar: Double) throws -> Bool {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keystone-gate-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,8 +66,7 @@ enum InstructionGate {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "valgrind", "--tool=callgrind", "--quiet", "--collect-atstart=no",
-            "--toggle-collect=\(floorLoop)", "--toggle-collect=\(callLoop)",
-            "--dump-before=\(dumpMarker)",
+            "--toggle-collect=\(region)", "--dump-before=\(dumpMarker)",
             "--combine-dumps=yes", "--callgrind-out-file=\(output.path)",
             CommandLine.arguments[0], "--counted-run",
         ]
@@ -48,83 +78,83 @@ enum InstructionGate {
             print("FAIL: valgrind exited with status \(process.terminationStatus)")
             return false
         }
-        let totals = try parts(of: String(contentsOf: output, encoding: .utf8))
-        let counts = SyncCallWorkload.itemCounts
-        guard totals.count == 2 * counts.count else {
-            print("FAIL: expected \(2 * counts.count) measured loops from callgrind, found \(totals.count)")
+        var totals = try parts(of: String(contentsOf: output, encoding: .utf8))[...]
+        let plan = try Plan()
+        guard totals.count == plan.all.count else {
+            print("FAIL: expected \(plan.all.count) counted regions from callgrind, found \(totals.count)")
             return false
         }
-        let rows = try counts.enumerated().map { index, items in
-            let workload = try SyncCallWorkload(items: items, keystone: SyncCallWorkload.makeKeystone())
-            let iterations = Double(countedIterations(items))
-            return Row(label: workload.label, floor: totals[2 * index] / iterations, call: totals[2 * index + 1] / iterations)
-        }
+        func perRun(_ measurement: Measurement) -> Double { totals.removeFirst() / Double(measurement.iterations) }
+
         print("Instructions per sync call (valgrind callgrind), as a ratio to a bare JSONDecoder + JSONEncoder of the same payload\n")
         print("payload               floor/call     keystone/call   ratio   bar")
-        for row in rows {
-            print("\(pad(row.label, 21)) \(pad(grouped(row.floor), 14)) \(pad(grouped(row.call), 15)) \(pad(String(format: "%.3f", row.ratio), 7)) \(bar)")
+        var passed = true
+        var floorPerByte = 0.0
+        for (workload, floor, call) in plan.syncCalls {
+            let (floorCount, callCount) = (perRun(floor), perRun(call))
+            let ratio = callCount / floorCount
+            passed = passed && ratio <= bar
+            floorPerByte = floorCount / Double(floor.bytes)  // the largest payload's, measured last
+            print("\(pad(workload.label, 21)) \(pad(grouped(floorCount), 14)) \(pad(grouped(callCount), 15)) \(pad(String(format: "%.3f", ratio), 7)) \(bar)")
         }
-        let worst = rows.map(\.ratio).max() ?? .infinity
-        let passed = worst <= bar
-        print("\n\(passed ? "PASS" : "FAIL"): the worst ratio is \(String(format: "%.3f", worst)) (bar: \(bar))")
+
+        // Linear: the cost per byte at any size is at most `growth` times that at the smallest.
+        // Bounded: no byte of a hostile input costs more than a byte of the largest typed floor.
+        let growth = 1.5
+        print("\nInstructions per byte of hostile input through a sync call, 1 KB to 1 MB (bars: at most \(growth)× the")
+        print("cost per byte at 1 KB, so linear in size; and at most the typed floor's \(grouped(floorPerByte)) per byte)\n")
+        print("shape                              " + HostileInput.sizes.map { pad("\($0 >> 10) KB", 10) }.joined() + "verdict")
+        for (input, sizes) in plan.hostile {
+            let perByte = sizes.map { perRun($0) / Double($0.bytes) }
+            let linear = perByte.allSatisfy { $0 <= growth * perByte[0] }
+            let bounded = perByte.allSatisfy { $0 <= floorPerByte }
+            passed = passed && linear && bounded
+            let verdict = linear && bounded ? "ok" : (linear ? "FAIL: costs more per byte than the floor" : "FAIL: grows faster than its size")
+            print(pad(input.shape, 35) + perByte.map { pad(String(format: "%.1f", $0), 10) }.joined() + verdict)
+        }
+        print("\n\(passed ? "PASS" : "FAIL"): \(passed ? "every bar is met" : "a bar is not met")")
         return passed
     }
 
-    /// The `totals:` of each dump in a combined callgrind file triggered by a loop's end, in order.
+    /// The `totals:` of each dump in a combined callgrind file triggered by a region's end, in order.
     static func parts(of text: String) throws -> [Double] {
-        var triggeredByLoop = false
+        var triggeredByRegion = false
         return text.split(separator: "\n").compactMap { line in
             if line.hasPrefix("desc: Trigger:") {
-                triggeredByLoop = line.contains("countedLoopDidEnd")
+                triggeredByRegion = line.contains("countedRegionDidEnd")
                 return nil
             }
-            guard triggeredByLoop else { return nil }
-            guard line.hasPrefix("totals:") else { return nil }
+            guard triggeredByRegion, line.hasPrefix("totals:") else { return nil }
             return Double(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
     }
 
-    /// How many calls each loop makes: enough that the one-off costs inside a loop vanish.
-    static func countedIterations(_ items: Int) -> Int { max(4, 400 / items) }
-
-    /// What valgrind runs: warms every workload up, then runs each pair of counted loops.
+    /// What valgrind runs: warms every measurement up, then counts each in a region of its own.
     static func countedRun() throws {
-        let keystone = try SyncCallWorkload.makeKeystone()
-        let workloads = try SyncCallWorkload.itemCounts.map { try SyncCallWorkload(items: $0, keystone: keystone) }
+        let plan = try Plan()
         var sink = 0
-        for workload in workloads {
-            for _ in 0..<3 {
-                sink &+= try workload.floor()
-                sink &+= workload.call()
+        for measurement in plan.all { sink &+= try measurement.run() }
+        for measurement in plan.all {
+            sink &+= try countedRegion {
+                var sink = 0
+                for _ in 0..<measurement.iterations { sink &+= try measurement.run() }
+                return sink
             }
-        }
-        for workload in workloads {
-            let iterations = countedIterations(workload.items)
-            sink &+= try countedFloorLoop(workload, iterations)
-            countedLoopDidEnd()
-            sink &+= countedCallLoop(workload, iterations)
-            countedLoopDidEnd()
+            countedRegionDidEnd()
         }
         if sink == 42 { print("") }  // keeps the work observable
     }
 
+    /// Callgrind counts only inside this function.
     @inline(never)
-    static func countedFloorLoop(_ workload: SyncCallWorkload, _ iterations: Int) throws -> Int {
-        var sink = 0
-        for _ in 0..<iterations { sink &+= try workload.floor() }
-        return sink
+    static func countedRegion(_ body: () throws -> Int) rethrows -> Int {
+        try body()
     }
 
+    /// Does nothing: entering it makes callgrind write what the region before it counted.
+    /// (Callgrind applies one option per function, so dumps get a function of their own.)
     @inline(never)
-    static func countedCallLoop(_ workload: SyncCallWorkload, _ iterations: Int) -> Int {
-        var sink = 0
-        for _ in 0..<iterations { sink &+= workload.call() }
-        return sink
-    }
-
-    /// Does nothing: entering it makes callgrind write what the loop before it counted.
-    @inline(never)
-    static func countedLoopDidEnd() {
+    static func countedRegionDidEnd() {
         _ = getpid()
     }
 

@@ -64,3 +64,65 @@ struct SyncCallWorkload: Sendable {
         keystone.handlePrompt("_dsbridge=bench.echo", defaultText: promptText)?.utf8.count ?? 0
     }
 }
+
+/// The inputs that cost bridges the most per byte, at any size: values nested as deep as the
+/// limits allow, many or repeated keys, escapes, long numbers. Each is sent as the `data` of a
+/// synchronous call, untyped (`hostile.echo`, a `JSONValue` read and written back) and nested in a
+/// typed input (`hostile.args`, `{method, args: [JSONValue]}`).
+struct HostileInput: Sendable {
+    struct Hostile: BridgeInterface {
+        struct Call: Codable, Sendable {
+            var method: String
+            var args: [JSONValue]
+        }
+
+        func exposeMethods(to methods: inout MethodList) {
+            methods.sync("echo") { (value: JSONValue) in value }
+            methods.sync("args") { (call: Call) in call.args.count }
+        }
+    }
+
+    /// The sizes every shape is measured at.
+    static let sizes = [1 << 10, 1 << 14, 1 << 18, 1 << 20]
+
+    /// How deep the nested shapes go: under Keystone's default nesting limit, with room for the
+    /// call's own wrapper.
+    static let depth = 120
+
+    let shape: String
+    let method: String
+    /// The `data` text for about `bytes` bytes.
+    let make: @Sendable (_ bytes: Int) -> String
+
+    static let all: [HostileInput] = [
+        HostileInput(shape: "strings inside nested arrays", method: "echo") { bytes in
+            nested(String(repeating: #""a","#, count: max(1, bytes / 4)).dropLast())
+        },
+        HostileInput(shape: "the same, in a typed input", method: "args") { bytes in
+            #"{"method":"m","args":["# + nested(String(repeating: #""a","#, count: max(1, bytes / 4)).dropLast()) + "]}"
+        },
+        HostileInput(shape: "nested arrays, again and again", method: "echo") { bytes in
+            let one = nested("")
+            return "[" + Array(repeating: one, count: max(1, bytes / (one.utf8.count + 1))).joined(separator: ",") + "]"
+        },
+        HostileInput(shape: "one object, many keys", method: "echo") { bytes in
+            "{" + (0..<max(1, bytes / 12)).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        },
+        HostileInput(shape: "one key, repeated", method: "echo") { bytes in
+            "{" + Array(repeating: #""a":1"#, count: max(1, bytes / 6)).joined(separator: ",") + "}"
+        },
+        HostileInput(shape: "escapes", method: "echo") { bytes in
+            "[" + Array(repeating: #""\u00e9\ud83d\ude00\n\"""#, count: max(1, bytes / 27)).joined(separator: ",") + "]"
+        },
+        HostileInput(shape: "one long number", method: "echo") { bytes in
+            "[" + String(repeating: "7", count: max(1, bytes - 2)) + "]"
+        },
+    ]
+
+    private static func nested(_ inner: some StringProtocol) -> String {
+        String(repeating: "[", count: depth) + inner + String(repeating: "]", count: depth)
+    }
+
+    /// The prompt text for about `bytes` bytes of `data`.
+    func promptText(bytes: Int) -> String { #"{"data":"# + make(bytes) + "}" }
+}

@@ -1,0 +1,371 @@
+// TreeEncoder.swift — encodes values into an ordered tree, then writes it as JSON in one pass.
+import Foundation
+
+/// An `Encoder` that builds the value as a tree whose objects keep their keys in the order they
+/// were encoded, then writes it out: the default serializer's encoder.
+///
+/// One instance encodes a whole value, keeping the coding path as a stack. Like `JSONEncoder` with
+/// its default settings: `Data` is written as base64, `URL` as its absolute string, `Date` as it
+/// encodes itself, and a non-finite number is an `EncodingError`. A `JSONValue` is written as it is.
+package final class TreeEncoder: Encoder {
+    /// A value encoded so far.
+    enum Node {
+        case null
+        case bool(Bool)
+        case integer(Int64)
+        case unsigned(UInt64)
+        case double(Double)
+        case float(Float)
+        case string(String)
+        /// A number's text, written as it is (`Decimal`).
+        case number(String)
+        case json(JSONValue)
+        case array(ArrayBox)
+        case object(ObjectBox)
+    }
+
+    final class ArrayBox {
+        var elements: [Node] = []
+    }
+
+    final class ObjectBox {
+        var keys: [String] = []
+        var values: [Node] = []
+        /// Where each key is, once there are enough keys that searching would cost too much.
+        var positions: [String: Int]?
+
+        /// Sets `key`; a key encoded again keeps its place and takes the new value.
+        func set(_ key: String, _ value: Node) {
+            if let position = positions?[key] ?? (positions == nil ? keys.firstIndex(of: key) : nil) {
+                values[position] = value
+                return
+            }
+            keys.append(key)
+            values.append(value)
+            if positions != nil {
+                positions?[key] = keys.count - 1
+            } else if keys.count > 16 {
+                positions = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+    }
+
+    package var codingPath: [any CodingKey] = []
+    package let userInfo: [CodingUserInfoKey: Any]
+    /// What the value being encoded has produced.
+    var value: Node?
+
+    package init(userInfo: [CodingUserInfoKey: Any]) {
+        self.userInfo = userInfo
+    }
+
+    /// Encodes `value` and writes the whole tree as UTF-8 JSON text.
+    package func encodeRoot<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+        var out: [UInt8] = []
+        JSONWriter.write(try box(value, depth: 0, extra: [], key: nil), to: &out)
+        return out
+    }
+
+    /// `value` as a node, encoded with the path at `depth` keys, then `extra`, then `key`.
+    func box<Value: Encodable>(_ value: Value, depth: Int, extra: [any CodingKey], key: (any CodingKey)?) throws -> Node {
+        // Types compared, not cast: a comparison costs next to nothing on this path.
+        if Value.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+        if Value.self == JSONValue.self { return .json(unsafeBitCast(value, to: JSONValue.self)) }
+        codingPath.removeSubrange(min(depth, codingPath.count)...)
+        codingPath.append(contentsOf: extra)
+        if let key { codingPath.append(key) }
+        defer { codingPath.removeSubrange(min(depth, codingPath.count)...) }
+        if Value.self == Double.self { return try checked(unsafeBitCast(value, to: Double.self), at: codingPath) }
+        if Value.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        if Value.self == URL.self { return .string((value as! URL).absoluteString) }
+        if Value.self == Decimal.self { return .number((value as! Decimal).description) }
+        let saved = self.value
+        self.value = nil
+        defer { self.value = saved }
+        try value.encode(to: self)
+        return self.value ?? .object(ObjectBox())  // a value that encoded nothing is `{}`, as with JSONEncoder
+    }
+
+    func encodeJSON(_ json: JSONValue) {
+        value = .json(json)
+    }
+
+    func checked(_ value: Double, at path: @autoclosure () -> [any CodingKey]) throws -> Node {
+        guard value.isFinite else { throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "a number that is not finite")) }
+        return .double(value)
+    }
+
+    func checked(_ value: Float, at path: @autoclosure () -> [any CodingKey]) throws -> Node {
+        guard value.isFinite else { throw EncodingError.invalidValue(value, .init(codingPath: path(), debugDescription: "a number that is not finite")) }
+        return .float(value)
+    }
+
+    // MARK: Containers
+
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .object(let box) = value {
+            return KeyedEncodingContainer(TreeKeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: []))
+        }
+        let box = ObjectBox()
+        value = .object(box)
+        return KeyedEncodingContainer(TreeKeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: []))
+    }
+
+    package func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .array(let box) = value {
+            return TreeUnkeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: [])
+        }
+        let box = ArrayBox()
+        value = .array(box)
+        return TreeUnkeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: [])
+    }
+
+    package func singleValueContainer() -> any SingleValueEncodingContainer {
+        TreeSingleValueContainer(encoder: self, depth: codingPath.count)
+    }
+}
+
+/// The keys of a container: the encoder's path up to `depth`, then `extra` (keys of containers
+/// opened with `nestedContainer`, which the encoder's path does not hold). Containers keep no
+/// copy of the path, so the encoder's own stack grows and shrinks without being copied.
+private protocol TreeContainer {
+    var encoder: TreeEncoder { get }
+    var depth: Int { get }
+    var extra: [any CodingKey] { get }
+}
+
+extension TreeContainer {
+    var codingPath: [any CodingKey] { Array(encoder.codingPath.prefix(depth)) + extra }
+
+    func encoded<Value: Encodable>(_ value: Value, key: any CodingKey) throws -> TreeEncoder.Node {
+        try encoder.box(value, depth: depth, extra: extra, key: key)
+    }
+}
+
+private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, TreeContainer {
+    let encoder: TreeEncoder
+    let box: TreeEncoder.ObjectBox
+    let depth: Int
+    let extra: [any CodingKey]
+
+    func encodeNil(forKey key: Key) throws { box.set(key.stringValue, .null) }
+    func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .bool(value)) }
+    func encode(_ value: String, forKey key: Key) throws { box.set(key.stringValue, .string(value)) }
+    func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, try encoder.checked(value, at: codingPath + [key])) }
+    func encode(_ value: Float, forKey key: Key) throws { box.set(key.stringValue, try encoder.checked(value, at: codingPath + [key])) }
+    func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
+    func encode(_ value: Int8, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
+    func encode(_ value: Int16, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
+    func encode(_ value: Int32, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
+    func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .integer(value)) }
+    func encode(_ value: UInt, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
+    func encode(_ value: UInt8, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
+    func encode(_ value: UInt16, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
+    func encode(_ value: UInt32, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
+    func encode(_ value: UInt64, forKey key: Key) throws { box.set(key.stringValue, .unsigned(value)) }
+
+    func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+        box.set(key.stringValue, try encoded(value, key: key))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let nested = TreeEncoder.ObjectBox()
+        box.set(key.stringValue, .object(nested))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, depth: depth, extra: extra + [key]))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = TreeEncoder.ArrayBox()
+        box.set(key.stringValue, .array(nested))
+        return TreeUnkeyedContainer(encoder: encoder, box: nested, depth: depth, extra: extra + [key])
+    }
+
+    func superEncoder() -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [AnyCodingKey("super")]) { self.box.set("super", $0) } }
+
+    func superEncoder(forKey key: Key) -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [key]) { self.box.set(key.stringValue, $0) } }
+}
+
+private struct TreeUnkeyedContainer: UnkeyedEncodingContainer, TreeContainer {
+    let encoder: TreeEncoder
+    let box: TreeEncoder.ArrayBox
+    let depth: Int
+    let extra: [any CodingKey]
+
+    var count: Int { box.elements.count }
+
+    private var key: AnyCodingKey { AnyCodingKey(intValue: box.elements.count) }
+
+    mutating func encodeNil() throws { box.elements.append(.null) }
+    mutating func encode(_ value: Bool) throws { box.elements.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { box.elements.append(.string(value)) }
+    mutating func encode(_ value: Double) throws { box.elements.append(try encoder.checked(value, at: codingPath + [key])) }
+    mutating func encode(_ value: Float) throws { box.elements.append(try encoder.checked(value, at: codingPath + [key])) }
+    mutating func encode(_ value: Int) throws { box.elements.append(.integer(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { box.elements.append(.integer(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { box.elements.append(.integer(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { box.elements.append(.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { box.elements.append(.integer(value)) }
+    mutating func encode(_ value: UInt) throws { box.elements.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { box.elements.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt16) throws { box.elements.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt32) throws { box.elements.append(.unsigned(UInt64(value))) }
+    mutating func encode(_ value: UInt64) throws { box.elements.append(.unsigned(value)) }
+
+    mutating func encode<Value: Encodable>(_ value: Value) throws {
+        box.elements.append(try encoded(value, key: key))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nested = TreeEncoder.ObjectBox()
+        let key = self.key
+        box.elements.append(.object(nested))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, depth: depth, extra: extra + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = TreeEncoder.ArrayBox()
+        let key = self.key
+        box.elements.append(.array(nested))
+        return TreeUnkeyedContainer(encoder: encoder, box: nested, depth: depth, extra: extra + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let index = box.elements.count
+        let box = self.box
+        box.elements.append(.null)
+        return ReferencingEncoder(parent: encoder, path: codingPath + [key]) { box.elements[index] = $0 }
+    }
+}
+
+private struct TreeSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: TreeEncoder
+    let depth: Int
+
+    var codingPath: [any CodingKey] { Array(encoder.codingPath.prefix(depth)) }
+
+    func encodeNil() throws { encoder.value = .null }
+    func encode(_ value: Bool) throws { encoder.value = .bool(value) }
+    func encode(_ value: String) throws { encoder.value = .string(value) }
+    func encode(_ value: Double) throws { encoder.value = try encoder.checked(value, at: codingPath) }
+    func encode(_ value: Float) throws { encoder.value = try encoder.checked(value, at: codingPath) }
+    func encode(_ value: Int) throws { encoder.value = .integer(Int64(value)) }
+    func encode(_ value: Int8) throws { encoder.value = .integer(Int64(value)) }
+    func encode(_ value: Int16) throws { encoder.value = .integer(Int64(value)) }
+    func encode(_ value: Int32) throws { encoder.value = .integer(Int64(value)) }
+    func encode(_ value: Int64) throws { encoder.value = .integer(value) }
+    func encode(_ value: UInt) throws { encoder.value = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt8) throws { encoder.value = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt16) throws { encoder.value = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt32) throws { encoder.value = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt64) throws { encoder.value = .unsigned(value) }
+    func encode<Value: Encodable>(_ value: Value) throws { encoder.value = try encoder.box(value, depth: depth, extra: [], key: nil) }
+}
+
+/// The encoder a `superEncoder` call returns: what is encoded through it lands where `store` puts it.
+private final class ReferencingEncoder: Encoder {
+    let parent: TreeEncoder
+    let codingPath: [any CodingKey]
+    let store: (TreeEncoder.Node) -> Void
+    var userInfo: [CodingUserInfoKey: Any] { parent.userInfo }
+
+    init(parent: TreeEncoder, path: [any CodingKey], store: @escaping (TreeEncoder.Node) -> Void) {
+        self.parent = parent
+        self.codingPath = path
+        self.store = store
+    }
+
+    /// A fresh encoder on the same path; whatever it produces is stored when this one goes.
+    private lazy var inner: TreeEncoder = {
+        let encoder = TreeEncoder(userInfo: parent.userInfo)
+        encoder.codingPath = codingPath
+        return encoder
+    }()
+
+    deinit { store(inner.value ?? .object(TreeEncoder.ObjectBox())) }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { inner.container(keyedBy: type) }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { inner.unkeyedContainer() }
+    func singleValueContainer() -> any SingleValueEncodingContainer { inner.singleValueContainer() }
+}
+
+/// Writes encoded trees and `JSONValue`s as JSON text.
+package enum JSONWriter {
+    static func write(_ node: TreeEncoder.Node, to out: inout [UInt8]) {
+        switch node {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): appendInteger(value, to: &out)
+        case .unsigned(let value): value <= UInt64(Int64.max) ? appendInteger(Int64(value), to: &out) : out.append(contentsOf: String(value).utf8)
+        case .double(let value): appendNumber(value, to: &out)
+        case .float(let value): out.append(contentsOf: (value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : value.description).utf8)
+        case .string(let value): JSONStrings.appendQuoted(value, to: &out)
+        case .number(let text): out.append(contentsOf: text.utf8)
+        case .json(let value): write(value, to: &out)
+        case .array(let box):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in box.elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let box):
+            out.append(UInt8(ascii: "{"))
+            for index in box.keys.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONStrings.appendQuoted(box.keys[index], to: &out)
+                out.append(UInt8(ascii: ":"))
+                write(box.values[index], to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Writes `value` with its object keys in order. A number that is not finite, which JSON
+    /// cannot hold, is written as `null`, as `JSON.stringify` does.
+    package static func write(_ value: JSONValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): value.isFinite ? appendNumber(value, to: &out) : out.append(contentsOf: "null".utf8)
+        case .string(let value): JSONStrings.appendQuoted(value, to: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in object.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONStrings.appendQuoted(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                write(member.value, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A finite `Double` as JavaScript writes it where the two agree: whole numbers below 2^53
+    /// without a fraction, everything else in Swift's shortest round-trip form.
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value.rounded() == value, abs(value) < 9_007_199_254_740_992 {
+            appendInteger(Int64(value), to: &out)
+        } else {
+            out.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    /// The decimal digits of `value`, written in place (least significant first, then reversed).
+    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let start = out.count
+        var rest = value.magnitude
+        repeat {
+            out.append(UInt8(truncatingIfNeeded: rest % 10) &+ 0x30)
+            rest /= 10
+        } while rest > 0
+        out[start...].reverse()
+    }
+}
