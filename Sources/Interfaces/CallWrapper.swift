@@ -33,10 +33,12 @@ package struct CallWrapper: Sendable {
                     scanner.skipSpace()
                     let valueStart = scanner.index
                     guard scanner.skipValue() else { return "the message is not valid JSON" }
-                    if key.elementsEqual(#""data""#.utf8) {
-                        data = valueStart..<scanner.index
-                    } else if key.elementsEqual(#""_dscbstub""#.utf8) {
-                        stub = valueStart..<scanner.index
+                    // Keys are compared by what they say, escapes read, and a later key
+                    // replaces an earlier one: the split JSON.parse would make.
+                    switch Self.member(named: UnsafeRawBufferPointer(rebasing: key.dropFirst().dropLast())) {
+                    case .data: data = valueStart..<scanner.index
+                    case .callbackStub: stub = valueStart..<scanner.index
+                    case nil: break
                     }
                     scanner.skipSpace()
                     if scanner.peek(UInt8(ascii: ",")) {
@@ -59,6 +61,20 @@ package struct CallWrapper: Sendable {
         let base = text.startIndex
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
         self.callbackStub = try stub.map { try Self.callbackName(text[(base + $0.lowerBound)..<(base + $0.upperBound)]) }
+    }
+
+    private enum Member { case data, callbackStub }
+
+    /// Which wrapper member a key's text (between its quotes) names, if any.
+    private static func member(named key: UnsafeRawBufferPointer) -> Member? {
+        if key.elementsEqual("data".utf8) { return .data }
+        if key.elementsEqual("_dscbstub".utf8) { return .callbackStub }
+        guard key.contains(UInt8(ascii: "\\")), key.count <= 6 * "_dscbstub".utf8.count else { return nil }
+        switch JSONStrings.unescape(key.bindMemory(to: UInt8.self)) {
+        case "data": return .data
+        case "_dscbstub": return .callbackStub
+        default: return nil
+        }
     }
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.

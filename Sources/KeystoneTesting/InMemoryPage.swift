@@ -52,7 +52,7 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// Creates a page attached to `hub`. The page has registered `_hasJavascriptMethod`, as both
     /// runtimes do; call ``initialize()`` to send `_dsb.dsinit`.
-    public init(hub: any BridgeHub, runtime: PageRuntime = .dsbridge, serializer: any JSONSerializer = FoundationJSONSerializer()) {
+    public init(hub: any BridgeHub, runtime: PageRuntime = .dsbridge, serializer: any JSONSerializer = DefaultJSONSerializer()) {
         self.hub = hub
         self.runtime = runtime
         self.serializer = serializer
