@@ -32,6 +32,9 @@ extension BridgeError {
         public static let invalidResult = Code(rawValue: 10)
         /// The host refuses calls from where this one came (a subframe, by default).
         public static let notAllowed = Code(rawValue: 11)
+        /// The call goes past one of the limits a Keystone keeps (its size, its nesting, a name's
+        /// length, how many calls may be open at once); the message names the limit.
+        public static let limitExceeded = Code(rawValue: 12)
 
         public var description: String {
             switch self {
@@ -46,6 +49,7 @@ extension BridgeError {
             case .invalidRegistration: "invalidRegistration"
             case .invalidResult: "invalidResult"
             case .notAllowed: "notAllowed"
+            case .limitExceeded: "limitExceeded"
             default: "code \(rawValue)"
             }
         }

@@ -9,13 +9,16 @@ package struct CallWrapper: Sendable {
     /// The page's callback (`_dscbstub`): present exactly when the page called asynchronously.
     package var callbackStub: String?
 
-    /// Splits `text`, which must be one JSON object.
-    /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong.
-    package init(splitting text: Data) throws {
+    /// Splits `text`, which must be one JSON object whose members nest at most `maximumDepth` deep.
+    /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong, or
+    ///   `limitExceeded` when a member nests deeper than `maximumDepth`.
+    package init(splitting text: Data, maximumDepth: Int = .max) throws {
         var data: Range<Int>?
         var stub: Range<Int>?
+        var isTooDeep = false
         let fault: String? = text.withUnsafeBytes { raw in
-            var scanner = JSONGrammar.Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            var scanner = JSONGrammar.Scanner(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            defer { isTooDeep = scanner.isTooDeep }
             scanner.skipSpace()
             guard scanner.peek(UInt8(ascii: "{")) else { return "the message is not a JSON object" }
             scanner.index += 1
@@ -54,6 +57,9 @@ package struct CallWrapper: Sendable {
             }
             scanner.skipSpace()
             return scanner.index == scanner.bytes.count ? nil : "the message is not valid JSON"
+        }
+        if isTooDeep {
+            throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
         }
         if let fault {
             throw BridgeError(code: .malformedMessage, message: fault)

@@ -18,9 +18,14 @@ package enum JSONGrammar {
     package struct Scanner {
         package let bytes: UnsafeBufferPointer<UInt8>
         package var index = 0
+        /// How deep arrays and objects may nest inside one value ``skipValue()`` moves past.
+        package var maximumDepth: Int
+        /// Whether ``skipValue()`` stopped because the value nests deeper than ``maximumDepth``.
+        package private(set) var isTooDeep = false
 
-        package init(bytes: UnsafeBufferPointer<UInt8>) {
+        package init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = .max) {
             self.bytes = bytes
+            self.maximumDepth = maximumDepth
         }
 
         private enum Container { case array, object }
@@ -34,6 +39,10 @@ package enum JSONGrammar {
                 guard index < bytes.count else { return false }
                 switch bytes[index] {
                 case UInt8(ascii: "{"):
+                    guard stack.count < maximumDepth else {  // an empty container is a level too
+                        isTooDeep = true
+                        return false
+                    }
                     index += 1
                     skipSpace()
                     if peek(UInt8(ascii: "}")) {
@@ -44,6 +53,10 @@ package enum JSONGrammar {
                         continue
                     }
                 case UInt8(ascii: "["):
+                    guard stack.count < maximumDepth else {  // an empty container is a level too
+                        isTooDeep = true
+                        return false
+                    }
                     index += 1
                     skipSpace()
                     if peek(UInt8(ascii: "]")) {

@@ -20,6 +20,8 @@ extension Keystone {
     }
 
     public func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
+        // Sizes first: nothing reads, logs or echoes a name or text over its limit.
+        if let error = sizeLimitError(method: method, arguments: arguments) { return refuse(error, callbackStub: nil) }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
         let answer = CallerFrame.$current.withValue(frame) { handleCall(method, arguments: Data(arguments.utf8)) }
@@ -27,14 +29,33 @@ extension Keystone {
         return answer
     }
 
+    /// The limit a call's name or arguments go past, if any.
+    private func sizeLimitError(method: String, arguments: String) -> BridgeError? {
+        let limits = components.limits
+        if method.utf8.count > limits.methodNameBytes {
+            return BridgeError(code: .limitExceeded, message: "the method name is longer than the limit of \(limits.methodNameBytes) bytes")
+        }
+        if arguments.utf8.count > limits.messageBytes {
+            return BridgeError(code: .limitExceeded, message: "the call's arguments are larger than the limit of \(limits.messageBytes) bytes")
+        }
+        return nil
+    }
+
     /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
     func handleCall(_ method: String, arguments: Data) -> String {
+        let limits = components.limits
         let wrapper: CallWrapper
         let name: MethodName
         do {
-            wrapper = try CallWrapper(splitting: arguments)
+            wrapper = try CallWrapper(splitting: arguments, maximumDepth: limits.nestingDepth)
+        } catch let error as BridgeError where error.code == .limitExceeded {
+            return refuse(error, callbackStub: nil)
         } catch {
             return refuse(BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)"), callbackStub: nil)
+        }
+        if let stub = wrapper.callbackStub, stub.utf8.count > limits.callbackNameBytes {
+            // Not released: a name over the limit is never put in a script.
+            return refuse(BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limits.callbackNameBytes) bytes"), callbackStub: nil)
         }
         do {
             name = try components.resolver.resolve(method)
@@ -77,7 +98,7 @@ extension Keystone {
                 return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: stub)
             case .async(let start):
                 let run = try start(wrapper.data, components.serializer)
-                startTask(for: stub) { keystone, epoch in
+                try startTask(for: stub) { keystone, epoch in
                     do {
                         let value = try JSONText(validating: try await run())
                         keystone.send(.result(callback: stub, value: value, complete: true), epoch: epoch)
@@ -87,7 +108,7 @@ extension Keystone {
                 }
             case .multiResponse(let start):
                 let run = try start(wrapper.data, components.serializer)
-                startTask(for: stub) { keystone, epoch in
+                try startTask(for: stub) { keystone, epoch in
                     do {
                         try await run { value in
                             let value = try JSONText(validating: value)
@@ -123,11 +144,18 @@ extension Keystone {
 
     /// Runs `body` for the current page load as a task that `pageDidUnload()`, or the page's
     /// `_dsb.cancel` for `callback`, cancels.
-    private func startTask(for callback: String, _ body: @escaping @Sendable (Keystone, PageEpoch) async -> Void) {
-        let (token, epoch) = state.withLock { state in
+    /// - Throws: ``BridgeError`` (`limitExceeded`) when the page already has as many calls running
+    ///   as ``BridgeLimits/runningCalls`` allows.
+    private func startTask(for callback: String, _ body: @escaping @Sendable (Keystone, PageEpoch) async -> Void) throws {
+        let limit = components.limits.runningCalls
+        let started: (token: Int, epoch: PageEpoch)? = state.withLock { state in
+            guard state.running.count < limit else { return nil }
             state.lastTaskToken += 1
             state.running[state.lastTaskToken] = RunningCall(callback: callback)
             return (state.lastTaskToken, state.epoch)
+        }
+        guard let (token, epoch) = started else {
+            throw BridgeError(code: .limitExceeded, message: "the page already has \(limit) calls running, the limit")
         }
         let task = Task {
             await body(self, epoch)

@@ -78,7 +78,7 @@ extension Keystone {
                     continuation.resume(throwing: Self.cancelled)
                     return
                 }
-                let id = make(
+                guard let id = make(
                     PendingCall(
                         isMultiResponse: false,
                         receive: { answer, _ in
@@ -88,7 +88,7 @@ extension Keystone {
                     ),
                     method: method,
                     arguments: argumentText
-                )
+                ) else { return }
                 made.withLock { $0 = id }
                 // Cancelled while it was being made: the handler below found no id to cancel.
                 if Task.isCancelled { cancelPendingCall(id) }
@@ -145,7 +145,7 @@ extension Keystone {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        let id = make(call, method: method, arguments: argumentText)
+        guard let id = make(call, method: method, arguments: argumentText) else { return stream }
         continuation.onTermination = { [weak self] _ in self?.cancelPendingCall(id) }
         return stream
     }
@@ -176,14 +176,21 @@ extension Keystone {
     }
 
     /// Makes a call of the page's handler `method`: gives it the next id, registers it and queues its
-    /// message in one step, so calls reach the page in the order they were made. Returns the id.
-    private func make(_ call: PendingCall, method: String, arguments: JSONText) -> Int {
-        issue { state in
+    /// message in one step, so calls reach the page in the order they were made. Returns the id, or
+    /// `nil` after failing the call when as many calls wait as ``BridgeLimits/pendingCalls`` allows.
+    private func make(_ call: PendingCall, method: String, arguments: JSONText) -> Int? {
+        let limit = components.limits.pendingCalls
+        let id: Int? = issue { state in
+            guard state.pending.count < limit else { return (nil, nil) }
             state.lastCallbackId += 1
             let id = state.lastCallbackId
             state.pending[id] = call
             return (id, Outgoing(message: .call(method: method, callbackId: id, arguments: arguments), epoch: state.epoch))
         }
+        if id == nil {
+            call.fail(BridgeError(code: .limitExceeded, message: "\(limit) calls already wait for the page, the limit"))
+        }
+        return id
     }
 
     private static let cancelled = BridgeError(code: .cancelled, message: "the call was cancelled")

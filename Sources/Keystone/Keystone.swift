@@ -123,14 +123,14 @@ public final class Keystone: BridgeHub {
         issue { state in ((), Outgoing(message: message, epoch: epoch ?? state.epoch)) }
     }
 
-    /// Runs `step` on the state and queues the message it makes in the same critical section, so
-    /// messages reach the evaluator in the order they were made, whichever threads made them; then
-    /// hands the queue on unless another thread is doing so.
+    /// Runs `step` on the state and queues the message it makes (if any) in the same critical
+    /// section, so messages reach the evaluator in the order they were made, whichever threads made
+    /// them; then hands the queue on unless another thread is doing so.
     @discardableResult
-    func issue<Result>(_ step: (inout State) -> (Result, Outgoing)) -> Result {
+    func issue<Result>(_ step: (inout State) -> (Result, Outgoing?)) -> Result {
         let (result, mustHandOff) = state.withLock { state in
             let (result, outgoing) = step(&state)
-            return (result, state.outbox.append(outgoing))
+            return (result, outgoing.map { state.outbox.append($0) } ?? false)
         }
         if mustHandOff { handOffOutbox() }
         return result

@@ -17,18 +17,22 @@ public struct KeystoneComponents: Sendable {
     public var evaluator: any JavaScriptEvaluator
     /// Where log lines go.
     public var logging: KeystoneLogging
+    /// The most a page may send or keep open.
+    public var limits: BridgeLimits
 
     public init(
         serializer: any JSONSerializer = DefaultJSONSerializer(),
         resolver: any MethodResolver = DefaultMethodResolver(),
         dispatcher: any InvocationDispatcher = DefaultInvocationDispatcher(),
         evaluator: any JavaScriptEvaluator = BatchingEvaluator(),
-        logging: KeystoneLogging = .silent
+        logging: KeystoneLogging = .silent,
+        limits: BridgeLimits = BridgeLimits()
     ) {
         self.serializer = serializer
         self.resolver = resolver
         self.dispatcher = dispatcher
         self.evaluator = evaluator
         self.logging = logging
+        self.limits = limits
     }
 }

@@ -1,0 +1,41 @@
+// BridgeLimits.swift — the most a page may send or keep open, each limit with a safe default.
+/// The most a page may send a Keystone or keep open at once.
+///
+/// Every byte from a page is hostile, so every input has a bound: past one, the call is refused
+/// with ``BridgeError/Code-swift.struct/limitExceeded`` (12), whose message names the limit and
+/// never the payload. Each check runs before anything is decoded, echoed or put in a script.
+///
+/// ```swift
+/// var components = KeystoneComponents()
+/// components.limits.messageBytes = 64 << 20  // an app that sends large photos as base64
+/// ```
+public struct BridgeLimits: Sendable, Hashable {
+    /// The most bytes a call's arguments (`{"data": …}`) may hold. Default 16 MiB.
+    public var messageBytes: Int
+    /// How deep arrays and objects may nest in a call's arguments, below the wrapper. Default 128.
+    public var nestingDepth: Int
+    /// The longest method name a page may call, in UTF-8 bytes. Default 256.
+    public var methodNameBytes: Int
+    /// The longest callback name (`_dscbstub`) a page may give, in UTF-8 bytes. Default 128.
+    public var callbackNameBytes: Int
+    /// How many of the page's asynchronous calls may run at once. Default 10,000.
+    public var runningCalls: Int
+    /// How many Swift calls of the page's handlers may wait for the page at once. Default 10,000.
+    public var pendingCalls: Int
+
+    public init(
+        messageBytes: Int = 16 << 20,
+        nestingDepth: Int = 128,
+        methodNameBytes: Int = 256,
+        callbackNameBytes: Int = 128,
+        runningCalls: Int = 10_000,
+        pendingCalls: Int = 10_000
+    ) {
+        self.messageBytes = messageBytes
+        self.nestingDepth = nestingDepth
+        self.methodNameBytes = methodNameBytes
+        self.callbackNameBytes = callbackNameBytes
+        self.runningCalls = runningCalls
+        self.pendingCalls = pendingCalls
+    }
+}
