@@ -11,7 +11,8 @@ import Interfaces
 /// one, each in its own `try`.
 ///
 /// Every name and value enters the script as a JSON literal with U+2028/U+2029 escaped — never as
-/// code — so nothing a value holds can end a literal or run. The script is a few dozen bytes per
+/// code — so nothing a value holds can end a literal or run; an object key spelling `__proto__` is
+/// written as a computed key, so every value arrives as `JSON.parse` would give it. The script is a few dozen bytes per
 /// message longer than the JSON it carries; nothing is percent-encoded.
 public enum ScriptRenderer {
     /// The script for `messages`, in order, written for `runtime`.
@@ -42,7 +43,7 @@ public enum ScriptRenderer {
             out.append(contentsOf: "try{window[".utf8)
             JSONText.appendQuoted(callback, to: &out)
             out.append(contentsOf: "](".utf8)
-            JSONText.appendScriptLiteral(value.bytes, to: &out)
+            JSONText.appendScriptLiteral(value, to: &out)
             out.append(contentsOf: ")}catch(e){}".utf8)
             if complete { appendDelete(callback, to: &out) }
         case .failure(let callback, let error):
@@ -79,7 +80,7 @@ public enum ScriptRenderer {
         case .result(let callback, let value, let complete):
             appendCallbackKey(callback, to: &out)
             out.append(contentsOf: #","value":"#.utf8)
-            JSONText.appendScriptLiteral(value.bytes, to: &out)
+            JSONText.appendScriptLiteral(value, to: &out)
             out.append(contentsOf: (complete ? #","complete":true}"# : "}").utf8)
         case .failure(let callback, let error):
             appendCallbackKey(callback, to: &out)
@@ -95,13 +96,13 @@ public enum ScriptRenderer {
         case .call(let method, let callbackId, let arguments):
             appendCallHead(method, callbackId, to: &out)
             out.append(contentsOf: #","args":"#.utf8)
-            JSONText.appendScriptLiteral(arguments.bytes, to: &out)
+            JSONText.appendScriptLiteral(arguments, to: &out)
             out.append(UInt8(ascii: "}"))
         case .event(let name, let value):
             out.append(contentsOf: #"{"event":"#.utf8)
             JSONText.appendQuoted(name, to: &out)
             out.append(contentsOf: #","value":"#.utf8)
-            JSONText.appendScriptLiteral(value.bytes, to: &out)
+            JSONText.appendScriptLiteral(value, to: &out)
             out.append(UInt8(ascii: "}"))
         }
     }

@@ -5,12 +5,20 @@ import Foundation
 package enum JSONGrammar {
     /// The offset of the first byte that breaks the grammar, or `nil` when `data` is one JSON value.
     package static func firstError(in data: Data) -> Int? {
+        check(data).firstError
+    }
+
+    /// Checks that `data` is one JSON value: the offset of the first byte that breaks the grammar
+    /// (or `nil`), and the byte ranges of object keys that spell `__proto__`, escapes read — the one
+    /// key whose meaning JavaScript source and `JSON.parse` disagree on.
+    package static func check(_ data: Data) -> (firstError: Int?, protoKeys: [Range<Int>]) {
         data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            scanner.recordsProtoKeys = true
             scanner.skipSpace()
-            guard scanner.skipValue() else { return scanner.index }
+            guard scanner.skipValue() else { return (scanner.index, []) }
             scanner.skipSpace()
-            return scanner.index == scanner.bytes.count ? nil : scanner.index
+            return (scanner.index == scanner.bytes.count ? nil : scanner.index, scanner.protoKeys)
         }
     }
 
@@ -22,6 +30,10 @@ package enum JSONGrammar {
         package var maximumDepth: Int
         /// Whether ``skipValue()`` stopped because the value nests deeper than ``maximumDepth``.
         package private(set) var isTooDeep = false
+        /// Whether object keys that spell `__proto__` are recorded in ``protoKeys``.
+        package var recordsProtoKeys = false
+        /// The byte ranges (quotes included) of the object keys that spell `__proto__`.
+        package private(set) var protoKeys: [Range<Int>] = []
 
         package init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = .max) {
             self.bytes = bytes
@@ -97,6 +109,14 @@ package enum JSONGrammar {
             }
         }
 
+        /// Whether a string token (quotes included) spells `__proto__`, escapes read.
+        private static func spellsProto(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+            if token.count == 11 { return token.elementsEqual(#""__proto__""#.utf8) }
+            // Escaped, it is longer, but never more than six bytes a character.
+            guard token.count > 11, token.count <= 2 + 6 * 9, token.contains(UInt8(ascii: "\\")) else { return false }
+            return JSONStrings.unescape(UnsafeBufferPointer(rebasing: token.dropFirst().dropLast())) == "__proto__"
+        }
+
         package func peek(_ byte: UInt8) -> Bool {
             index < bytes.count && bytes[index] == byte
         }
@@ -112,7 +132,11 @@ package enum JSONGrammar {
 
         /// `"key"` then `:`, leaving the index at the member's value.
         private mutating func scanKey() -> Bool {
+            let start = index
             guard peek(UInt8(ascii: "\"")), scanString() else { return false }
+            if recordsProtoKeys, Self.spellsProto(UnsafeBufferPointer(rebasing: bytes[start..<index])) {
+                protoKeys.append(start..<index)
+            }
             skipSpace()
             guard peek(UInt8(ascii: ":")) else { return false }
             index += 1
