@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KeystoneWebKit", targets: ["KeystoneWebKit"]),
         .executable(name: "keystone-demo", targets: ["KeystoneDemo"]),
         .executable(name: "keystone-benchmark", targets: ["KeystoneBenchmark"]),
+        .executable(name: "keystone-fuzz", targets: ["KeystoneFuzz"]),
     ],
     dependencies: [],
     targets: [
@@ -32,6 +33,9 @@ let package = Package(
             resources: [.copy("Resources/demo.html")]
         ),
         .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),
+        // The fuzz harness: libFuzzer's target when built by scripts/fuzz.sh, a corpus replay otherwise.
+        .executableTarget(name: "KeystoneFuzz", dependencies: ["Keystone", "CLibFuzzer"]),
+        .target(name: "CLibFuzzer"),
         .systemLibrary(name: "CWebKitGTK", pkgConfig: "keystone-webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
         .target(name: "KeystoneGTK", dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))]),
         .target(name: "KeystoneWebKit", dependencies: ["Keystone"]),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test.sh — runs every test: the Swift suites (built with warnings as errors), the page-side
 # JavaScript suites, the type check of the page API's declarations, the end-to-end suite in a real
-# WebKitGTK web view (under Xvfb), and the sync-call bar counted in instructions (valgrind), never
-# in time: nothing here passes or fails on how busy the machine is.
+# WebKitGTK web view (under Xvfb), the speed bars counted in instructions (valgrind), never in
+# time, so nothing here passes or fails on how busy the machine is; and a minute of fuzzing
+# (libFuzzer with AddressSanitizer), which fails on any finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prepare.sh
@@ -16,3 +17,4 @@ tsc -p Tests/JavaScript/types
 xvfb-run -a Tests/E2E/run.sh
 swift build -c release --product keystone-benchmark -Xswiftc -warnings-as-errors
 .build/release/keystone-benchmark --gate
+bash scripts/fuzz.sh 60

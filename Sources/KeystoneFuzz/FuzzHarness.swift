@@ -1,0 +1,185 @@
+// FuzzHarness.swift — what one fuzz input is checked against: the inbound path and the wrapper split.
+import Foundation
+import Keystone
+
+/// Takes one input and fails loudly (a trap, which the fuzzer reports) when Keystone misbehaves.
+///
+/// The first byte chooses what the rest is:
+/// - 0: a call wrapper, split by Keystone and by `JSONSerialization`, which must agree on `data`
+///   and `_dscbstub` for every JSON object (escaped and repeated keys included) and refuse what
+///   it refuses;
+/// - 1: a method name, a NUL, and arguments, sent as a bridge `prompt`;
+/// - 2: the same, sent as a script message;
+/// - 3: a prompt's text, a NUL, and its default text, exactly as a page could send them.
+///
+/// Every call reaches a fresh Keystone with interfaces of every kind and Swift calls waiting for
+/// the page, so `_dsb.returnValue`, `_dsb.cancel` and the other built-ins have something to touch.
+/// Each answer must be JSON, coded, and short enough that it cannot be quoting a payload.
+enum FuzzHarness {
+    static func check(_ input: [UInt8]) {
+        guard let mode = input.first else { return }
+        let rest = input.dropFirst()
+        switch mode % 4 {
+        case 0: checkWrapperSplit(Data(String(decoding: rest, as: UTF8.self).utf8))
+        case 1: checkCall(rest, asPrompt: true)
+        case 2: checkCall(rest, asPrompt: false)
+        default: checkPrompt(rest)
+        }
+    }
+
+    // MARK: The wrapper split, against JSONSerialization
+
+    static func checkWrapperSplit(_ text: Data) {
+        let ours = Result { try CallWrapper(splitting: text) }
+        let theirs = try? JSONSerialization.jsonObject(with: text) as? [String: Any]
+        guard let theirs else {
+            // What JSONSerialization refuses, the split refuses too, except values the grammar
+            // allows and a later decoder refuses (lone surrogates, numbers past Double's range):
+            // Keystone's own decoder refuses those as well.
+            if case .success = ours, (try? DefaultJSONSerializer().decode(JSONValue.self, from: text)) != nil,
+                (try? JSONSerialization.jsonObject(with: text, options: .fragmentsAllowed)) is [String: Any]
+            {
+                fail("the split accepted what JSONSerialization refuses", text)
+            }
+            return
+        }
+        let stub = theirs["_dscbstub"]
+        guard case .success(let wrapper) = ours else {
+            // The only object the split refuses: one whose `_dscbstub` is not a string.
+            if stub == nil || stub is String { fail("the split refused a JSON object", text) }
+            return
+        }
+        if stub != nil, !(stub is String) { fail("the split took a callback that is not a string", text) }
+        if wrapper.callbackStub != stub as? String { fail("the split read another callback than JSON.parse", text) }
+        switch (wrapper.data, theirs["data"]) {
+        case (nil, nil): break
+        case (let data?, let expected?):
+            guard let read = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed), canonical(read) == canonical(expected) else {
+                return fail("the split read another data than JSON.parse", text)
+            }
+        default: fail("the split found data where JSON.parse did not, or the reverse", text)
+        }
+    }
+
+    /// A value read by JSONSerialization, written back with sorted keys: equal values, equal text.
+    static func canonical(_ value: Any) -> Data? {
+        try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    // MARK: The inbound path
+
+    struct Typed: Codable, Sendable {
+        enum Kind: String, Codable, Sendable { case a, b }
+        var name: String
+        var count: Int
+        var kind: Kind?
+        var tags: [String]?
+        var when: Date?
+        var blob: Data?
+        var nested: [String: [Double]]?
+    }
+
+    struct Everything: BridgeInterface {
+        func exposeMethods(to methods: inout MethodList) {
+            methods.sync("echo") { (value: JSONValue) in value }
+            methods.sync("typed") { (value: Typed) in value }
+            methods.sync("none") {}
+            methods.sync("fail") { (value: String) throws -> Int in throw BridgeError(code: .init(rawValue: 1000), message: "no") }
+            methods.async("later") { (value: JSONValue) async in value }
+            methods.async("typedLater") { (value: Typed) async in value.count }
+            methods.multiResponse("count") { (value: Int, writer: ResponseWriter<Int>) in
+                for n in 0..<min(max(value, 0), 3) { try await writer.write(n) }
+            }
+        }
+    }
+
+    static func checkCall(_ bytes: ArraySlice<UInt8>, asPrompt: Bool) {
+        let (method, arguments) = split(bytes)
+        withFreshKeystone(Data(bytes)) { keystone in
+            let answer: String? = asPrompt
+                ? keystone.handlePrompt(Keystone.promptPrefix + method, defaultText: arguments)
+                : keystone.handleMessage(method, arguments: arguments)
+            guard let answer else { return fail("a bridge prompt was not answered", Data(bytes)) }
+            checkAnswer(answer, Data(bytes))
+        }
+    }
+
+    static func checkPrompt(_ bytes: ArraySlice<UInt8>) {
+        let (text, defaultText) = split(bytes)
+        withFreshKeystone(Data(bytes)) { keystone in
+            let answer = keystone.handlePrompt(text, defaultText: defaultText)
+            if Keystone.isBridgePrompt(text) != (answer != nil) {
+                fail("a prompt was answered although it is not the bridge's, or the reverse", Data(bytes))
+            }
+            if let answer { checkAnswer(answer, Data(bytes)) }
+        }
+    }
+
+    /// Runs `body` on a fresh Keystone, unloads the page, and waits until everything the input
+    /// started has let go of the Keystone: each input ends with nothing of its own left alive, so
+    /// a Keystone that outlives its input is a leak (a cycle), reported as such.
+    static func withFreshKeystone(_ input: Data, _ body: (Keystone) -> Void) {
+        weak var released: Keystone?
+        do {
+            let (keystone, keep) = makeKeystone()
+            released = keystone
+            body(keystone)
+            keystone.pageDidUnload()  // cancels the input's running calls
+            withExtendedLifetime(keep) {}
+        }
+        // The cancelled tasks end on other threads, moments later; on any machine, long before this.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while released != nil, ContinuousClock.now < deadline { sched_yield() }
+        if released != nil { fail("a Keystone outlived the input that used it", input) }
+    }
+
+    /// A Keystone with every kind of interface, a page that has initialized, and three Swift calls
+    /// (ids 1, 2 and 3) waiting for it; the objects to keep alive while the input runs.
+    static func makeKeystone() -> (Keystone, [AnyObject]) {
+        let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ContinuousClock(), window: .zero)))
+        try! keystone.register(Everything())
+        try! keystone.register(Everything(), namespace: "a.b")
+        let sink = Sink()
+        keystone.attach(to: sink)
+        _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)
+        let streams: [AnyObject] = [
+            sink,
+            Box(keystone.stream("page.values", of: JSONValue.self)),
+            Box(keystone.stream("page.typed", of: Typed.self)),
+            Box(keystone.stream("page.flags", of: Bool.self)),
+        ]
+        return (keystone, streams)
+    }
+
+    final class Box<Value> {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// Renders every batch, as a web view host would, and drops it.
+    final class Sink: EvaluationTarget, @unchecked Sendable {
+        func evaluate(_ batch: ScriptBatch) { _ = batch.script.utf8.count }
+    }
+
+    static func checkAnswer(_ answer: String, _ input: Data) {
+        struct Answer: Decodable {
+            var code: Int
+            var error: BridgeError?
+        }
+        guard let read = try? JSONDecoder().decode(Answer.self, from: Data(answer.utf8)) else {
+            return fail("an answer is not the protocol's JSON", input)
+        }
+        if read.code != 0, read.error == nil { fail("a refusal carries no error object", input) }
+        if let error = read.error, error.message.utf8.count > 600 { fail("an error message is long enough to quote a payload", input) }
+    }
+
+    static func split(_ bytes: ArraySlice<UInt8>) -> (String, String) {
+        let separator = bytes.firstIndex(of: 0) ?? bytes.endIndex
+        let second = separator < bytes.endIndex ? bytes[(separator + 1)...] : []
+        return (String(decoding: bytes[..<separator], as: UTF8.self), String(decoding: second, as: UTF8.self))
+    }
+
+    static func fail(_ what: String, _ input: Data) {
+        fatalError("\(what): \(String(decoding: input.prefix(200), as: UTF8.self))")
+    }
+}
