@@ -16,7 +16,7 @@ swift build -c release --scratch-path .build-fuzz --product keystone-fuzz \
     -Xswiftc -D -Xswiftc KEYSTONE_FUZZ \
     -Xswiftc -sanitize=address \
     -Xswiftc -sanitize-coverage=edge,trace-cmp,indirect-calls,inline-8bit-counters,pc-table \
-    -Xlinker "$runtime" -Xlinker -lstdc++
+    -Xlinker "$runtime" -Xlinker -lstdc++ -Xswiftc -use-ld=lld  # the toolchain's lld: gold warns on ASan's runtime
 
 # New inputs go to a scratch corpus; the checked-in one is only read.
 work=.build-fuzz/corpus

@@ -144,7 +144,8 @@ package enum JSONGrammar {
             return true
         }
 
-        private mutating func scanWord(_ word: StaticString) -> Bool {
+        /// Moves past `word` (`true`, `false`, `null`) at `index`.
+        package mutating func scanWord(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard index + count <= bytes.count else { return false }
             for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
@@ -154,9 +155,13 @@ package enum JSONGrammar {
             return true
         }
 
-        /// Moves past a string whose opening quote is at `index`.
+        /// Whether the last string ``scanString()`` moved past held an escape.
+        package private(set) var stringHadEscape = false
+
+        /// Moves past a string whose opening quote is at `index`: escapes checked, UTF-8 validated.
         package mutating func scanString() -> Bool {
             index += 1  // opening quote
+            stringHadEscape = false
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
@@ -164,6 +169,7 @@ package enum JSONGrammar {
                     index += 1
                     return true
                 case UInt8(ascii: "\\"):
+                    stringHadEscape = true
                     index += 1
                     guard index < bytes.count else { return false }
                     switch bytes[index] {
@@ -172,21 +178,45 @@ package enum JSONGrammar {
                         index += 1
                     case UInt8(ascii: "u"):
                         guard index + 4 < bytes.count else { return false }
-                        for offset in 1...4 where !isHexDigit(bytes[index + offset]) { return false }
+                        for offset in 1...4 where hexValue(bytes[index + offset]) == nil { return false }
                         index += 5
                     default:
                         return false
                     }
                 case 0..<0x20:
                     return false
-                default:
+                case 0x20..<0x80:
                     index += 1
+                default:
+                    guard skipMultiByteCharacter() else { return false }
                 }
             }
             return false
         }
 
-        private mutating func scanNumber() -> Bool {
+        /// Moves past one well-formed UTF-8 sequence of two to four bytes (no overlongs, no surrogates).
+        private mutating func skipMultiByteCharacter() -> Bool {
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch bytes[index] {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, high) = (4, 0x8F)
+            default: return false
+            }
+            guard index + length <= bytes.count, (low...high).contains(bytes[index + 1]) else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+            return true
+        }
+
+        /// Moves past a number starting at `index`.
+        package mutating func scanNumber() -> Bool {
             if peek(UInt8(ascii: "-")) { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else { return false }
             if bytes[index] == UInt8(ascii: "0") {
@@ -214,8 +244,5 @@ package enum JSONGrammar {
 
         private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-        private func isHexDigit(_ byte: UInt8) -> Bool {
-            isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
-        }
     }
 }

@@ -128,3 +128,14 @@ package enum JSONStrings {
         value < 10 ? 0x30 + value : 0x57 + value
     }
 }
+
+/// The value of a hexadecimal digit, or `nil`.
+@inline(__always)
+package func hexValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte &- 0x30)
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte &- 0x57)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte &- 0x37)
+    default: nil
+    }
+}

@@ -32,11 +32,11 @@ package final class TapeDecoder: Decoder {
     // MARK: Containers
 
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try TapeKeyedContainer<Key>(decoder: self, object: try expect(.object, at: node, as: [String: Any].self), depth: path.count, extra: []))
+        KeyedDecodingContainer(try TapeKeyedContainer<Key>(decoder: self, object: try expect(.object, at: node, as: [String: Any].self), position: CodingPathPosition(depth: path.count, extra: [])))
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        TapeUnkeyedContainer(decoder: self, array: try expect(.array, at: node, as: [Any].self), depth: path.count, extra: [])
+        TapeUnkeyedContainer(decoder: self, array: try expect(.array, at: node, as: [Any].self), position: CodingPathPosition(depth: path.count, extra: []))
     }
 
     package func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -189,16 +189,14 @@ package final class TapeDecoder: Decoder {
     }
 }
 
-/// The keys of a container: the decoder's path up to `depth`, then `extra` (keys of containers
-/// opened with `nestedContainer`, which the decoder's path does not hold).
+/// A container of a ``TapeDecoder`` at a position on its path.
 private protocol TapeContainer {
     var decoder: TapeDecoder { get }
-    var depth: Int { get }
-    var extra: [any CodingKey] { get }
+    var position: CodingPathPosition { get }
 }
 
 extension TapeContainer {
-    var codingPath: [any CodingKey] { Array(decoder.path.prefix(depth)) + extra }
+    var codingPath: [any CodingKey] { position.path(on: decoder.path) }
 
     /// Runs `body`, which reads a value under `key`; an error it throws gets this container's path
     /// plus `key` (the path is built only then: reading a value builds none).
@@ -211,23 +209,21 @@ extension TapeContainer {
     }
 
     func decode<Value: Decodable>(_ type: Value.Type, at node: Int, key: any CodingKey) throws -> Value {
-        try decoder.decode(type, at: node, depth: depth, extra: extra, key: key)
+        try decoder.decode(type, at: node, depth: position.depth, extra: position.extra, key: key)
     }
 }
 
 private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol, TapeContainer {
     let decoder: TapeDecoder
     let object: Int
-    let depth: Int
-    let extra: [any CodingKey]
+    let position: CodingPathPosition
     /// Key → value node, for objects large enough that searching each time would cost too much.
     private let index: [String: Int]?
 
-    init(decoder: TapeDecoder, object: Int, depth: Int, extra: [any CodingKey]) throws {
+    init(decoder: TapeDecoder, object: Int, position: CodingPathPosition) throws {
         self.decoder = decoder
         self.object = object
-        self.depth = depth
-        self.extra = extra
+        self.position = position
         if decoder.tape.nodes[object].count > 16 {
             var index: [String: Int] = [:]
             var child = object + 1
@@ -293,41 +289,27 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decodeNil(forKey key: Key) throws -> Bool { decoder.isNull(try require(key)) }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    /// A scalar under `key`, read by `read`.
+    private func scalar<Value>(_ key: Key, _ read: (TapeDecoder, Int) throws -> Value) throws -> Value {
         let node = try require(key)
-        return try at(key) { try decoder.bool(at: node) }
+        let decoder = self.decoder
+        return try at(key) { try read(decoder, node) }
     }
 
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        let node = try require(key)
-        return try at(key) { try decoder.string(at: node) }
-    }
-
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        let node = try require(key)
-        return try at(key) { try decoder.double(at: node) }
-    }
-
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        let node = try require(key)
-        return try at(key) { try decoder.float(at: node) }
-    }
-
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
-
-    private func integer<Integer: FixedWidthInteger>(_ type: Integer.Type, _ key: Key) throws -> Integer {
-        let node = try require(key)
-        return try at(key) { try decoder.integer(type, at: node) }
-    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try $0.bool(at: $1) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try $0.string(at: $1) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try $0.double(at: $1) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key) { try $0.float(at: $1) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { try $0.integer(type, at: $1) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { try $0.integer(type, at: $1) } }
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         try decode(type, at: try require(key), key: key)
@@ -336,14 +318,14 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         let node = try require(key)
         return try at(key) {
-            KeyedDecodingContainer(try TapeKeyedContainer<NestedKey>(decoder: decoder, object: try decoder.expect(.object, at: node, as: [String: Any].self), depth: depth, extra: extra + [key]))
+            KeyedDecodingContainer(try TapeKeyedContainer<NestedKey>(decoder: decoder, object: try decoder.expect(.object, at: node, as: [String: Any].self), position: position.nested(key)))
         }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let node = try require(key)
         return try at(key) {
-            TapeUnkeyedContainer(decoder: decoder, array: try decoder.expect(.array, at: node, as: [Any].self), depth: depth, extra: extra + [key])
+            TapeUnkeyedContainer(decoder: decoder, array: try decoder.expect(.array, at: node, as: [Any].self), position: position.nested(key))
         }
     }
 
@@ -367,17 +349,15 @@ private struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 private struct TapeUnkeyedContainer: UnkeyedDecodingContainer, TapeContainer {
     let decoder: TapeDecoder
     let array: Int
-    let depth: Int
-    let extra: [any CodingKey]
+    let position: CodingPathPosition
     private(set) var currentIndex = 0
     /// The node of the element at `currentIndex`.
     private var next: Int
 
-    init(decoder: TapeDecoder, array: Int, depth: Int, extra: [any CodingKey]) {
+    init(decoder: TapeDecoder, array: Int, position: CodingPathPosition) {
         self.decoder = decoder
         self.array = array
-        self.depth = depth
-        self.extra = extra
+        self.position = position
         self.next = array + 1
     }
 
@@ -438,7 +418,7 @@ private struct TapeUnkeyedContainer: UnkeyedDecodingContainer, TapeContainer {
         let key = self.key
         let node = try advance(type)
         return try at(key) {
-            KeyedDecodingContainer(try TapeKeyedContainer<NestedKey>(decoder: decoder, object: try decoder.expect(.object, at: node, as: [String: Any].self), depth: depth, extra: extra + [key]))
+            KeyedDecodingContainer(try TapeKeyedContainer<NestedKey>(decoder: decoder, object: try decoder.expect(.object, at: node, as: [String: Any].self), position: position.nested(key)))
         }
     }
 
@@ -446,7 +426,7 @@ private struct TapeUnkeyedContainer: UnkeyedDecodingContainer, TapeContainer {
         let key = self.key
         let node = try advance([Any].self)
         return try at(key) {
-            TapeUnkeyedContainer(decoder: decoder, array: try decoder.expect(.array, at: node, as: [Any].self), depth: depth, extra: extra + [key])
+            TapeUnkeyedContainer(decoder: decoder, array: try decoder.expect(.array, at: node, as: [Any].self), position: position.nested(key))
         }
     }
 

@@ -104,20 +104,20 @@ package final class TreeEncoder: Encoder {
 
     package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if case .object(let box) = value {
-            return KeyedEncodingContainer(TreeKeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: []))
+            return KeyedEncodingContainer(TreeKeyedContainer(encoder: self, box: box, position: CodingPathPosition(depth: codingPath.count, extra: [])))
         }
         let box = ObjectBox()
         value = .object(box)
-        return KeyedEncodingContainer(TreeKeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: []))
+        return KeyedEncodingContainer(TreeKeyedContainer(encoder: self, box: box, position: CodingPathPosition(depth: codingPath.count, extra: [])))
     }
 
     package func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if case .array(let box) = value {
-            return TreeUnkeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: [])
+            return TreeUnkeyedContainer(encoder: self, box: box, position: CodingPathPosition(depth: codingPath.count, extra: []))
         }
         let box = ArrayBox()
         value = .array(box)
-        return TreeUnkeyedContainer(encoder: self, box: box, depth: codingPath.count, extra: [])
+        return TreeUnkeyedContainer(encoder: self, box: box, position: CodingPathPosition(depth: codingPath.count, extra: []))
     }
 
     package func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -125,28 +125,24 @@ package final class TreeEncoder: Encoder {
     }
 }
 
-/// The keys of a container: the encoder's path up to `depth`, then `extra` (keys of containers
-/// opened with `nestedContainer`, which the encoder's path does not hold). Containers keep no
-/// copy of the path, so the encoder's own stack grows and shrinks without being copied.
+/// A container of a ``TreeEncoder`` at a position on its path.
 private protocol TreeContainer {
     var encoder: TreeEncoder { get }
-    var depth: Int { get }
-    var extra: [any CodingKey] { get }
+    var position: CodingPathPosition { get }
 }
 
 extension TreeContainer {
-    var codingPath: [any CodingKey] { Array(encoder.codingPath.prefix(depth)) + extra }
+    var codingPath: [any CodingKey] { position.path(on: encoder.codingPath) }
 
     func encoded<Value: Encodable>(_ value: Value, key: any CodingKey) throws -> TreeEncoder.Node {
-        try encoder.box(value, depth: depth, extra: extra, key: key)
+        try encoder.box(value, depth: position.depth, extra: position.extra, key: key)
     }
 }
 
 private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, TreeContainer {
     let encoder: TreeEncoder
     let box: TreeEncoder.ObjectBox
-    let depth: Int
-    let extra: [any CodingKey]
+    let position: CodingPathPosition
 
     func encodeNil(forKey key: Key) throws { box.set(key.stringValue, .null) }
     func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .bool(value)) }
@@ -171,13 +167,13 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = TreeEncoder.ObjectBox()
         box.set(key.stringValue, .object(nested))
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, depth: depth, extra: extra + [key]))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, position: position.nested(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = TreeEncoder.ArrayBox()
         box.set(key.stringValue, .array(nested))
-        return TreeUnkeyedContainer(encoder: encoder, box: nested, depth: depth, extra: extra + [key])
+        return TreeUnkeyedContainer(encoder: encoder, box: nested, position: position.nested(key))
     }
 
     func superEncoder() -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [AnyCodingKey("super")]) { self.box.set("super", $0) } }
@@ -188,8 +184,7 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 private struct TreeUnkeyedContainer: UnkeyedEncodingContainer, TreeContainer {
     let encoder: TreeEncoder
     let box: TreeEncoder.ArrayBox
-    let depth: Int
-    let extra: [any CodingKey]
+    let position: CodingPathPosition
 
     var count: Int { box.elements.count }
 
@@ -219,14 +214,14 @@ private struct TreeUnkeyedContainer: UnkeyedEncodingContainer, TreeContainer {
         let nested = TreeEncoder.ObjectBox()
         let key = self.key
         box.elements.append(.object(nested))
-        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, depth: depth, extra: extra + [key]))
+        return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, position: position.nested(key)))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = TreeEncoder.ArrayBox()
         let key = self.key
         box.elements.append(.array(nested))
-        return TreeUnkeyedContainer(encoder: encoder, box: nested, depth: depth, extra: extra + [key])
+        return TreeUnkeyedContainer(encoder: encoder, box: nested, position: position.nested(key))
     }
 
     mutating func superEncoder() -> any Encoder {
