@@ -10,7 +10,7 @@ failed=0
 for page in Tests/E2E/pages/*.html; do
     name=$(basename "$page" .html)
     read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1)
-    output=$("$demo" --page "$page" "${flags[@]}" --timeout 60 2>&1)
+    output=$("$demo" --page "$page" "${flags[@]}" --timeout 300 2>&1)  # a guard against a hang, not a speed bar
     status=$?
     grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s/^/$name: /"
     summary=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output" | tail -1)

@@ -17,7 +17,7 @@ struct Echo: BridgeInterface {
 
 @Suite("Adversarial values", .timeLimit(.minutes(1)))
 struct AdversarialRoundTripTests {
-    static let values = AdversarialStrings.table.map(\.value) + [String(repeating: "x\u{2028}😀\"\\", count: 200_000)]
+    static let values = AdversarialStrings.table.map(\.value) + [String(repeating: "x\u{2028}😀\"\\", count: 50_000)]
 
     let keystone: Keystone
     let page: InMemoryPage
