@@ -8,12 +8,7 @@
 ///
 /// Two objects are equal when they have the same keys with equal values, in any order.
 public struct JSONObject: Sendable, Hashable {
-    private var keys: [String] = []
-    private var values: [JSONValue] = []
-    /// Where each key is, once the object is large enough for a linear search to cost too much.
-    private var positions: [String: Int]?
-
-    private static let indexedFrom = 12
+    private var members = OrderedMembers<JSONValue>()
 
     /// An empty object.
     public init() {}
@@ -24,42 +19,18 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// The number of members.
-    public var count: Int { keys.count }
+    public var count: Int { members.count }
 
     /// Whether the object has no members.
-    public var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { members.count == 0 }
 
     /// The keys, in order.
-    public var orderedKeys: [String] { keys }
+    public var orderedKeys: [String] { members.keys }
 
     /// The value under `key`; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { position(of: key).map { values[$0] } }
-        set {
-            switch (position(of: key), newValue) {
-            case (let position?, let value?):
-                values[position] = value
-            case (nil, let value?):
-                keys.append(key)
-                values.append(value)
-                if positions != nil {
-                    positions?[key] = keys.count - 1
-                } else if keys.count >= Self.indexedFrom {
-                    positions = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                }
-            case (let position?, nil):
-                keys.remove(at: position)
-                values.remove(at: position)
-                positions = keys.count >= Self.indexedFrom ? Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first }) : nil
-            case (nil, nil):
-                break
-            }
-        }
-    }
-
-    private func position(of key: String) -> Int? {
-        if let positions { return positions[key] }
-        return keys.firstIndex(of: key)
+        get { members[key] }
+        set { members[key] = newValue }
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
@@ -82,9 +53,9 @@ public struct JSONObject: Sendable, Hashable {
 
 extension JSONObject: RandomAccessCollection {
     public var startIndex: Int { 0 }
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { members.count }
     /// The member at `position`, in order.
-    public subscript(position: Int) -> (key: String, value: JSONValue) { (keys[position], values[position]) }
+    public subscript(position: Int) -> (key: String, value: JSONValue) { (members.keys[position], members.values[position]) }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {

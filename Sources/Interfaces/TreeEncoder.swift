@@ -29,25 +29,8 @@ package final class TreeEncoder: Encoder {
     }
 
     final class ObjectBox {
-        var keys: [String] = []
-        var values: [Node] = []
-        /// Where each key is, once there are enough keys that searching would cost too much.
-        var positions: [String: Int]?
-
-        /// Sets `key`; a key encoded again keeps its place and takes the new value.
-        func set(_ key: String, _ value: Node) {
-            if let position = positions?[key] ?? (positions == nil ? keys.firstIndex(of: key) : nil) {
-                values[position] = value
-                return
-            }
-            keys.append(key)
-            values.append(value)
-            if positions != nil {
-                positions?[key] = keys.count - 1
-            } else if keys.count > 16 {
-                positions = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            }
-        }
+        /// A key encoded again keeps its place and takes the new value.
+        var members = OrderedMembers<Node>()
     }
 
     package var codingPath: [any CodingKey] = []
@@ -144,41 +127,41 @@ private struct TreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let box: TreeEncoder.ObjectBox
     let position: CodingPathPosition
 
-    func encodeNil(forKey key: Key) throws { box.set(key.stringValue, .null) }
-    func encode(_ value: Bool, forKey key: Key) throws { box.set(key.stringValue, .bool(value)) }
-    func encode(_ value: String, forKey key: Key) throws { box.set(key.stringValue, .string(value)) }
-    func encode(_ value: Double, forKey key: Key) throws { box.set(key.stringValue, try encoder.checked(value, at: codingPath + [key])) }
-    func encode(_ value: Float, forKey key: Key) throws { box.set(key.stringValue, try encoder.checked(value, at: codingPath + [key])) }
-    func encode(_ value: Int, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
-    func encode(_ value: Int8, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
-    func encode(_ value: Int16, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
-    func encode(_ value: Int32, forKey key: Key) throws { box.set(key.stringValue, .integer(Int64(value))) }
-    func encode(_ value: Int64, forKey key: Key) throws { box.set(key.stringValue, .integer(value)) }
-    func encode(_ value: UInt, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
-    func encode(_ value: UInt8, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
-    func encode(_ value: UInt16, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
-    func encode(_ value: UInt32, forKey key: Key) throws { box.set(key.stringValue, .unsigned(UInt64(value))) }
-    func encode(_ value: UInt64, forKey key: Key) throws { box.set(key.stringValue, .unsigned(value)) }
+    func encodeNil(forKey key: Key) throws { box.members[key.stringValue] = .null }
+    func encode(_ value: Bool, forKey key: Key) throws { box.members[key.stringValue] = .bool(value) }
+    func encode(_ value: String, forKey key: Key) throws { box.members[key.stringValue] = .string(value) }
+    func encode(_ value: Double, forKey key: Key) throws { box.members[key.stringValue] = try encoder.checked(value, at: codingPath + [key]) }
+    func encode(_ value: Float, forKey key: Key) throws { box.members[key.stringValue] = try encoder.checked(value, at: codingPath + [key]) }
+    func encode(_ value: Int, forKey key: Key) throws { box.members[key.stringValue] = .integer(Int64(value)) }
+    func encode(_ value: Int8, forKey key: Key) throws { box.members[key.stringValue] = .integer(Int64(value)) }
+    func encode(_ value: Int16, forKey key: Key) throws { box.members[key.stringValue] = .integer(Int64(value)) }
+    func encode(_ value: Int32, forKey key: Key) throws { box.members[key.stringValue] = .integer(Int64(value)) }
+    func encode(_ value: Int64, forKey key: Key) throws { box.members[key.stringValue] = .integer(value) }
+    func encode(_ value: UInt, forKey key: Key) throws { box.members[key.stringValue] = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt8, forKey key: Key) throws { box.members[key.stringValue] = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt16, forKey key: Key) throws { box.members[key.stringValue] = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt32, forKey key: Key) throws { box.members[key.stringValue] = .unsigned(UInt64(value)) }
+    func encode(_ value: UInt64, forKey key: Key) throws { box.members[key.stringValue] = .unsigned(value) }
 
     func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        box.set(key.stringValue, try encoded(value, key: key))
+        box.members[key.stringValue] = try encoded(value, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = TreeEncoder.ObjectBox()
-        box.set(key.stringValue, .object(nested))
+        box.members[key.stringValue] = .object(nested)
         return KeyedEncodingContainer(TreeKeyedContainer<NestedKey>(encoder: encoder, box: nested, position: position.nested(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = TreeEncoder.ArrayBox()
-        box.set(key.stringValue, .array(nested))
+        box.members[key.stringValue] = .array(nested)
         return TreeUnkeyedContainer(encoder: encoder, box: nested, position: position.nested(key))
     }
 
-    func superEncoder() -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [AnyCodingKey("super")]) { self.box.set("super", $0) } }
+    func superEncoder() -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [AnyCodingKey("super")]) { self.box.members["super"] = $0 } }
 
-    func superEncoder(forKey key: Key) -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [key]) { self.box.set(key.stringValue, $0) } }
+    func superEncoder(forKey key: Key) -> any Encoder { ReferencingEncoder(parent: encoder, path: codingPath + [key]) { self.box.members[key.stringValue] = $0 } }
 }
 
 private struct TreeUnkeyedContainer: UnkeyedEncodingContainer, TreeContainer {
@@ -305,11 +288,11 @@ package enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let box):
             out.append(UInt8(ascii: "{"))
-            for index in box.keys.indices {
+            for index in box.members.keys.indices {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONStrings.appendQuoted(box.keys[index], to: &out)
+                JSONStrings.appendQuoted(box.members.keys[index], to: &out)
                 out.append(UInt8(ascii: ":"))
-                write(box.values[index], to: &out)
+                write(box.members.values[index], to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
