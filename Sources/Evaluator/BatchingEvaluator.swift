@@ -32,18 +32,13 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
         state.withLock { $0.target = target }
     }
 
-    public func send(_ message: PageMessage, epoch: PageEpoch) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime) {
         let now = clock.now
-        apply { $0.send(message, epoch: epoch, now: now) }
+        apply { $0.send(messages, runtime: runtime, now: now) }
     }
 
-    public func pageDidInitialize(runtime: PageRuntime) {
-        let now = clock.now
-        apply { $0.pageDidInitialize(runtime: runtime, now: now) }
-    }
-
-    public func pageDidUnload(startingEpoch epoch: PageEpoch) {
-        state.withLock { $0.machine.pageDidUnload(startingEpoch: epoch) }
+    public func discardQueued() {
+        state.withLock { $0.machine.discardQueued() }
     }
 
     private func windowDidEnd() {
@@ -59,8 +54,10 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
                 return .nothing
             case .scheduleFlush(let deadline):
                 return .schedule(deadline)
-            case .deliver(let messages, let runtime):
-                return state.outbox.append(ScriptBatch(messages: messages, runtime: runtime)) ? .deliver : .nothing
+            case .deliver(let batches):
+                var mustDeliver = false
+                for batch in batches where state.outbox.append(batch) { mustDeliver = true }
+                return mustDeliver ? .deliver : .nothing
             }
         }
         switch next {

@@ -16,7 +16,7 @@ public struct JSONText: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks that `bytes` is exactly one JSON value (surrounding white space allowed).
     /// - Throws: ``BridgeError`` with code `unencodableValue` when it is not.
-    public init(validating bytes: Data) throws {
+    public init(validating bytes: Data) throws(BridgeError) {
         let (offset, protoKeys) = JSONGrammar.check(bytes)
         if let offset {
             throw BridgeError(code: .unencodableValue, message: "the serializer produced text that is not JSON (byte \(offset))")

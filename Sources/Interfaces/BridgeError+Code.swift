@@ -55,3 +55,10 @@ extension BridgeError {
         }
     }
 }
+
+extension BridgeError.Code: ExpressibleByIntegerLiteral {
+    /// A code written as a number: `throw BridgeError(code: 1001, message: "not signed in")`.
+    public init(integerLiteral value: Int) {
+        self.init(rawValue: value)
+    }
+}

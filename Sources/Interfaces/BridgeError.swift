@@ -10,7 +10,7 @@ import Foundation
 /// Throw one from an interface method to choose the code the page sees:
 ///
 /// ```swift
-/// throw BridgeError(code: .init(rawValue: 1001), message: "not signed in")
+/// throw BridgeError(code: 1001, message: "not signed in")
 /// ```
 public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, as the number the page receives.
@@ -68,7 +68,7 @@ public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// enum LoginError: Error, BridgeErrorConvertible {
 ///     case notSignedIn
-///     var bridgeError: BridgeError { BridgeError(code: .init(rawValue: 1001), message: "not signed in") }
+///     var bridgeError: BridgeError { BridgeError(code: 1001, message: "not signed in") }
 /// }
 /// ```
 public protocol BridgeErrorConvertible: Error {

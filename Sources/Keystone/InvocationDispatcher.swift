@@ -1,47 +1,55 @@
-// InvocationDispatcher.swift — holds the registered interfaces and finds the method a call names.
-/// What a dispatcher found for a method name.
-public enum MethodLookup: Sendable {
-    case found(BridgeMethod)
-    /// No interface is registered under the namespace.
-    case noInterface
-    /// The namespace has an interface, but it lists no such method.
-    case noMethod
-}
+// InvocationDispatcher.swift — runs a resolved call over the registry: kind check, invoke or start.
+import Foundation
 
-/// Holds the interfaces registered under namespaces and finds the method a call names.
+/// Runs a call from the page over a registry: finds its method, checks that the page called it the
+/// way it answers (with or without a callback), and invokes it — at once for a synchronous method,
+/// or by handing its work to ``DispatchEnvironment/start(_:)`` for the others.
 ///
-/// An implementation must keep one method list per namespace (registering again replaces it), be
-/// safe to call from many threads at once, and never call out while holding a lock.
+/// An implementation must answer an unknown method with `notFound` and a call of the wrong kind
+/// with `unsupportedCallKind`, decode the input before any work starts (so a bad argument is
+/// refused while the page still waits), and never block. It may throw any error: the hub answers
+/// ``InvalidArgument`` as `invalidArgument` naming the method, and anything else as
+/// `BridgeError(error)`.
 public protocol InvocationDispatcher: Sendable {
-    /// Registers `methods` under `namespace`, replacing what was there.
-    func register(_ methods: MethodList, namespace: String)
-    /// Removes the interface under `namespace`; returns whether there was one.
-    @discardableResult
-    func removeInterface(namespace: String) -> Bool
-    /// The method `name` names.
-    func lookup(_ name: MethodName) -> MethodLookup
+    func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome
 }
 
-/// The default dispatcher: a dictionary of method lists behind a lock.
-public final class DefaultInvocationDispatcher: InvocationDispatcher {
-    private let interfaces = Locked<[String: MethodList]>([:])
+/// What dispatching a call came to.
+public enum DispatchOutcome: Sendable {
+    /// A synchronous call's result, as JSON: the page's `prompt` returns it.
+    case answered(Data)
+    /// An asynchronous call's work was started; its results reach the page's callback.
+    case started
+}
 
-    public init() {}
+/// What a dispatcher runs a call with: the serializer, the call's context, and the hub's way to
+/// start an asynchronous call's work.
+public struct DispatchEnvironment: Sendable {
+    /// The serializer methods decode their input and encode their output with.
+    public let serializer: any JSONSerializer
+    /// The context a method that asks for one receives.
+    public let context: CallContext
+    private let starter: @Sendable (CallWork) throws(BridgeError) -> Void
 
-    public func register(_ methods: MethodList, namespace: String) {
-        interfaces.withLock { $0[namespace] = methods }
+    public init(serializer: any JSONSerializer, context: CallContext, start: @escaping @Sendable (CallWork) throws(BridgeError) -> Void) {
+        self.serializer = serializer
+        self.context = context
+        self.starter = start
     }
 
-    @discardableResult
-    public func removeInterface(namespace: String) -> Bool {
-        interfaces.withLock { $0.removeValue(forKey: namespace) != nil }
+    /// Runs `work` in a task the hub owns: the page's cancellation and the page's unload cancel it,
+    /// and its results go to the page's callback.
+    /// - Throws: ``BridgeError`` (`limitExceeded` when the page already has as many calls running
+    ///   as it may, `pageGone` when the page that made the call has gone).
+    public func start(_ work: CallWork) throws(BridgeError) {
+        try starter(work)
     }
+}
 
-    public func lookup(_ name: MethodName) -> MethodLookup {
-        interfaces.withLock { interfaces in
-            guard let list = interfaces[name.namespace] else { return .noInterface }
-            guard let method = list.methods[name.name] else { return .noMethod }
-            return .found(method)
-        }
-    }
+/// An asynchronous call's work, ready to run.
+public enum CallWork: Sendable {
+    /// Produces one result, as JSON.
+    case single(@Sendable () async throws -> Data)
+    /// Writes any number of results to the sink, then returns (or throws).
+    case multiResponse(@Sendable (ResponseSink) async throws -> Void)
 }

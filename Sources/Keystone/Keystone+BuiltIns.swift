@@ -9,10 +9,13 @@ extension Keystone {
         "dsinit", "hasNativeMethod", "returnValue", "closePage", "disableJavascriptDialogBlock", "cancel",
     ]
 
-    /// What `_dsb.hasNativeMethod` asks: `{"name": "ns.m", "type": "all" | "syn" | "asyn"}`.
+    /// What `_dsb.hasNativeMethod` asks: `{"name": "ns.m", "type": "all" | "syn" | "asyn"}`. A
+    /// kind it does not know matches nothing.
     struct MethodQuery: Decodable, Sendable {
         var name: String
         var type: String?
+
+        var kind: MethodKindFilter? { type.map { MethodKindFilter(rawValue: $0) } ?? .all }
     }
 
     /// What Keystone's page runtime sends with `_dsb.dsinit`; dsbridge.js sends `null`.
@@ -25,46 +28,47 @@ extension Keystone {
         var callback: String
     }
 
-    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper) -> String {
+    /// Answers a call of the protocol's own namespace; `callback` is what a refusal may release.
+    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, callback: String?) -> String {
         switch name.name {
         case "dsinit":
-            return answerBuiltIn(name, wrapper) {
+            return answerBuiltIn(name, wrapper, callback) {
                 // Anything but Keystone's announcement (dsbridge.js sends null) is a plain page.
                 let announced = try? components.serializer.decode(RuntimeAnnouncement?.self, fromData: wrapper.data)
                 let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
-                components.evaluator.pageDidInitialize(runtime: runtime)
+                pageDidInitialize(runtime: runtime)
                 return PromptAnswer.accepted
             }
         case "cancel":
-            return answerBuiltIn(name, wrapper, CancelRequest.self) { request in
+            return answerBuiltIn(name, wrapper, callback, CancelRequest.self) { request in
                 PromptAnswer.success(Data((cancelRunningCall(callback: request.callback) ? "true" : "false").utf8))
             }
         case "hasNativeMethod":
-            return answerBuiltIn(name, wrapper, MethodQuery.self) { query in
+            return answerBuiltIn(name, wrapper, callback, MethodQuery.self) { query in
                 PromptAnswer.success(Data((hasNativeMethod(query) ? "true" : "false").utf8))
             }
         case "returnValue":
-            return answerBuiltIn(name, wrapper, ReturnHeader.self) { header in
+            return answerBuiltIn(name, wrapper, callback, ReturnHeader.self) { header in
                 receiveReturnValue(header, data: wrapper.data)
                 return PromptAnswer.accepted
             }
         case "closePage":
-            return answerBuiltIn(name, wrapper) {
-                state.withLock { $0.closePageHandler }?()
+            return answerBuiltIn(name, wrapper, callback) {
+                components.closePage?()
                 return PromptAnswer.accepted
             }
         case "disableJavascriptDialogBlock":
             // Legacy dialog behaviour of DSBridge-iOS: accepted and ignored.
-            return answerBuiltIn(name, wrapper) { PromptAnswer.accepted }
+            return answerBuiltIn(name, wrapper, callback) { PromptAnswer.accepted }
         default:
-            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: wrapper.callbackStub)
+            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callback: callback)
         }
     }
 
     /// Answers a built-in that takes no argument; built-ins are synchronous, as dsbridge.js calls them.
-    private func answerBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, _ answer: () -> String) -> String {
+    private func answerBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, _ callback: String?, _ answer: () -> String) -> String {
         guard wrapper.callbackStub == nil else {
-            return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: wrapper.callbackStub)
+            return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callback: callback)
         }
         return answer()
     }
@@ -73,15 +77,16 @@ extension Keystone {
     private func answerBuiltIn<Input: Decodable>(
         _ name: MethodName,
         _ wrapper: CallWrapper,
+        _ callback: String?,
         _ input: Input.Type,
         _ answer: (Input) -> String
     ) -> String {
-        answerBuiltIn(name, wrapper) {
+        answerBuiltIn(name, wrapper, callback) {
             do {
                 return answer(try components.serializer.decode(Input.self, fromData: wrapper.data))
             } catch {
                 let reason = describeDecodingFailure(error, in: "data")
-                return refuse(BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(reason)"), callbackStub: nil)
+                return refuse(BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(reason)"), callback: nil)
             }
         }
     }
@@ -93,16 +98,11 @@ extension Keystone {
         if name.namespace == Self.builtInNamespace {
             guard Self.builtInMethods.contains(name.name) else { return false }
             kind = .sync
-        } else if case .found(let method) = components.dispatcher.lookup(name) {
+        } else if case .found(let method) = components.registry.lookup(name) {
             kind = method.kind
         } else {
             return false
         }
-        switch query.type ?? "all" {
-        case "all": return true
-        case "syn": return kind == .sync
-        case "asyn": return kind.isAsynchronous
-        default: return false
-        }
+        return query.kind?.matches(kind) ?? false
     }
 }

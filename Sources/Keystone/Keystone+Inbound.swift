@@ -1,4 +1,4 @@
-// Keystone+Inbound.swift — answering the page's calls: sync inside the prompt, async via callbacks.
+// Keystone+Inbound.swift — answering the page's calls: limits, parsing, policy, then one hop each.
 import Foundation
 
 extension Keystone {
@@ -21,10 +21,10 @@ extension Keystone {
 
     public func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
         // Sizes first: nothing reads, logs or echoes a name or text over its limit.
-        if let error = sizeLimitError(method: method, arguments: arguments) { return refuse(error, callbackStub: nil) }
+        if let error = sizeLimitError(method: method, arguments: arguments) { return refuse(error, callback: nil) }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
-        let answer = CallerFrame.$current.withValue(frame) { handleCall(method, arguments: Data(arguments.utf8)) }
+        let answer = answer(method, arguments: Data(arguments.utf8), frame: frame)
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }
@@ -42,142 +42,90 @@ extension Keystone {
     }
 
     /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
-    func handleCall(_ method: String, arguments: Data) -> String {
+    /// Each step is one hop: the wrapper is split, the resolver names the method, the policy admits
+    /// the caller, then the built-ins or the middleware and dispatcher answer.
+    private func answer(_ method: String, arguments: Data, frame: CallerFrame) -> String {
+        let wrapper: CallWrapper
+        do {
+            wrapper = try split(arguments, of: method)
+        } catch {
+            return refuse(error, callback: nil)
+        }
+        // A callback is released only in the main frame, where results are evaluated: a subframe's
+        // callback name may be the name of one of the main frame's own callbacks.
+        let releasable = frame.isMainFrame ? wrapper.callbackStub : nil
+        let name: MethodName
+        do {
+            name = try components.resolver.resolve(method)
+            try components.policy.admit(name, from: frame)
+        } catch {
+            return refuse(error, callback: releasable)
+        }
+        if name.namespace == Self.builtInNamespace {
+            return handleBuiltIn(name, wrapper, callback: releasable)
+        }
+        let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub)
+        if call.isAsynchronous, !frame.isMainFrame {
+            let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
+            return refuse(error, callback: nil)
+        }
+        return dispatch(call)
+    }
+
+    /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
+    private func split(_ arguments: Data, of method: String) throws(BridgeError) -> CallWrapper {
         let limits = components.limits
         let wrapper: CallWrapper
-        let name: MethodName
         do {
             wrapper = try CallWrapper(splitting: arguments, maximumDepth: limits.nestingDepth)
         } catch let error as BridgeError where error.code == .limitExceeded {
-            return refuse(error, callbackStub: nil)
+            throw error
         } catch {
-            return refuse(BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)"), callbackStub: nil)
+            throw BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)")
         }
         if let stub = wrapper.callbackStub, stub.utf8.count > limits.callbackNameBytes {
             // Not released: a name over the limit is never put in a script.
-            return refuse(BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limits.callbackNameBytes) bytes"), callbackStub: nil)
+            throw BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limits.callbackNameBytes) bytes")
         }
-        do {
-            name = try components.resolver.resolve(method)
-        } catch {
-            return refuse(BridgeError(error), callbackStub: wrapper.callbackStub)
-        }
-        if name.namespace == Self.builtInNamespace {
-            return handleBuiltIn(name, wrapper)
-        }
-        let method: BridgeMethod
-        switch components.dispatcher.lookup(name) {
-        case .found(let found):
-            method = found
-        case .noInterface:
-            let namespace = name.namespace.isEmpty ? "the empty namespace" : "namespace \"\(name.namespace)\""
-            return refuse(BridgeError(code: .notFound, message: "no interface is registered under \(namespace)"), callbackStub: wrapper.callbackStub)
-        case .noMethod:
-            return refuse(BridgeError(code: .notFound, message: "no method \"\(name)\""), callbackStub: wrapper.callbackStub)
-        }
-        guard let stub = wrapper.callbackStub else {
-            guard case .sync(let run) = method.invoker else {
-                return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is asynchronous: call it with a callback"), callbackStub: nil)
-            }
-            do {
-                return PromptAnswer.success(try run(wrapper.data, components.serializer))
-            } catch let invalid as InvalidArgument {
-                return refuse(invalidArgument(invalid, name), callbackStub: nil)
-            } catch {
-                return PromptAnswer.failure(BridgeError(error))
-            }
-        }
+        return wrapper
+    }
 
-        if CallerFrame.current?.isMainFrame == false {
-            // Results are evaluated in the main frame: a subframe's callback could never run.
-            return refuse(BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only"), callbackStub: stub)
+    /// Runs a call to an interface through the middleware and the dispatcher.
+    private func dispatch(_ call: InboundCall) -> String {
+        let epoch = storage.read(\.epoch)
+        let cancellation = CallCancellation()
+        let context = CallContext(frame: call.frame, page: PageLoadConnection(keystone: self, epoch: epoch), cancellation: cancellation)
+        let environment = DispatchEnvironment(serializer: components.serializer, context: context) { [self] work throws(BridgeError) in
+            try start(work, for: call, epoch: epoch, cancellation: cancellation)
         }
+        let (dispatcher, registry) = (components.dispatcher, components.registry)
         do {
-            switch method.invoker {
-            case .sync:
-                return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is synchronous: call it without a callback"), callbackStub: stub)
-            case .async(let start):
-                let run = try start(wrapper.data, components.serializer)
-                try startTask(for: stub) { keystone, epoch in
-                    do {
-                        let value = try JSONText(validating: try await run())
-                        keystone.send(.result(callback: stub, value: value, complete: true), epoch: epoch)
-                    } catch {
-                        keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
-                    }
-                }
-            case .multiResponse(let start):
-                let run = try start(wrapper.data, components.serializer)
-                try startTask(for: stub) { keystone, epoch in
-                    do {
-                        try await run { value in
-                            let value = try JSONText(validating: value)
-                            keystone.send(.result(callback: stub, value: value, complete: false), epoch: epoch)
-                        }
-                        keystone.send(.completion(callback: stub), epoch: epoch)
-                    } catch {
-                        keystone.send(.failure(callback: stub, error: BridgeError(error)), epoch: epoch)
-                    }
-                }
+            let outcome = try components.middleware.intercept(call) {
+                try dispatcher.dispatch(call, over: registry, in: environment)
             }
-            return PromptAnswer.accepted
-        } catch let invalid as InvalidArgument {
-            return refuse(invalidArgument(invalid, name), callbackStub: stub)
+            switch outcome {
+            case .answered(let value): return PromptAnswer.success(value)
+            case .started: return PromptAnswer.accepted
+            }
         } catch {
-            return refuse(BridgeError(error), callbackStub: stub)
+            return refuse(Self.bridgeError(error, calling: call.name), callback: call.frame.isMainFrame ? call.callback : nil)
         }
     }
 
-    /// Refuses a call before it starts: the refusal is the prompt's answer, and a callback the page
-    /// registered for it is removed (it would never run).
-    func refuse(_ error: BridgeError, callbackStub: String?) -> String {
-        components.logging.log(.warning, "refused a call from the page: \(error)")
-        if let callbackStub {
-            send(.release(callback: callbackStub))
+    /// An error from dispatching as the page receives it: a bad argument names the method.
+    static func bridgeError(_ error: any Error, calling name: MethodName) -> BridgeError {
+        guard let invalid = error as? InvalidArgument else { return BridgeError(error) }
+        return BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(invalid.reason)")
+    }
+
+    /// Answers a call with an error while the page waits: the error is the prompt's answer, and a
+    /// callback the page registered for it is removed (it would never run).
+    func refuse(_ error: any Error, callback: String?) -> String {
+        let error = BridgeError(error)
+        components.logging.log(.warning, "answered a call from the page with an error: \(error)")
+        if let callback {
+            storage.apply { machine in ((), machine.send(.release(callback: callback), to: nil) ?? []) }
         }
         return PromptAnswer.failure(error)
-    }
-
-    func invalidArgument(_ invalid: InvalidArgument, _ method: MethodName) -> BridgeError {
-        BridgeError(code: .invalidArgument, message: "invalid argument for \"\(method)\": \(invalid.reason)")
-    }
-
-    /// Runs `body` for the current page load as a task that `pageDidUnload()`, or the page's
-    /// `_dsb.cancel` for `callback`, cancels.
-    /// - Throws: ``BridgeError`` (`limitExceeded`) when the page already has as many calls running
-    ///   as ``BridgeLimits/runningCalls`` allows.
-    private func startTask(for callback: String, _ body: @escaping @Sendable (Keystone, PageEpoch) async -> Void) throws {
-        let limit = components.limits.runningCalls
-        let started: (token: Int, epoch: PageEpoch)? = state.withLock { state in
-            guard state.running.count < limit else { return nil }
-            state.lastTaskToken += 1
-            state.running[state.lastTaskToken] = RunningCall(callback: callback)
-            return (state.lastTaskToken, state.epoch)
-        }
-        guard let (token, epoch) = started else {
-            throw BridgeError(code: .limitExceeded, message: "the page already has \(limit) calls running, the limit")
-        }
-        let task = Task {
-            await body(self, epoch)
-            _ = self.state.withLock { $0.running.removeValue(forKey: token) }
-        }
-        let stillWanted = state.withLock { state in
-            guard state.running[token] != nil else { return false }
-            state.running[token]?.task = task
-            return true
-        }
-        if !stillWanted {
-            task.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
-        }
-    }
-
-    /// Cancels the running call whose callback is `callback`; returns whether there was one.
-    func cancelRunningCall(callback: String) -> Bool {
-        let cancelled = state.withLock { state -> RunningCall? in
-            guard let token = state.running.first(where: { $0.value.callback == callback })?.key else { return nil }
-            return state.running.removeValue(forKey: token)
-        }
-        cancelled?.task?.cancel()
-        return cancelled != nil
     }
 }

@@ -1,141 +1,121 @@
-// Keystone+Outbound.swift — Swift calling the page's handlers, with typed results.
+// Keystone+Outbound.swift — Swift calling the page's handlers and sending it events.
 import Foundation
 
-/// A Swift call of a page handler that has not settled.
-struct PendingCall: Sendable {
-    /// Whether the call stays pending for more results until one arrives marked complete.
-    let isMultiResponse: Bool
-    /// Takes the `data` of the page's `_dsb.returnValue` for this call.
-    let receive: @Sendable (_ answer: Data?, _ complete: Bool) -> Void
-    /// Settles the call with an error.
-    let fail: @Sendable (BridgeError) -> Void
-}
-
-/// The part of `_dsb.returnValue` needed to find the call it answers.
-struct ReturnHeader: Decodable, Sendable {
-    var id: Int
-    var complete: Bool?
-}
-
-/// A page handler's answer, decoded into the type the Swift caller asked for.
-struct ReturnedValue<Value: Decodable>: Decodable {
-    /// The value; `nil` when the page sent no `data` (a handler that returned `undefined`).
-    var value: Value?
-    /// An error the page reported instead of a value.
-    var error: BridgeError?
-
-    private enum CodingKeys: String, CodingKey {
-        case data
-        case error
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        error = try container.decodeIfPresent(BridgeError.self, forKey: .error)
-        value = error == nil && container.contains(.data) ? try container.decode(Value.self, forKey: .data) : nil
-    }
-}
-
 extension Keystone {
-    /// Calls the page's handler `method` with positional `arguments` and waits for its result.
+    /// Calls the page's handler `method` with positional `arguments` and waits for its answer.
     ///
     /// Calls made before the page sends `_dsb.dsinit` wait and go out in order after it. The call
-    /// settles exactly once: with the result, with a ``BridgeError``, or with code `cancelled` when
-    /// the awaiting task is cancelled. A page written for dsbridge.js 3.1.4 never answers a call to a
-    /// handler it lacks; cancel the task (for example with a timeout) to stop waiting.
-    ///
-    /// - Throws: ``BridgeError``: `unencodableValue` for an argument that does not encode,
-    ///   `invalidResult` for a result that does not decode into `Result`, `pageGone` when the page
-    ///   unloads first, `cancelled` on cancellation, or the error the page reported.
-    public func call<Result: Decodable & Sendable, each Argument: Encodable>(
-        _ method: String,
-        _ arguments: repeat each Argument,
-        returning: Result.Type = Result.self
-    ) async throws -> Result {
-        try await call(method, argumentText: try encodeArguments(repeat each arguments), returning: Result.self)
-    }
-
-    /// Calls the page's handler `method` with a list of positional arguments built at run time;
-    /// otherwise the same as ``call(_:_:returning:)``.
+    /// settles exactly once: with the page's first answer, with a ``BridgeError``, or with code
+    /// `cancelled` when the awaiting task is cancelled. A page written for dsbridge.js 3.1.4 never
+    /// answers a call to a handler it lacks; cancel the task (for example with a timeout) to stop
+    /// waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
+    /// a `call` keeps the first answer and reports the others as warnings.
     public func call<Result: Decodable & Sendable>(
         _ method: String,
-        arguments: [JSONValue],
-        returning: Result.Type = Result.self
-    ) async throws -> Result {
-        try await call(method, argumentText: try encodeArgumentList(arguments), returning: Result.self)
+        arguments: [any Encodable & Sendable],
+        as: Result.Type = Result.self
+    ) async throws(BridgeError) -> Result {
+        try await call(method, arguments: arguments, as: Result.self, to: nil)
     }
 
-    private func call<Result: Decodable & Sendable>(
+    /// Makes a call of the page's handler `method` at once, without waiting: calls made one after
+    /// another reach the page in that order. Await the returned call's `value` for the answer.
+    public func start<Result: Decodable & Sendable>(
         _ method: String,
-        argumentText: JSONText,
-        returning: Result.Type
-    ) async throws -> Result {
-        let serializer = components.serializer
-        let made = Locked<Int?>(nil)  // the call's id, once it is made
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                guard !Task.isCancelled else {
-                    continuation.resume(throwing: Self.cancelled)
-                    return
-                }
-                guard let id = make(
-                    PendingCall(
-                        isMultiResponse: false,
-                        receive: { answer, _ in
-                            continuation.resume(with: Self.decodeReturnedValue(answer, as: Result.self, serializer: serializer, method: method))
-                        },
-                        fail: { continuation.resume(throwing: $0) }
-                    ),
-                    method: method,
-                    arguments: argumentText
-                ) else { return }
-                made.withLock { $0 = id }
-                // Cancelled while it was being made: the handler below found no id to cancel.
-                if Task.isCancelled { cancelPendingCall(id) }
-            }
-        } onCancel: {
-            if let id = made.withLock({ $0 }) { self.cancelPendingCall(id) }
-        }
+        arguments: [any Encodable & Sendable],
+        as: Result.Type = Result.self
+    ) -> PageCall<Result> {
+        start(method, arguments: arguments, as: Result.self, to: nil)
     }
 
-    /// Calls the page's asynchronous handler `method` and yields each of its results until the
-    /// handler marks one complete. Ending the iteration early stops listening for more.
-    public func stream<Element: Decodable & Sendable, each Argument: Encodable>(
+    /// Makes a call of the page's handler `method` with `arguments` written out; otherwise the same
+    /// as ``start(_:arguments:as:)``.
+    public func start<Result: Decodable & Sendable, each Argument: Encodable & Sendable>(
         _ method: String,
         _ arguments: repeat each Argument,
-        of: Element.Type = Element.self
-    ) -> AsyncThrowingStream<Element, any Error> {
-        stream(method, argumentText: Swift.Result { try encodeArguments(repeat each arguments) }, of: Element.self)
+        as: Result.Type = Result.self
+    ) -> PageCall<Result> {
+        var list: [any Encodable & Sendable] = []
+        for argument in repeat each arguments { list.append(argument) }
+        return start(method, arguments: list, as: Result.self, to: nil)
     }
 
-    /// Calls the page's asynchronous handler `method` with a list of positional arguments built at
-    /// run time; otherwise the same as ``stream(_:_:of:)``.
+    /// Sends a call of the page's handler `method` whose answer nobody waits for, in order with
+    /// every other call; the page's answer, if any, is dropped.
+    /// - Throws: ``BridgeError`` (`unencodableValue`) when an argument does not encode.
+    public func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
+        let text = try encodeArguments(arguments)
+        storage.apply { machine in ((), machine.post(method: method, arguments: text, to: nil) ?? []) }
+    }
+
+    /// Calls the page's handler `method` and yields each of its answers until one is marked
+    /// complete. Ending the iteration early stops listening for more.
     public func stream<Element: Decodable & Sendable>(
         _ method: String,
-        arguments: [JSONValue],
+        arguments: [any Encodable & Sendable],
         of: Element.Type = Element.self
     ) -> AsyncThrowingStream<Element, any Error> {
-        stream(method, argumentText: Swift.Result { try encodeArgumentList(arguments) }, of: Element.self)
+        stream(method, arguments: arguments, of: Element.self, to: nil)
     }
 
-    private func stream<Element: Decodable & Sendable>(
-        _ method: String,
-        argumentText encoded: Swift.Result<JSONText, any Error>,
-        of: Element.Type
+    /// Sends the named event to the page's listeners (`dsBridge.on(name, fn)` in Keystone's page
+    /// runtime). Events sent before the page initializes wait like any other message; a page running
+    /// dsbridge.js has no listeners and receives none.
+    /// - Throws: ``BridgeError`` with code `unencodableValue` when `value` does not encode to JSON.
+    public func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
+        try emit(name, value, to: nil)
+    }
+
+    // MARK: Bound to a page load
+
+    /// A call for the page load `epoch` (`nil`: whichever is current), awaited. A task cancelled
+    /// before it makes the call never makes it.
+    func call<Result: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to epoch: PageEpoch?
+    ) async throws(BridgeError) -> Result {
+        guard !Task.isCancelled else { throw BridgeError(code: .cancelled, message: "the call was cancelled") }
+        return try await start(method, arguments: arguments, as: Result.self, to: epoch).value
+    }
+
+    /// A call for the page load `epoch` (`nil`: whichever is current).
+    func start<Result: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to epoch: PageEpoch?
+    ) -> PageCall<Result> {
+        let call = PageCall<Result>()
+        let text: JSONText
+        do {
+            text = try encodeArguments(arguments)
+        } catch {
+            call.settle(.failure(error))
+            return call
+        }
+        let serializer = components.serializer
+        let pending = PendingCall(
+            receive: { answer, _ in call.settle(ReturnedValue<Result>.decode(answer, serializer: serializer, method: method)) },
+            fail: { call.settle(.failure($0)) }
+        )
+        if let id = make(pending, method: method, arguments: text, isMultiResponse: false, to: epoch) {
+            call.onCancel { [weak self] in self?.cancelPendingCall(id) }
+        }
+        return call
+    }
+
+    /// A stream for the page load `epoch` (`nil`: whichever is current).
+    func stream<Element: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to epoch: PageEpoch?
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
-        let argumentText: JSONText
+        let text: JSONText
         do {
-            argumentText = try encoded.get()
+            text = try encodeArguments(arguments)
         } catch {
             continuation.finish(throwing: error)
             return stream
         }
         let serializer = components.serializer
-        let call = PendingCall(
-            isMultiResponse: true,
+        let pending = PendingCall(
             receive: { answer, complete in
-                switch Self.decodeReturnedValue(answer, as: Element.self, serializer: serializer, method: method) {
+                switch ReturnedValue<Element>.decode(answer, serializer: serializer, method: method) {
                 case .success(let element):
                     continuation.yield(element)
                     if complete { continuation.finish() }
@@ -145,111 +125,72 @@ extension Keystone {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        guard let id = make(call, method: method, arguments: argumentText) else { return stream }
+        guard let id = make(pending, method: method, arguments: text, isMultiResponse: true, to: epoch) else { return stream }
         continuation.onTermination = { [weak self] _ in self?.cancelPendingCall(id) }
         return stream
     }
 
-    /// Whether the page has a handler named `name` (`"m"` or `"ns.m"`), asked through the page's
-    /// own `_hasJavascriptMethod`. dsbridge.js 3.1.4 answers nothing (no `data`) for a namespace it
-    /// lacks; that is `false`, as DSBridge-iOS reads it.
-    public func hasJavaScriptMethod(_ name: String) async throws -> Bool {
-        try await call("_hasJavascriptMethod", name, returning: Bool?.self) ?? false
+    /// An event for the page load `epoch` (`nil`: whichever is current).
+    func emit(_ name: String, _ value: some Encodable & Sendable, to epoch: PageEpoch?) throws(BridgeError) {
+        let encoded: Data
+        do {
+            encoded = try components.serializer.encode(value)
+        } catch {
+            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "the event's value"), cause: error)
+        }
+        guard send(.event(name: name, value: try JSONText(validating: encoded)), to: epoch) else {
+            throw BridgeError(code: .pageGone, message: "the page that made the call has gone")
+        }
     }
 
-    /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers. Answers for
-    /// unknown or finished calls are dropped.
+    // MARK: The calls' table
+
+    /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers.
     func receiveReturnValue(_ header: ReturnHeader, data: Data?) {
-        let complete = header.complete ?? true
-        let call: PendingCall? = state.withLock { state in
-            guard let call = state.pending[header.id] else { return nil }
-            if !call.isMultiResponse || complete {
-                state.pending[header.id] = nil
-            }
-            return call
+        switch storage.apply({ $0.receiveAnswer(id: header.id, complete: header.complete ?? true) }) {
+        case .deliver(let call, let complete):
+            call.receive(data, complete)
+        case .repeated(let method):
+            components.logging.log(.warning, "the page's handler \"\(method)\" answered call \(header.id) again: a call keeps its first answer; use stream for every answer")
+        case .unknown:
+            components.logging.log(.debug, "dropped an answer for call \(header.id), which nobody waits for")
         }
-        guard let call else {
-            components.logging.log(.warning, "dropped a result for call \(header.id), which is not waiting")
-            return
-        }
-        call.receive(data, complete)
     }
 
-    /// Makes a call of the page's handler `method`: gives it the next id, registers it and queues its
-    /// message in one step, so calls reach the page in the order they were made. Returns the id, or
-    /// `nil` after failing the call when as many calls wait as ``BridgeLimits/pendingCalls`` allows.
-    private func make(_ call: PendingCall, method: String, arguments: JSONText) -> Int? {
-        let limit = components.limits.pendingCalls
-        let id: Int? = issue { state in
-            guard state.pending.count < limit else { return (nil, nil) }
-            state.lastCallbackId += 1
-            let id = state.lastCallbackId
-            state.pending[id] = call
-            return (id, Outgoing(message: .call(method: method, callbackId: id, arguments: arguments), epoch: state.epoch))
+    /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
+    /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
+    private func make(_ call: PendingCall, method: String, arguments: JSONText, isMultiResponse: Bool, to epoch: PageEpoch?) -> Int? {
+        let made: HubStorage.Machine.MakeCall = storage.apply { machine in
+            let made = machine.makeCall(call, method: method, arguments: arguments, isMultiResponse: isMultiResponse, to: epoch)
+            guard case .made(_, let outputs) = made else { return (made, []) }
+            return (made, outputs)
         }
-        if id == nil {
-            call.fail(BridgeError(code: .limitExceeded, message: "\(limit) calls already wait for the page, the limit"))
+        switch made {
+        case .made(let id, _):
+            return id
+        case .refused(let call, let error):
+            call.fail(error)
+            return nil
         }
-        return id
     }
-
-    private static let cancelled = BridgeError(code: .cancelled, message: "the call was cancelled")
 
     private func cancelPendingCall(_ id: Int) {
-        let call = state.withLock { $0.pending.removeValue(forKey: id) }
-        call?.fail(Self.cancelled)
+        storage.apply { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
     }
 
-    private func encodeArguments<each Argument: Encodable>(_ arguments: repeat each Argument) throws -> JSONText {
-        var encoded: [Data] = []
-        for argument in repeat each arguments {
-            encoded.append(try encodeArgument(argument))
-        }
-        return try joinArguments(encoded)
-    }
-
-    private func encodeArgumentList(_ arguments: [JSONValue]) throws -> JSONText {
-        try joinArguments(arguments.map(encodeArgument))
-    }
-
-    private func encodeArgument(_ argument: some Encodable) throws -> Data {
-        do {
-            return try components.serializer.encode(argument)
-        } catch {
-            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
-        }
-    }
-
-    /// `[a,b,c]` from encoded arguments, checked to be JSON before it can reach a script.
-    private func joinArguments(_ encoded: [Data]) throws -> JSONText {
+    /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it
+    /// can reach a script.
+    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> JSONText {
         var text = Data("[".utf8)
-        for (index, argument) in encoded.enumerated() {
+        for (index, argument) in arguments.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            text.append(argument)
+            do {
+                text.append(try components.serializer.encode(argument))
+            } catch {
+                throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
+            }
         }
         text.append(UInt8(ascii: "]"))
         return try JSONText(validating: text)
-    }
-
-    /// Decodes the `data` of `_dsb.returnValue` (`{"id", "data", "complete", "error"}`) as `Value`.
-    private static func decodeReturnedValue<Value: Decodable>(
-        _ answer: Data?, as type: Value.Type, serializer: any JSONSerializer, method: String
-    ) -> Swift.Result<Value, any Error> {
-        func invalid(_ error: any Error) -> Swift.Result<Value, any Error> {
-            .failure(BridgeError(code: .invalidResult, message: "the result of \"\(method)\" does not decode: \(describeDecodingFailure(error, in: "data"))"))
-        }
-        let returned: ReturnedValue<Value>
-        do {
-            returned = try serializer.decode(ReturnedValue<Value>.self, fromData: answer)
-        } catch {
-            return invalid(error)
-        }
-        if let error = returned.error { return .failure(error) }
-        if let value = returned.value { return .success(value) }
-        do {
-            return .success(try serializer.decode(Value.self, fromData: nil))
-        } catch {
-            return invalid(error)
-        }
     }
 }

@@ -4,6 +4,7 @@
 /// ```swift
 /// var components = KeystoneComponents()
 /// components.serializer = MySerializer()
+/// components.middleware = [AuditLog(), RefuseNamespace(namespace: "admin")]
 /// let keystone = Keystone(components: components)
 /// ```
 public struct KeystoneComponents: Sendable {
@@ -12,9 +13,17 @@ public struct KeystoneComponents: Sendable {
     /// Splits method names into namespace and method.
     public var resolver: any MethodResolver
     /// Holds the registered interfaces.
+    public var registry: any InterfaceRegistry
+    /// Runs a resolved call over the registry.
     public var dispatcher: any InvocationDispatcher
+    /// Sees every call to an interface, in order, the first outermost.
+    public var middleware: [any CallMiddleware]
+    /// Decides which frames may call.
+    public var policy: any CallPolicy
     /// Queues and batches everything bound for the page.
     public var evaluator: any JavaScriptEvaluator
+    /// What happens when the page calls `window.close()` (`_dsb.closePage`).
+    public var closePage: (@Sendable () -> Void)?
     /// Where log lines go.
     public var logging: KeystoneLogging
     /// The most a page may send or keep open.
@@ -23,15 +32,23 @@ public struct KeystoneComponents: Sendable {
     public init(
         serializer: any JSONSerializer = DefaultJSONSerializer(),
         resolver: any MethodResolver = DefaultMethodResolver(),
+        registry: any InterfaceRegistry = DefaultInterfaceRegistry(),
         dispatcher: any InvocationDispatcher = DefaultInvocationDispatcher(),
+        middleware: [any CallMiddleware] = [],
+        policy: any CallPolicy = DefaultCallPolicy(),
         evaluator: any JavaScriptEvaluator = BatchingEvaluator(),
+        closePage: (@Sendable () -> Void)? = nil,
         logging: KeystoneLogging = .silent,
         limits: BridgeLimits = BridgeLimits()
     ) {
         self.serializer = serializer
         self.resolver = resolver
+        self.registry = registry
         self.dispatcher = dispatcher
+        self.middleware = middleware
+        self.policy = policy
         self.evaluator = evaluator
+        self.closePage = closePage
         self.logging = logging
         self.limits = limits
     }

@@ -32,7 +32,7 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
 /// method, rather than return something unusable, and must be safe to call from many threads.
 public protocol MethodResolver: Sendable {
     /// The namespace and method that `method` names.
-    func resolve(_ method: String) throws -> MethodName
+    func resolve(_ method: String) throws(BridgeError) -> MethodName
 }
 
 /// The DSBridge rule: surrounding white space is trimmed, the namespace is everything before the
@@ -40,7 +40,7 @@ public protocol MethodResolver: Sendable {
 public struct DefaultMethodResolver: MethodResolver {
     public init() {}
 
-    public func resolve(_ method: String) throws -> MethodName {
+    public func resolve(_ method: String) throws(BridgeError) -> MethodName {
         let trimmed = Substring(method).trimmingWhiteSpace
         var namespace: Substring = ""
         var name = trimmed

@@ -74,41 +74,44 @@ struct ConsoleInterface: BridgeInterface {
     }
 }
 
-/// Namespace `native`: Swift calling back into the page that called it.
+/// Namespace `native`: Swift calling back into the page that called it, through the call's context
+/// (bound to that page load, so nothing reaches a later page).
 struct NativeInterface: BridgeInterface {
     struct Call: Codable, Sendable {
         var method: String
         var args: [JSONValue]
     }
 
-    /// The Keystone to call the page through, held weakly: the Keystone owns this interface.
-    final class Link: Sendable {
-        weak let keystone: Keystone?
-        init(_ keystone: Keystone) { self.keystone = keystone }
-    }
-
-    let link: Link
+    /// How many Swift calls of page handlers wait to settle: a diagnostic the end-to-end pages read.
+    let pendingCalls: @Sendable () -> Int
 
     func exposeMethods(to methods: inout MethodList) {
-        let link = link
-        methods.async("callJS") { (call: Call) async throws -> JSONValue in
-            guard let keystone = link.keystone else { throw BridgeError(code: .pageGone, message: "no Keystone") }
-            return try await keystone.call(call.method, arguments: call.args, returning: JSONValue.self)
+        methods.async("callJS") { (call: Call, context: CallContext) async throws -> JSONValue in
+            try await context.page.call(call.method, arguments: call.args, as: JSONValue.self)
         }
-        methods.multiResponse("streamJS") { (call: Call, writer: ResponseWriter<JSONValue>) in
-            guard let keystone = link.keystone else { throw BridgeError(code: .pageGone, message: "no Keystone") }
-            for try await value in keystone.stream(call.method, arguments: call.args, of: JSONValue.self) {
+        methods.multiResponse("streamJS") { (call: Call, context: CallContext, writer: ResponseWriter<JSONValue>) in
+            for try await value in context.page.stream(call.method, arguments: call.args, of: JSONValue.self) {
                 try await writer.write(value)
             }
         }
-        methods.sync("pendingCalls") { () -> Int in link.keystone?.pendingCallCount ?? 0 }
+        methods.sync("pendingCalls", pendingCalls)
         methods.sync("residentBytes") { () -> Int in residentBytes() }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
-        methods.async("hasJS") { (name: String) async throws -> Bool in
-            guard let keystone = link.keystone else { return false }
-            return try await keystone.hasJavaScriptMethod(name)
+        methods.async("hasJS") { (name: String, context: CallContext) async throws -> Bool in
+            try await context.page.hasJavaScriptMethod(name)
         }
+        methods.sync("caller") { (_: JSONValue?, context: CallContext) -> CallerFrame in context.frame }
+    }
+}
+
+/// Namespace `host`: what the app does with its web view besides the bridge.
+struct HostInterface: BridgeInterface {
+    /// Evaluates app JavaScript in the page and returns its value.
+    let evaluate: @Sendable (String) async throws -> JSONValue
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("evaluate") { (script: String) async throws -> JSONValue in try await evaluate(script) }
     }
 }
 
@@ -129,6 +132,6 @@ extension Keystone {
         try register(StreamInterface(), namespace: "stream")
         try register(ErrorsInterface(), namespace: "errors")
         try register(ConsoleInterface(), namespace: "console")
-        try register(NativeInterface(link: .init(self)), namespace: "native")
+        try register(NativeInterface { [weak self] in self?.pendingCallCount ?? 0 }, namespace: "native")
     }
 }

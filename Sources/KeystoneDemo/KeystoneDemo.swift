@@ -3,7 +3,6 @@ import Foundation
 import Keystone
 
 #if canImport(KeystoneGTK) && os(Linux)
-import CWebKitGTK
 import KeystoneGTK
 #endif
 
@@ -73,12 +72,10 @@ struct KeystoneDemo {
 
 /// Prints whole lines from any thread.
 enum Output {
-    private static let lock = NSLock()
+    private static let lock = Locked(())
 
     static func line(_ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        lock.withLock { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
     static func row(_ kind: String, _ call: String, _ result: String, _ milliseconds: Double) {

@@ -1,45 +1,103 @@
-// WebViewDemo.swift — the demo's run: a GTK window with a web view, the Keystone, and the main loop.
+// WebViewDemo.swift — the demo's run: a window with a web view, the Keystone, and the main loop.
 #if canImport(KeystoneGTK) && os(Linux)
-import CWebKitGTK
 import Foundation
 import Keystone
 import KeystoneGTK
 
 /// Runs one page in a real WebKitGTK web view until it closes itself or the timeout passes.
-final class WebViewDemo: @unchecked Sendable {
+final class WebViewDemo: Sendable {
     let arguments: KeystoneDemo.Arguments
     /// Set once the page asks to close, or the time runs out: the exit status.
     private let status = Locked<Int32?>(nil)
-    private var loop: OpaquePointer?
+    /// Swift's own calls of the page, which finish before the demo does.
+    private let swiftCalls = Locked<Task<Void, Never>?>(nil)
+    private let loop: GTKMainLoop
 
     init(arguments: KeystoneDemo.Arguments) {
         self.arguments = arguments
+        loop = GTKMainLoop()
     }
 
     /// Runs the main loop and returns the exit status.
     func run() -> Int32 {
-        gtk_init(nil, nil)
-        loop = g_main_loop_new(nil, 0)
-        let keystone = Keystone()
+        var components = KeystoneComponents()
+        components.policy = DefaultCallPolicy(allowsSubframes: arguments.allowsSubframes)
+        components.closePage = { [self] in
+            Task {
+                await swiftCalls.withLock { $0 }?.value
+                finish(0)
+            }
+        }
+        let keystone = Keystone(components: components)
         let host: WebKitGTKHost
         do {
             try keystone.registerDemoInterfaces()
             host = try WebKitGTKHost(
                 hub: keystone,
-                options: .init(injectsPageRuntime: !arguments.bare, allowsSubframes: arguments.allowsSubframes, relaysConsole: true)
+                options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true)
             )
+            try keystone.register(HostInterface { [weak host] script in
+                guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
+                return try await host.evaluate(javascript: script)
+            }, namespace: "host")
         } catch {
             Output.line("demo failed to start: \(error)")
             return 1
         }
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
-        gtk_window_set_default_size(ks_window(window), 800, 600)
-        gtk_container_add(ks_container(window), host.widget)
-        gtk_widget_show_all(window)
+        let window = WebViewWindow(showing: host, title: "Keystone demo")
+        host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
+        host.dialogHandler = Self.dialogHandler
+        guard load(in: host, keystone: keystone) else { return 1 }
+        loop.after(seconds: max(1, arguments.timeout)) { [self] in
+            Output.line("timed out")
+            finish(2)
+        }
+        loop.run()
+        withExtendedLifetime((host, window)) {}
+        return status.withLock { $0 } ?? 1
+    }
 
-        let transcript = arguments.page == nil
-        let swiftCall = Locked<Task<Void, Never>?>(nil)
-        host.consoleHandler = { level, text in
+    /// Loads the page and makes Swift's calls of it, which wait for the page's `dsinit`.
+    private func load(in host: WebKitGTKHost, keystone: Keystone) -> Bool {
+        guard let page = arguments.page else {
+            Output.line("Keystone demo: a WebKitGTK page and Swift calling each other over DSBridge v3\n")
+            guard let url = Bundle.module.url(forResource: "demo", withExtension: "html") else {
+                Output.line("the demo page is missing from the bundle")
+                return false
+            }
+            host.load(uri: url.absoluteString)
+            let start = ContinuousClock.now
+            let greeting = keystone.start("page.greet", "Swift", as: String.self)
+            swiftCalls.withLock { $0 = Task {
+                let text = (try? await greeting.value) ?? "failed"
+                Output.row("Swift → JS", #"keystone.call("page.greet", "Swift")"#, text, start.duration(to: .now).milliseconds)
+            } }
+            return true
+        }
+        let url = URL(fileURLWithPath: page).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Output.line("no such page: \(page)")
+            return false
+        }
+        host.load(uri: url.absoluteString)
+        // Made at once, in order, before the page has loaded: they wait for its dsinit and reach
+        // it in the order they were made.
+        let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
+        swiftCalls.withLock { $0 = Task {
+            for (method, call) in calls {
+                do {
+                    Output.line("swift call \(method) → \(try await call.value)")
+                } catch {
+                    Output.line("swift call \(method) failed: \(error)")
+                }
+            }
+        } }
+        return true
+    }
+
+    /// Prints the page's console lines; in the transcript, its rows as a table.
+    private func consoleHandler(transcript: Bool) -> @Sendable (String, String) -> Void {
+        { level, text in
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             if transcript, fields.count == 5, fields[0] == "transcript" {
                 Output.row(fields[1], fields[2], fields[3], Double(fields[4]) ?? 0)
@@ -47,66 +105,15 @@ final class WebViewDemo: @unchecked Sendable {
                 Output.line(level == "log" || level == "info" ? text : "[\(level)] \(text)")
             }
         }
-        keystone.setClosePageHandler { [self] in
-            Task {
-                await swiftCall.withLock { $0 }?.value
-                self.finish(0)
-            }
-        }
-
-        if let page = arguments.page {
-            let url = URL(fileURLWithPath: page).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                Output.line("no such page: \(page)")
-                return 1
-            }
-            host.load(uri: url.absoluteString)
-            let calls = arguments.calls
-            swiftCall.withLock { $0 = Task {
-                // Made before the page has loaded, one after another (a call is made once it is
-                // pending): they wait for the page's dsinit and reach it in the order they were made.
-                var made: [Task<Void, Never>] = []
-                for method in calls {
-                    let before = keystone.pendingCallCount
-                    made.append(Task {
-                        do {
-                            let result = try await keystone.call(method, returning: JSONValue.self)
-                            Output.line("swift call \(method) → \(result)")
-                        } catch {
-                            Output.line("swift call \(method) failed: \(error)")
-                        }
-                    })
-                    while keystone.pendingCallCount == before { await Task.yield() }
-                }
-                for call in made { await call.value }
-            } }
-        } else {
-            Output.line("Keystone demo: a WebKitGTK page and Swift calling each other over DSBridge v3\n")
-            guard let page = Bundle.module.url(forResource: "demo", withExtension: "html") else {
-                Output.line("the demo page is missing from the bundle")
-                return 1
-            }
-            host.load(uri: page.absoluteString)
-            swiftCall.withLock { $0 = Task {
-                // Sent before the page is ready; it waits for the page's dsinit.
-                let clock = ContinuousClock()
-                let start = clock.now
-                let greeting = (try? await keystone.call("page.greet", "Swift", returning: String.self)) ?? "failed"
-                Output.row("Swift → JS", #"keystone.call("page.greet", "Swift")"#, greeting, start.duration(to: clock.now).milliseconds)
-            } }
-        }
-
-        let timeout = UInt32(max(1, arguments.timeout * 1000))
-        g_timeout_add_full(G_PRIORITY_DEFAULT, timeout, { data in
-            let demo = Unmanaged<WebViewDemo>.fromOpaque(data!).takeUnretainedValue()
-            Output.line("timed out")
-            demo.finish(2)
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        g_main_loop_run(loop)
-        withExtendedLifetime(host) {}
-        return status.withLock { $0 } ?? 1
     }
+
+    /// The page's own dialogs, answered without a window: alerts are printed, every confirm is
+    /// accepted, and a prompt answers its default text followed by "!".
+    private static let dialogHandler = ScriptDialogHandler(
+        alert: { Output.line("alert: \($0)") },
+        confirm: { _ in true },
+        prompt: { _, defaultText in (defaultText ?? "") + "!" }
+    )
 
     /// Records the exit status (the first one wins) and stops the main loop; any thread.
     private func finish(_ code: Int32) {
@@ -115,7 +122,7 @@ final class WebViewDemo: @unchecked Sendable {
             status = code
             return true
         }
-        if first { g_main_loop_quit(loop) }
+        if first { loop.quit() }
     }
 }
 

@@ -5,27 +5,29 @@ import Foundation
 import Keystone
 
 /// Attaches a ``BridgeHub`` to a WebKitGTK web view: injects `window._dswk = true` and the page
-/// runtime at document start, answers bridge prompts synchronously (every other prompt keeps its
-/// normal behaviour), takes asynchronous calls through a script message handler with a reply,
-/// evaluates the evaluator's batches, and reports page loads.
+/// runtime at document start, answers bridge prompts synchronously (every other dialog goes to
+/// ``dialogHandler``, or keeps its normal behaviour), takes asynchronous calls through a script
+/// message handler with a reply, evaluates the evaluator's batches, and reports page loads. It
+/// reports who called (frame and origin) and decides nothing: the hub's policy does.
 ///
-/// Create it, load pages and let it go on the thread that runs the GLib main loop; ``evaluate(_:)``
-/// may be called from any thread (it hops to the main loop, keeping the order). The host holds the
-/// hub strongly; the hub holds the host weakly.
+/// Create it, load pages and let it go on the thread that runs the GLib main loop
+/// (``GTKMainLoop``); ``evaluate(_:)`` may be called from any thread (it hops to the main loop,
+/// keeping the order). The host holds the hub strongly; the hub holds the host weakly.
 public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// How the host serves pages.
     public struct Options: Sendable {
         /// Inject Keystone's page runtime. `false` is bare mode: only `window._dswk = true`, for a
         /// page that brings its own dsbridge.js 3.1.4, served exactly as DSBridge-iOS would.
         public var injectsPageRuntime: Bool
-        /// Answer calls from subframes too. By default they are refused.
-        public var allowsSubframes: Bool
+        /// Inject into subframes too, so they can call. Whether their calls are answered is the
+        /// hub's policy (``DefaultCallPolicy/allowsSubframes``).
+        public var injectsIntoSubframes: Bool
         /// Relay the page's `console` lines to ``WebKitGTKHost/consoleHandler``.
         public var relaysConsole: Bool
 
-        public init(injectsPageRuntime: Bool = true, allowsSubframes: Bool = false, relaysConsole: Bool = false) {
+        public init(injectsPageRuntime: Bool = true, injectsIntoSubframes: Bool = false, relaysConsole: Bool = false) {
             self.injectsPageRuntime = injectsPageRuntime
-            self.allowsSubframes = allowsSubframes
+            self.injectsIntoSubframes = injectsIntoSubframes
             self.relaysConsole = relaysConsole
         }
     }
@@ -33,19 +35,22 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The hub that answers the page.
     public let hub: any BridgeHub
     public let options: Options
-    /// The web view's widget, to put in a window.
-    public let widget: UnsafeMutablePointer<GtkWidget>
-    /// The web view.
-    public var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(widget) }
+    /// The web view's `GtkWidget *`, for an app that places it in its own GTK container
+    /// (``WebViewWindow`` does this for a window of its own).
+    public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(view) }
     /// Receives the page's console lines (`level`, `text`) when ``Options/relaysConsole`` is set.
     /// Set it before loading; it is called on the main loop's thread.
     public var consoleHandler: (@Sendable (_ level: String, _ text: String) -> Void)?
+    /// Answers the page's own `alert`, `confirm` and `prompt`. Set it before loading.
+    public var dialogHandler = ScriptDialogHandler()
 
+    private let view: UnsafeMutablePointer<GtkWidget>
+    var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(view) }
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
     /// Whether a document was committed before: only a later one replaces a page.
     private var hasCommittedDocument = false
     /// Marks what the host's own script sends: only frames that run it know this.
-    private let secret = UUID().uuidString
+    let secret = UUID().uuidString
 
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
@@ -53,25 +58,24 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
-        widget = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
+        view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
         var source = "window._dswk = true;\n" + Self.frameScript(secret: secret, relaysConsole: options.relaysConsole)
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
-        let frames = options.allowsSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
+        let frames = options.injectsIntoSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
         let script = webkit_user_script_new(source, frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
         webkit_user_content_manager_add_script(manager, script)
         webkit_user_script_unref(script)
+        connectSignals()
+        hub.attach(to: self)
+    }
 
+    private func connectSignals() {
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = ks_on_script_dialog(webView, { _, dialog, data in
-            guard let dialog, let data, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_PROMPT else { return 0 }
-            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-            let message = String(cString: webkit_script_dialog_get_message(dialog))
-            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
-            guard let answer = host.answerPrompt(message, defaultText: defaultText) else { return 0 }
-            webkit_script_dialog_prompt_set_text(dialog, answer)
-            return 1
+            guard let dialog, let data else { return 0 }
+            return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
         }, me)
         _ = ks_on_message_with_reply(manager, "keystone", { _, value, reply, data in
             guard let value, let reply, let data else { return 0 }
@@ -101,7 +105,6 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
             Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
         }, me)
-        hub.attach(to: self)
     }
 
     deinit {
@@ -115,7 +118,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         }
         webkit_user_content_manager_remove_all_scripts(manager)
         g_object_unref(manager)
-        g_object_unref(widget)
+        g_object_unref(view)
     }
 
     /// Loads `html` with `baseURI` as its address.
@@ -175,16 +178,33 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         return (text[..<newline], text[text.index(after: newline)...])
     }
 
-    private func refusal(_ frame: CallerFrame) -> String? {
-        guard !frame.isMainFrame, !options.allowsSubframes else { return nil }
-        return BridgeError(code: .notAllowed, message: "calls from subframes are refused").promptAnswer
-    }
-
-    private func answerPrompt(_ message: String, defaultText: String?) -> String? {
-        let (frame, text) = untag(message)
-        guard Keystone.isBridgePrompt(text) else { return nil }  // not a bridge prompt: the normal dialog
-        if let refusal = refusal(frame) { return refusal }
-        return hub.handlePrompt(text, defaultText: defaultText, frame: frame)
+    /// Answers a dialog: a bridge prompt goes to the hub, any other dialog to ``dialogHandler``.
+    /// Returns whether the dialog was handled (otherwise WebKit shows its own).
+    private func handleDialog(_ dialog: OpaquePointer) -> Bool {
+        let message = String(cString: webkit_script_dialog_get_message(dialog))
+        switch webkit_script_dialog_get_dialog_type(dialog) {
+        case WEBKIT_SCRIPT_DIALOG_PROMPT:
+            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            let (frame, text) = untag(message)
+            if Keystone.isBridgePrompt(text) {
+                webkit_script_dialog_prompt_set_text(dialog, hub.handlePrompt(text, defaultText: defaultText, frame: frame) ?? "")
+                return true
+            }
+            guard let prompt = dialogHandler.prompt else { return false }
+            // Not setting the text answers `null`, as a cancelled prompt does.
+            if let answer = prompt(text, defaultText) { webkit_script_dialog_prompt_set_text(dialog, answer) }
+            return true
+        case WEBKIT_SCRIPT_DIALOG_CONFIRM:
+            guard let confirm = dialogHandler.confirm else { return false }
+            webkit_script_dialog_confirm_set_confirmed(dialog, confirm(message) ? 1 : 0)
+            return true
+        case WEBKIT_SCRIPT_DIALOG_ALERT:
+            guard let alert = dialogHandler.alert else { return false }
+            alert(message)
+            return true
+        default:
+            return false
+        }
     }
 
     /// The script message handler that carries the page's console lines (`level`, a new line, the
@@ -194,7 +214,6 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// A script message: the host's tag, then `method`, a new line, and the arguments.
     private func answerMessage(_ message: String) -> String {
         let (frame, text) = untag(message)
-        if let refusal = refusal(frame) { return refusal }
         guard let (method, arguments) = Self.splitLine(Substring(text).utf8) else {
             return BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
         }

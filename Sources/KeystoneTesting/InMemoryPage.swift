@@ -47,14 +47,22 @@ public final class InMemoryPage: EvaluationTarget {
     public let hub: any BridgeHub
     /// The page-side script this page behaves like.
     public let runtime: PageRuntime
+    /// The frame every call of this page reports, as a host would learn it from the engine.
+    public let frame: CallerFrame
     private let serializer: any JSONSerializer
     private let state = Locked(State())
 
-    /// Creates a page attached to `hub`. The page has registered `_hasJavascriptMethod`, as both
-    /// runtimes do; call ``initialize()`` to send `_dsb.dsinit`.
-    public init(hub: any BridgeHub, runtime: PageRuntime = .dsbridge, serializer: any JSONSerializer = DefaultJSONSerializer()) {
+    /// Creates a page attached to `hub` whose calls come from `frame`. The page has registered
+    /// `_hasJavascriptMethod`, as both runtimes do; call ``initialize()`` to send `_dsb.dsinit`.
+    public init(
+        hub: any BridgeHub,
+        runtime: PageRuntime = .dsbridge,
+        frame: CallerFrame = .mainFrame,
+        serializer: any JSONSerializer = DefaultJSONSerializer()
+    ) {
         self.hub = hub
         self.runtime = runtime
+        self.frame = frame
         self.serializer = serializer
         hub.attach(to: self)
     }
@@ -86,7 +94,7 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// The raw protocol: `prompt("_dsbridge=" + method, argumentText)` and its answer.
     public func prompt(_ method: String, argumentText: String?) -> String? {
-        hub.handlePrompt(Keystone.promptPrefix + method, defaultText: argumentText)
+        hub.handlePrompt(Keystone.promptPrefix + method, defaultText: argumentText, frame: frame)
     }
 
     /// A synchronous call, as `dsBridge.call(method, data)`; throws the ``BridgeError`` the native
@@ -160,9 +168,9 @@ public final class InMemoryPage: EvaluationTarget {
     }
 
     /// `dsBridge.hasNativeMethod(name, type)`.
-    public func hasNativeMethod(_ name: String, type: String = "all") throws -> Bool {
+    public func hasNativeMethod(_ name: String, kind: MethodKindFilter = .all) throws -> Bool {
         struct Query: Encodable, Sendable { var name: String; var type: String }
-        return try call("_dsb.hasNativeMethod", Query(name: name, type: type), as: Bool.self)
+        return try call("_dsb.hasNativeMethod", Query(name: name, type: kind.rawValue), as: Bool.self)
     }
 
     // MARK: Page handlers (native → page)
@@ -275,7 +283,7 @@ public final class InMemoryPage: EvaluationTarget {
             return name
         }
         let arguments = try encodeCall(data, callback: callback)
-        let answer = runtime == .keystone ? hub.handleMessage(method, arguments: arguments) : prompt(method, argumentText: arguments)
+        let answer = runtime == .keystone ? hub.handleMessage(method, arguments: arguments, frame: frame) : prompt(method, argumentText: arguments)
         if case .failure(let error) = decodeAnswer(answer, as: JSONValue.self) {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: error)
         }

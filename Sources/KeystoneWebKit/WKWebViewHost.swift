@@ -10,10 +10,12 @@ import WebKit
 /// Attaches a ``BridgeHub`` to a `WKWebView`: injects `window._dswk = true` and the page runtime at
 /// document start, answers bridge prompts through the UI delegate's text-input panel, takes
 /// asynchronous calls through a script message handler with a reply, evaluates the evaluator's
-/// batches, and reports new documents as page loads.
+/// batches, and reports new documents as page loads. It reports who called (`WKFrameInfo`'s frame
+/// and origin) and decides nothing: the hub's policy does.
 ///
-/// The host becomes the web view's `uiDelegate` but keeps the app's: every prompt that is not a
-/// bridge call, and every other delegate method, still reaches ``appUIDelegate``. It holds the web
+/// The host becomes the web view's `uiDelegate` but keeps the app's: the page's own `alert`,
+/// `confirm` and `prompt` (every prompt that is not a bridge call), and every other delegate
+/// method, still reach ``appUIDelegate``. It holds the web
 /// view and the app's delegate weakly; WebKit's content controller holds the host until
 /// ``detach()``.
 @MainActor
@@ -22,12 +24,13 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
     public struct Options: Sendable {
         /// Inject Keystone's page runtime; `false` is bare mode (only `window._dswk = true`).
         public var injectsPageRuntime: Bool
-        /// Answer calls from subframes too. By default they are refused.
-        public var allowsSubframes: Bool
+        /// Inject into subframes too, so they can call. Whether their calls are answered is the
+        /// hub's policy (``DefaultCallPolicy/allowsSubframes``).
+        public var injectsIntoSubframes: Bool
 
-        public init(injectsPageRuntime: Bool = true, allowsSubframes: Bool = false) {
+        public init(injectsPageRuntime: Bool = true, injectsIntoSubframes: Bool = false) {
             self.injectsPageRuntime = injectsPageRuntime
-            self.allowsSubframes = allowsSubframes
+            self.injectsIntoSubframes = injectsIntoSubframes
         }
     }
 
@@ -50,7 +53,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
         let controller = webView.configuration.userContentController
-        controller.addUserScript(WKUserScript(source: source, injectionTime: .atDocumentStart, forMainFrameOnly: !options.allowsSubframes))
+        controller.addUserScript(WKUserScript(source: source, injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes))
         controller.addScriptMessageHandler(self, contentWorld: .page, name: Self.handlerName)
         webView.uiDelegate = self
         hub.attach(to: self)
@@ -71,6 +74,41 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
         DispatchQueue.main.async {
             MainActor.assumeIsolated { self.webView?.evaluateJavaScript(script, completionHandler: nil) }
         }
+    }
+
+    /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
+    /// host, and returns its completion value as JSON (`undefined` is `null`).
+    /// - Throws: ``BridgeError`` (`failed`) when the script throws or its value is not JSON.
+    public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, BridgeError>, Never>) in
+            // Through the main queue, as batches go, so it runs after them.
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let webView = self.webView else {
+                        return continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view has gone")))
+                    }
+                    webView.evaluateJavaScript(javascript) { value, error in
+                        continuation.resume(returning: Self.json(value, error))
+                    }
+                }
+            }
+        }
+        guard let json = try outcome.get() else { return .null }
+        do {
+            return try DefaultJSONSerializer().decode(JSONValue.self, from: json)
+        } catch {
+            throw BridgeError(code: .failed, message: "the script's value is not JSON")
+        }
+    }
+
+    /// The JSON of an evaluation's value (`nil` for none), or its error.
+    private nonisolated static func json(_ value: Any?, _ error: (any Error)?) -> Result<Data?, BridgeError> {
+        if let error { return .failure(BridgeError(code: .failed, message: "the script failed: \(error.localizedDescription)")) }
+        guard let value, !(value is NSNull) else { return .success(nil) }
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
+            return .failure(BridgeError(code: .failed, message: "the script's value is not JSON"))
+        }
+        return .success(data)
     }
 
     // MARK: WKUIDelegate
@@ -94,9 +132,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
             #endif
             return
         }
-        let caller = Self.callerFrame(frame)
-        if let refusal = refusal(caller) { return completionHandler(refusal) }
-        completionHandler(hub.handlePrompt(prompt, defaultText: defaultText, frame: caller))
+        completionHandler(hub.handlePrompt(prompt, defaultText: defaultText, frame: Self.callerFrame(frame)))
     }
 
     // MARK: WKScriptMessageHandlerWithReply
@@ -116,7 +152,6 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
             }
             return replyHandler(nil, nil)
         }
-        if let refusal = refusal(caller) { return replyHandler(refusal, nil) }
         guard let method = body["method"] as? String, let arguments = body["arguments"] as? String else {
             return replyHandler(BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer, nil)
         }
@@ -137,11 +172,6 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
     #endif
 
     // MARK: Frames
-
-    private func refusal(_ caller: CallerFrame) -> String? {
-        guard !caller.isMainFrame, !options.allowsSubframes else { return nil }
-        return BridgeError(code: .notAllowed, message: "calls from subframes are refused").promptAnswer
-    }
 
     private static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
         let origin = frame.securityOrigin

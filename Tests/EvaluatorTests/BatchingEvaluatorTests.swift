@@ -1,4 +1,4 @@
-// BatchingEvaluatorTests.swift — the 50 ms window on a manual clock: leading edge, coalescing, epochs.
+// BatchingEvaluatorTests.swift — the 50 ms window on a manual clock: leading edge, coalescing, discarding.
 import Foundation
 import KeystoneTesting
 import Testing
@@ -20,31 +20,20 @@ struct BatchingEvaluatorTests {
         .result(callback: "dscb\(n)", value: JSONText(quoting: "v\(n)"), complete: true)
     }
 
-    @Test func holdsEverythingUntilThePageInitializesThenSendsItInOrder() async {
-        evaluator.send(message(1), epoch: .first)
-        evaluator.send(message(2), epoch: .first)
-        clock.advance(by: .seconds(1))
-        #expect(target.received.isEmpty)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        #expect(target.received == [ScriptBatch(messages: [message(1), message(2)])])
-    }
-
     @Test func anIsolatedMessageGoesOutAtOnce() {
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        evaluator.send(message(1), epoch: .first)
+        evaluator.send([message(1)], runtime: .dsbridge)
         #expect(target.received == [ScriptBatch(messages: [message(1)])])
         clock.advance(by: .milliseconds(50))
-        evaluator.send(message(2), epoch: .first)
+        evaluator.send([message(2)], runtime: .dsbridge)
         #expect(target.received.count == 2)
     }
 
     @Test func messagesInsideTheWindowAreCoalescedIntoOneEvaluationAtItsEnd() async {
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        evaluator.send(message(1), epoch: .first)
+        evaluator.send([message(1)], runtime: .dsbridge)
         clock.advance(by: .milliseconds(10))
-        evaluator.send(message(2), epoch: .first)
+        evaluator.send([message(2)], runtime: .dsbridge)
         clock.advance(by: .milliseconds(20))
-        evaluator.send(message(3), epoch: .first)
+        evaluator.send([message(3)], runtime: .dsbridge)
         clock.advance(by: .milliseconds(19))  // 49 ms after the first flush
         #expect(target.received.count == 1)
         clock.advance(by: .milliseconds(1))
@@ -53,63 +42,38 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func theWindowRestartsFromTheCoalescedFlush() async {
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        evaluator.send(message(1), epoch: .first)
-        evaluator.send(message(2), epoch: .first)
+        evaluator.send([message(1)], runtime: .dsbridge)
+        evaluator.send([message(2)], runtime: .dsbridge)
         clock.advance(by: .milliseconds(50))
         _ = await target.waitForBatches(2)
-        evaluator.send(message(3), epoch: .first)  // 0 ms after the second flush: waits
+        evaluator.send([message(3)], runtime: .dsbridge)  // 0 ms after the second flush: waits
         #expect(target.received.count == 2)
         clock.advance(by: .milliseconds(50))
         let batches = await target.waitForBatches(3)
         #expect(batches.last == ScriptBatch(messages: [message(3)]))
     }
 
-    @Test func unloadingDropsWaitingMessagesAndLateOnesFromTheOldPage() {
-        evaluator.send(message(1), epoch: .first)
-        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
-        evaluator.send(message(2), epoch: .first)  // a late result for the old page
-        evaluator.send(message(3), epoch: PageEpoch.first.next)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        #expect(target.received == [ScriptBatch(messages: [message(3)])])
+    @Test func discardingDropsWhatWaitsForTheWindow() async {
+        evaluator.send([message(1)], runtime: .dsbridge)
+        evaluator.send([message(2)], runtime: .dsbridge)  // inside the window: waits
+        evaluator.discardQueued()
+        evaluator.send([message(3)], runtime: .dsbridge)
+        clock.advance(by: .milliseconds(50))
+        let batches = await target.waitForBatches(2)
+        #expect(batches == [ScriptBatch(messages: [message(1)]), ScriptBatch(messages: [message(3)])])
     }
 
-    @Test func aMessageForTheNextPageSurvivesTheUnloadThatStartsIt() {
-        evaluator.send(message(1), epoch: PageEpoch.first.next)
-        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        #expect(target.received == [ScriptBatch(messages: [message(1)])])
-    }
-
-    @Test func unloadingHoldsNewMessagesUntilTheNextInitialize() {
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
-        evaluator.send(message(1), epoch: PageEpoch.first.next)
-        #expect(target.received.isEmpty)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        #expect(target.received.count == 1)
-    }
-
-    @Test func aMessageForANewerPageIsHeldEvenBeforeTheUnloadArrives() {
-        evaluator.pageDidInitialize(runtime: .keystone)
-        evaluator.send(message(1), epoch: PageEpoch.first.next)  // stamped after the page went
-        evaluator.send(message(2), epoch: .first)  // a late result for the page that went
-        #expect(target.received.isEmpty)
-        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        #expect(target.received == [ScriptBatch(messages: [message(1)], runtime: .dsbridge)])
-    }
-
-    @Test func stampsBatchesWithTheRuntimeThePageAnnouncedUntilItUnloads() {
-        evaluator.pageDidInitialize(runtime: .keystone)
-        evaluator.pageDidInitialize(runtime: .dsbridge)  // a second bridge script on the same page
-        evaluator.send(message(1), epoch: .first)
-        #expect(target.received.last?.runtime == .keystone)
-        evaluator.pageDidUnload(startingEpoch: PageEpoch.first.next)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        clock.advance(by: .seconds(1))
-        evaluator.send(message(2), epoch: PageEpoch.first.next)
-        #expect(target.received.last?.runtime == .dsbridge)
+    @Test func writesEachBatchForTheRuntimeItsMessagesWereSentFor() async {
+        evaluator.send([message(1)], runtime: .keystone)
+        evaluator.send([message(2)], runtime: .keystone)
+        evaluator.send([message(3)], runtime: .dsbridge)
+        clock.advance(by: .milliseconds(50))
+        let batches = await target.waitForBatches(3)
+        #expect(batches == [
+            ScriptBatch(messages: [message(1)], runtime: .keystone),
+            ScriptBatch(messages: [message(2)], runtime: .keystone),
+            ScriptBatch(messages: [message(3)], runtime: .dsbridge),
+        ])
     }
 
     @Test func holdsItsTargetWeakly() {
@@ -118,24 +82,22 @@ struct BatchingEvaluatorTests {
         evaluator.attach(to: replacement!)
         replacement = nil
         #expect(weakReplacement == nil)  // the evaluator kept no strong reference
-        evaluator.pageDidInitialize(runtime: .dsbridge)
-        evaluator.send(message(1), epoch: .first)  // no target: dropped
+        evaluator.send([message(1)], runtime: .dsbridge)  // no target: dropped
         #expect(target.received.isEmpty)  // not delivered to the target it replaced either
         let next = RecordingTarget()
         evaluator.attach(to: next)
         clock.advance(by: .milliseconds(50))
-        evaluator.send(message(2), epoch: .first)
+        evaluator.send([message(2)], runtime: .dsbridge)
         #expect(next.received == [ScriptBatch(messages: [message(2)])])
     }
 
     @Test func concurrentSendersEachSeeTheirOwnOrderAndEveryMessageOnce() async {
         let evaluator = BatchingEvaluator(clock: clock, window: .zero)
         evaluator.attach(to: target)
-        evaluator.pageDidInitialize(runtime: .dsbridge)
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<8 {
                 group.addTask {
-                    for n in 0..<200 { evaluator.send(message(sender * 1000 + n), epoch: .first) }
+                    for n in 0..<200 { evaluator.send([message(sender * 1000 + n)], runtime: .dsbridge) }
                 }
             }
         }
@@ -163,12 +125,24 @@ struct EvaluatorStateMachineTests {
         let a = PageMessage.completion(callback: "a")
         let b = PageMessage.completion(callback: "b")
         let c = PageMessage.completion(callback: "c")
-        #expect(machine.send(a, epoch: .first, now: at(0)) == .none)
-        #expect(machine.pageDidInitialize(runtime: .dsbridge, now: at(1)) == .deliver([a], .dsbridge))
-        #expect(machine.send(b, epoch: .first, now: at(2)) == .scheduleFlush(at: at(51)))
-        #expect(machine.send(c, epoch: .first, now: at(3)) == .none)
-        #expect(machine.windowDidEnd(now: at(51)) == .deliver([b, c], .dsbridge))
+        #expect(machine.send([a], runtime: .dsbridge, now: at(1)) == .deliver([ScriptBatch(messages: [a])]))
+        #expect(machine.send([b], runtime: .dsbridge, now: at(2)) == .scheduleFlush(at: at(51)))
+        #expect(machine.send([c], runtime: .dsbridge, now: at(3)) == .none)
+        #expect(machine.windowDidEnd(now: at(51)) == .deliver([ScriptBatch(messages: [b, c])]))
         #expect(machine.windowDidEnd(now: at(60)) == .none)
-        #expect(machine.send(a, epoch: .first, now: at(101)) == .deliver([a], .dsbridge))
+        #expect(machine.send([a], runtime: .dsbridge, now: at(101)) == .deliver([ScriptBatch(messages: [a])]))
+    }
+
+    @Test func splitsAFlushWhereTheRuntimeChangesAndDiscardsWhatWaits() {
+        var machine = Machine(window: .milliseconds(50))
+        let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
+        _ = machine.send([a], runtime: .dsbridge, now: at(0))
+        #expect(machine.send([b], runtime: .keystone, now: at(1)) == .scheduleFlush(at: at(50)))
+        #expect(machine.send([c], runtime: .dsbridge, now: at(2)) == .none)
+        #expect(machine.windowDidEnd(now: at(50)) == .deliver([ScriptBatch(messages: [b], runtime: .keystone), ScriptBatch(messages: [c])]))
+        #expect(machine.send([a], runtime: .dsbridge, now: at(60)) == .scheduleFlush(at: at(100)))
+        machine.discardQueued()
+        #expect(machine.waiting.isEmpty)
+        #expect(machine.windowDidEnd(now: at(100)) == .none)
     }
 }

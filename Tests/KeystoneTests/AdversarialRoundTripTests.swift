@@ -41,7 +41,7 @@ struct AdversarialRoundTripTests {
 
     @Test(arguments: values)
     func swiftToPageAndBack(_ value: String) async throws {
-        #expect(try await keystone.call("echo", value, returning: String.self) == value)
+        #expect(try await keystone.call("echo", value, as: String.self) == value)
     }
 
     @Test func theRenderedScriptsForThoseValuesAreWhatTheWebViewWouldEvaluate() async throws {

@@ -23,7 +23,11 @@ struct BuiltInTests {
         ("_dsb.dsinit", "syn", true), ("_dsb.nothing", "all", false), ("a..b", "all", false),
     ])
     func hasNativeMethodAnswersAgainstTheRealMethodKinds(_ name: String, _ type: String, _ expected: Bool) throws {
-        #expect(try page.hasNativeMethod(name, type: type) == expected)
+        let query = #"{"data":{"name":"\#(name)","type":"\#(type)"}}"#
+        #expect(page.prompt("_dsb.hasNativeMethod", argumentText: query) == #"{"code":0,"data":\#(expected)}"#)
+        if let kind = MethodKindFilter(rawValue: type) {
+            #expect(try page.hasNativeMethod(name, kind: kind) == expected)
+        }
     }
 
     @Test func hasNativeMethodWithoutATypeMeansAll() {
@@ -32,12 +36,12 @@ struct BuiltInTests {
 
     @Test func closePageRunsTheAppsDismissalHandler() {
         let closed = Locked(0)
-        keystone.setClosePageHandler { closed.withLock { $0 += 1 } }
+        let (_, page) = makeBridge(KeystoneComponents(closePage: { closed.withLock { $0 += 1 } }))
         page.close()
-        #expect(closed.withLock { $0 } == 1)
-        keystone.setClosePageHandler(nil)
         page.close()
-        #expect(closed.withLock { $0 } == 1)
+        #expect(closed.withLock { $0 } == 2)
+        self.page.close()  // a Keystone without the hook accepts the call and does nothing
+        #expect(closed.withLock { $0 } == 2)
     }
 
     @Test func disableJavascriptDialogBlockIsAcceptedAndIgnored() {

@@ -28,18 +28,19 @@ struct CountingISOSerializer: JSONSerializer {
 
 /// A resolver that also accepts `ns/method`.
 struct SlashResolver: MethodResolver {
-    func resolve(_ method: String) throws -> MethodName {
+    func resolve(_ method: String) throws(BridgeError) -> MethodName {
         try DefaultMethodResolver().resolve(method.replacingOccurrences(of: "/", with: "."))
     }
 }
 
-/// A dispatcher of its own, not built on the default: namespaces and method names are matched
+/// A registry of its own, not built on the default: namespaces and method names are matched
 /// without regard to case, and every lookup is recorded.
-final class CaseInsensitiveDispatcher: InvocationDispatcher {
+final class CaseInsensitiveRegistry: InterfaceRegistry {
     let interfaces = Locked<[String: [String: BridgeMethod]]>([:])
     let lookups = Locked<[String]>([])
 
-    func register(_ methods: MethodList, namespace: String) {
+    func register(_ methods: MethodList, namespace: String) throws(BridgeError) {
+        try methods.checkRegistration(namespace: namespace)
         let byName = Dictionary(methods.methods.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         interfaces.withLock { $0[namespace.lowercased()] = byName }
     }
@@ -61,12 +62,22 @@ final class RecordingEvaluator: JavaScriptEvaluator {
     let target = Locked<InMemoryPage?>(nil)
 
     func attach(to target: any EvaluationTarget) { self.target.withLock { $0 = target as? InMemoryPage } }
-    func send(_ message: PageMessage, epoch: PageEpoch) {
-        sent.withLock { $0.append(message) }
-        target.withLock { $0 }?.evaluate(ScriptBatch(messages: [message]))
+    func send(_ messages: [PageMessage], runtime: PageRuntime) {
+        sent.withLock { $0.append(contentsOf: messages) }
+        target.withLock { $0 }?.evaluate(ScriptBatch(messages: messages, runtime: runtime))
     }
-    func pageDidInitialize(runtime: PageRuntime) {}
-    func pageDidUnload(startingEpoch epoch: PageEpoch) {}
+    func discardQueued() {}
+}
+
+/// A dispatcher of its own: answers every synchronous call with the method's name, without running
+/// anything, and starts every asynchronous call's work as one that answers the same.
+struct NameDispatcher: InvocationDispatcher {
+    func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
+        let name = Data(JSONText(quoting: call.name.description).bytes)
+        guard call.isAsynchronous else { return .answered(name) }
+        try environment.start(.single { name })
+        return .started
+    }
 }
 
 /// A hub that forwards to a Keystone and counts prompts: a host takes any hub.
@@ -113,22 +124,34 @@ struct ComponentSwapTests {
         #expect(try page.call("a/b/who", as: String.self) == "deep")
     }
 
-    @Test func aDispatcherOfItsOwnDecidesWhatACallReaches() throws {
-        let dispatcher = CaseInsensitiveDispatcher()
-        let (keystone, page) = makeBridge(KeystoneComponents(dispatcher: dispatcher))
+    @Test func aRegistryOfItsOwnDecidesWhatACallReaches() throws {
+        let registry = CaseInsensitiveRegistry()
+        let (keystone, page) = makeBridge(KeystoneComponents(registry: registry))
         try keystone.register(Named(name: "x"), namespace: "n")
         #expect(try page.call("N.WHO", as: String.self) == "x")  // the default would answer notFound
         let missing = #expect(throws: BridgeError.self) { try page.call("n.missing", as: String.self) }
         #expect(missing?.code == .notFound)
-        #expect(dispatcher.lookups.withLock { $0 } == ["N.WHO", "n.missing"])
+        #expect(registry.lookups.withLock { $0 } == ["N.WHO", "n.missing"])
         #expect(keystone.removeInterface(namespace: "N"))
         #expect(throws: BridgeError.self) { try page.call("n.who", as: String.self) }
+        // Validation lives in the registry: register reaches it, and so does the registry used alone.
+        #expect(throws: BridgeError.self) { try keystone.register(Named(name: "x"), namespace: "a..b") }
+        #expect(throws: BridgeError.self) { try registry.register(MethodList(), namespace: "_dsb") }
+    }
+
+    @Test func aDispatcherOfItsOwnRunsEveryCall() async throws {
+        let (keystone, page) = makeBridge(KeystoneComponents(dispatcher: NameDispatcher()))
+        page.initialize()
+        #expect(try page.call("any.thing", as: String.self) == "any.thing")
+        #expect(try await page.callAsync("later.on", as: String.self) == "later.on")
+        #expect(keystone.runningCallCount == 0)
     }
 
     @Test func aRecordingEvaluatorReceivesEverythingBoundForThePage() async throws {
         let evaluator = RecordingEvaluator()
         let (keystone, page) = makeBridge(KeystoneComponents(evaluator: evaluator))
         try keystone.register(Calculator(), namespace: "math")
+        page.initialize()
         #expect(try await page.callAsync("math.slowAdd", Pair(a: 1, b: 2), as: Double.self) == 3)
         #expect(evaluator.sent.withLock { $0.count } == 1)
         #expect(page.receivedMessages == evaluator.sent.withLock { $0 })

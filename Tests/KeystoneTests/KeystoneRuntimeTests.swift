@@ -97,42 +97,18 @@ struct KeystoneRuntimeTests {
         #expect(page.liveCallbacks.isEmpty)
     }
 
-    @Test func interfaceMethodsKnowTheFrameTheCallCameFrom() async throws {
-        struct Who: BridgeInterface {
-            func exposeMethods(to methods: inout MethodList) {
-                methods.sync("sync") { CallerFrame.current?.description ?? "none" }
-                methods.async("async") { () async in CallerFrame.current?.origin ?? "none" }
-            }
-        }
-        try keystone.register(Who(), namespace: "who")
-        let frame = CallerFrame(isMainFrame: false, origin: "https://ads.example")
-        #expect(keystone.handlePrompt("_dsbridge=who.sync", defaultText: #"{"data":null}"#, frame: frame) == #"{"code":0,"data":"subframe https://ads.example"}"#)
-        let mainFrame = CallerFrame(isMainFrame: true, origin: "https://shop.example")
-        #expect(keystone.handleMessage("who.async", arguments: #"{"data":null,"_dscbstub":"k9"}"#, frame: mainFrame) == #"{"code":0,"data":""}"#)
-        while page.receivedMessages.isEmpty { await Task.yield() }
-        #expect(page.receivedMessages.last == .result(callback: "k9", value: try JSONText(validating: Data(#""https://shop.example""#.utf8)), complete: true))
-    }
-
-    @Test func aSubframesAsynchronousCallIsRefusedBecauseItsResultCouldNotReachIt() throws {
-        let frame = CallerFrame(isMainFrame: false, origin: "https://ads.example")
-        let answer = keystone.handleMessage("math.slowAdd", arguments: #"{"data":{"a":1,"b":2},"_dscbstub":"k1"}"#, frame: frame)
-        #expect(answer.contains(#""code":11"#))
-        #expect(page.receivedMessages == [.release(callback: "k1")])
-        #expect(keystone.handleMessage("math.add", arguments: #"{"data":[1,2]}"#, frame: frame) == #"{"code":0,"data":3}"#)
-    }
-
     @Test func cancelIsAnsweredWithWhetherACallWasRunning() {
         #expect(page.prompt("_dsb.cancel", argumentText: #"{"data":{"callback":"nothing"}}"#) == #"{"code":0,"data":false}"#)
     }
 
     @Test func aMissingPageHandlerAnswersWithAnErrorInsteadOfSilence() async throws {
-        let error = await #expect(throws: BridgeError.self) { try await keystone.call("missing", returning: Int.self) }
+        let error = await #expect(throws: BridgeError.self) { try await keystone.call("missing", as: Int.self) }
         #expect(error?.code == .notFound)
     }
 
     @Test func aThrowingPageHandlerAnswersWithItsError() async throws {
         page.register("fails") { _ in throw BridgeError(code: .init(rawValue: 1300), message: "page failure") }
-        let error = await #expect(throws: BridgeError.self) { try await keystone.call("fails", returning: Int.self) }
+        let error = await #expect(throws: BridgeError.self) { try await keystone.call("fails", as: Int.self) }
         #expect(error == BridgeError(code: .init(rawValue: 1300), message: "page failure"))
     }
 }

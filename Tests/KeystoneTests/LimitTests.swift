@@ -82,11 +82,11 @@ struct LimitTests {
     @Test func swiftCallsWaitingForThePageAreBounded() async throws {
         let (keystone, page) = try bridge(BridgeLimits(pendingCalls: 2))
         page.registerAsync("never") { _, _ in }
-        let first = Task { try await keystone.call("never", returning: Int.self) }
+        let first = Task { try await keystone.call("never", as: Int.self) }
         while keystone.pendingCallCount < 1 { await Task.yield() }
         let stream = keystone.stream("never", of: Int.self)
         #expect(keystone.pendingCallCount == 2)
-        let third = await #expect(throws: BridgeError.self) { try await keystone.call("never", returning: Int.self) }
+        let third = await #expect(throws: BridgeError.self) { try await keystone.call("never", as: Int.self) }
         #expect(third == BridgeError(code: .limitExceeded, message: "2 calls already wait for the page, the limit"))
         #expect(page.receivedMessages.count == 2)  // the refused call never reached the page
         // A call that settles makes room for the next.

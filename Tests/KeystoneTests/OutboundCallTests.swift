@@ -29,23 +29,23 @@ struct OutboundCallTests {
 
     @Test func aCallReturnsTheHandlersTypedResult() async throws {
         page.initialize()
-        let sum = try await keystone.call("add", 2, 3.5, returning: Double.self)
+        let sum = try await keystone.call("add", 2, 3.5, as: Double.self)
         #expect(sum == 5.5)
         let greeting: String = try await keystone.call("ns.deep.greet", "page")
         #expect(greeting == #"hello string("page")"#)
-        #expect(try await keystone.call("later", returning: String.self) == "later")
+        #expect(try await keystone.call("later", as: String.self) == "later")
     }
 
     @Test func aCallCarriesItsArgumentsAsTheProtocolsJSONArray() async throws {
         page.initialize()
-        _ = try await keystone.call("add", 1, 2, returning: Double.self)
+        _ = try await keystone.call("add", 1, 2, as: Double.self)
         let call = try #require(page.receivedMessages.first)
         #expect(ScriptRenderer.render([call]) == #"try{window._handleMessageFromNative({"method":"add","callbackId":1,"data":"[1,2]"})}catch(e){}"#)
     }
 
     @Test func argumentsBuiltAtRunTimeArePassedPositionally() async throws {
         page.initialize()
-        #expect(try await keystone.call("add", arguments: [4, 5], returning: Double.self) == 9)
+        #expect(try await keystone.call("add", arguments: [4, 5], as: Double.self) == 9)
         var results: [Int] = []
         for try await n in keystone.stream("ticks", arguments: [2], of: Int.self) { results.append(n) }
         #expect(results == [0, 1])
@@ -55,13 +55,13 @@ struct OutboundCallTests {
 
     @Test func anUndefinedResultDecodesAsNull() async throws {
         page.initialize()
-        #expect(try await keystone.call("nothing", returning: JSONValue.self) == .null)
-        #expect(try await keystone.call("nothing", returning: Int?.self) == nil)
+        #expect(try await keystone.call("nothing", as: JSONValue.self) == .null)
+        #expect(try await keystone.call("nothing", as: Int?.self) == nil)
     }
 
     @Test func aResultOfTheWrongTypeIsAnInvalidResult() async throws {
         page.initialize()
-        let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", 1, 2, returning: String.self) }
+        let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", 1, 2, as: String.self) }
         #expect(error?.code == .invalidResult)
     }
 
@@ -104,9 +104,9 @@ struct OutboundCallTests {
     }
 
     @Test func callsBeforeDsinitWaitAndGoOutInOrderAfterIt() async throws {
-        let first = Task { try await keystone.call("ns.deep.greet", "1", returning: String.self) }
+        let first = Task { try await keystone.call("ns.deep.greet", "1", as: String.self) }
         while keystone.pendingCallCount < 1 { await Task.yield() }  // made: the next is made after it
-        let second = Task { try await keystone.call("add", 1, 1, returning: Double.self) }
+        let second = Task { try await keystone.call("add", 1, 1, as: Double.self) }
         while keystone.pendingCallCount < 2 { await Task.yield() }
         #expect(page.receivedMessages.isEmpty)
         page.initialize()
@@ -123,7 +123,7 @@ struct OutboundCallTests {
         // must still reach the page after the call.
         let keystone = Locked<Keystone?>(nil)
         let logging = KeystoneLogging.debug { record in
-            guard record.message.contains("_handleMessageFromNative") else { return }
+            guard record.message.hasPrefix("to page: "), record.message.contains("page.never") else { return }
             try? keystone.withLock { $0 }?.emit("news", "made after the call")
         }
         let hub = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero), logging: logging))
@@ -147,7 +147,7 @@ struct OutboundCallTests {
         page.initialize()
         await withTaskGroup(of: Void.self) { group in
             for n in 0..<400 {
-                group.addTask { _ = try? await keystone.call("add", n, 1, returning: Int.self) }
+                group.addTask { _ = try? await keystone.call("add", n, 1, as: Int.self) }
             }
         }
         let ids = page.receivedMessages.compactMap { if case .call(_, let id, _) = $0 { id } else { nil } }
@@ -157,10 +157,12 @@ struct OutboundCallTests {
 
     @Test func cancellingTheAwaitingTaskSettlesTheCallOnceAsCancelled() async throws {
         let warnings = Locked<[String]>([])
-        let (keystone, page) = makeBridge(KeystoneComponents(logging: .warnings { record in warnings.withLock { $0.append(record.message) } }))
+        let (keystone, page) = makeBridge(KeystoneComponents(logging: .debug { record in
+            if record.message.hasPrefix("dropped") { warnings.withLock { $0.append(record.message) } }
+        }))
         page.registerAsync("never") { _, _ in }
         page.initialize()
-        let task = Task { try await keystone.call("never", returning: Int.self) }
+        let task = Task { try await keystone.call("never", as: Int.self) }
         while keystone.pendingCallCount < 1 { await Task.yield() }
         task.cancel()
         let result = await task.result
@@ -168,14 +170,14 @@ struct OutboundCallTests {
         #expect(keystone.pendingCallCount == 0)
         // A late answer for the cancelled call is dropped (it would resume the call a second time).
         _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":5,"complete":true}}"#)
-        #expect(warnings.withLock { $0 } == ["dropped a result for call 1, which is not waiting"])
+        #expect(warnings.withLock { $0 } == ["dropped an answer for call 1, which nobody waits for"])
     }
 
     @Test func aTaskCancelledBeforeItsCallStartsSettlesAsCancelled() async throws {
         page.initialize()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await keystone.call("add", 1, 2, returning: Double.self)
+            return try await keystone.call("add", 1, 2, as: Double.self)
         }
         let result = await task.result
         #expect(code(of: result) == .cancelled)
@@ -189,7 +191,7 @@ struct OutboundCallTests {
             for n in 0..<300 {
                 let task = Task {
                     defer { settled.withLock { $0 += 1 } }
-                    return try await keystone.call(n.isMultiple(of: 2) ? "never" : "later", returning: String.self)
+                    return try await keystone.call(n.isMultiple(of: 2) ? "never" : "later", as: String.self)
                 }
                 group.addTask { task.cancel(); _ = await task.result }
             }
@@ -203,7 +205,7 @@ struct OutboundCallTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<300 {
                 group.addTask {
-                    let sum = try await keystone.call("add", n, 1, returning: Int.self)
+                    let sum = try await keystone.call("add", n, 1, as: Int.self)
                     #expect(sum == n + 1)
                 }
             }
@@ -211,23 +213,46 @@ struct OutboundCallTests {
         }
     }
 
-    @Test func answersForUnknownOrFinishedCallsAreDropped() async throws {
-        let warnings = Locked<[String]>([])
-        let (keystone, page) = makeBridge(KeystoneComponents(logging: .warnings { record in warnings.withLock { $0.append(record.message) } }))
+    @Test func answersForUnknownOrFinishedCallsAreDroppedQuietly() async throws {
+        let lines = Locked<[KeystoneLogging.Record]>([])
+        let (keystone, page) = makeBridge(KeystoneComponents(logging: .debug { record in lines.withLock { $0.append(record) } }))
         page.register("add") { _ in 3 }
         page.initialize()
         #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":999,"data":1}}"#) == #"{"code":0,"data":""}"#)
-        #expect(try await keystone.call("add", 1, 2, returning: Double.self) == 3)
+        #expect(try await keystone.call("add", 1, 2, as: Double.self) == 3)
         #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":"again"}}"#) == #"{"code":0,"data":""}"#)
-        #expect(warnings.withLock { $0 } == [
-            "dropped a result for call 999, which is not waiting",
-            "dropped a result for call 1, which is not waiting",
+        let dropped = lines.withLock { $0 }.filter { $0.message.hasPrefix("dropped") }
+        #expect(dropped.map(\.message) == [
+            "dropped an answer for call 999, which nobody waits for",
+            "dropped an answer for call 1, which nobody waits for",
         ])
+        #expect(dropped.allSatisfy { $0.level == .debug })
+    }
+
+    @Test func aCallWhoseHandlerAnswersAgainKeepsTheFirstAnswerAndReportsTheRest() async throws {
+        let warnings = Locked<[String]>([])
+        let (keystone, page) = makeBridge(KeystoneComponents(logging: .warnings { record in warnings.withLock { $0.append(record.message) } }))
+        page.registerAsync("twice") { _, reply in
+            reply(.number(1), complete: false)
+            reply(.number(2), complete: false)
+            reply(.number(3), complete: true)
+        }
+        page.initialize()
+        #expect(try await keystone.call("twice", as: Int.self) == 1)
+        #expect(warnings.withLock { $0 } == [
+            #"the page's handler "twice" answered call 1 again: a call keeps its first answer; use stream for every answer"#,
+            #"the page's handler "twice" answered call 1 again: a call keeps its first answer; use stream for every answer"#,
+        ])
+        // The last answer closed the call: nothing is left open, and a stream gets every answer.
+        #expect(keystone.pendingCallCount == 0)
+        var answers: [Int] = []
+        for try await answer in keystone.stream("twice", of: Int.self) { answers.append(answer) }
+        #expect(answers == [1, 2, 3])
     }
 
     @Test func anErrorReportedByThePageSettlesTheCall() async throws {
         page.initialize()
-        let task = Task { try await keystone.call("never", returning: Int.self) }
+        let task = Task { try await keystone.call("never", as: Int.self) }
         while keystone.pendingCallCount < 1 { await Task.yield() }
         _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"error":{"code":1200,"message":"page said no"},"complete":true}}"#)
         let result = await task.result
@@ -236,7 +261,7 @@ struct OutboundCallTests {
 
     @Test func unloadingThePageSettlesWaitingCallsAsPageGone() async throws {
         page.initialize()
-        let waiting = Task { try await keystone.call("never", returning: Int.self) }
+        let waiting = Task { try await keystone.call("never", as: Int.self) }
         var stream = keystone.stream("never", of: Int.self).makeAsyncIterator()
         while keystone.pendingCallCount < 2 { await Task.yield() }
         keystone.pageDidUnload()
@@ -257,7 +282,7 @@ struct OutboundCallTests {
                 throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "no"))
             }
         }
-        let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", Refuses(), returning: Int.self) }
+        let error = await #expect(throws: BridgeError.self) { try await keystone.call("add", Refuses(), as: Int.self) }
         #expect(error?.code == .unencodableValue)
     }
 }

@@ -23,23 +23,20 @@ struct Waiter: BridgeInterface {
     }
 }
 
-/// The default evaluator (no window), reporting every message sent to it with its epoch.
-final class EpochReportingEvaluator: JavaScriptEvaluator {
+/// The default evaluator (no window), reporting every message sent to it and every discard.
+final class ReportingEvaluator: JavaScriptEvaluator {
     let inner = BatchingEvaluator(clock: ManualClock(), window: .zero)
-    let sent: AsyncStream<(PageMessage, PageEpoch)>
-    private let report: AsyncStream<(PageMessage, PageEpoch)>.Continuation
-
-    init() {
-        (sent, report) = AsyncStream.makeStream()
-    }
+    let sent = Locked<[String]>([])
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ message: PageMessage, epoch: PageEpoch) {
-        inner.send(message, epoch: epoch)
-        report.yield((message, epoch))
+    func send(_ messages: [PageMessage], runtime: PageRuntime) {
+        sent.withLock { $0.append(contentsOf: messages.map { "\($0)" }) }
+        inner.send(messages, runtime: runtime)
     }
-    func pageDidInitialize(runtime: PageRuntime) { inner.pageDidInitialize(runtime: runtime) }
-    func pageDidUnload(startingEpoch epoch: PageEpoch) { inner.pageDidUnload(startingEpoch: epoch) }
+    func discardQueued() {
+        sent.withLock { $0.append("discard") }
+        inner.discardQueued()
+    }
 }
 
 @Suite("Page unload", .timeLimit(.minutes(1)))
@@ -47,8 +44,12 @@ struct PageUnloadTests {
     @Test func unloadingCancelsARunningProducerAndDropsWhatItSendsLate() async throws {
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let (cancelled, cancelledContinuation) = AsyncStream<Bool>.makeStream()
-        let evaluator = EpochReportingEvaluator()
-        let (keystone, page) = makeBridge(KeystoneComponents(evaluator: evaluator))
+        let evaluator = ReportingEvaluator()
+        let (dropped, droppedContinuation) = AsyncStream<String>.makeStream()
+        let logging = KeystoneLogging.debug { record in
+            if record.message.hasPrefix("dropped a message") { droppedContinuation.yield(record.message) }
+        }
+        let (keystone, page) = makeBridge(KeystoneComponents(evaluator: evaluator, logging: logging))
         try keystone.register(Waiter(started: startedContinuation, sawCancellation: cancelledContinuation))
         try keystone.register(Echo(), namespace: "echo")
         page.initialize()
@@ -62,16 +63,13 @@ struct PageUnloadTests {
         var cancelledIterator = cancelled.makeAsyncIterator()
         #expect(await cancelledIterator.next() == true)
 
-        // The next page reuses the name dscb0. The old call's failure is sent for the old epoch…
+        // The next page reuses the name dscb0. The old call's failure is dropped by the hub…
         let nextPage = InMemoryPage(hub: keystone)
         nextPage.initialize()
-        for await (message, epoch) in evaluator.sent {
-            guard case .failure(let callback, let error) = message else { continue }
-            #expect(callback == "dscb0")
-            #expect(error.code == .cancelled)
-            #expect(epoch == .first)
-            break
-        }
+        var droppedIterator = dropped.makeAsyncIterator()
+        #expect(await droppedIterator.next()?.contains("dscb0") == true)
+        #expect(evaluator.sent.withLock { $0 }.filter { $0.contains("failure") }.isEmpty)
+        #expect(evaluator.sent.withLock { $0 }.contains("discard"))
         // …and reaches neither page; the next page's own call still works.
         #expect(nextPage.receivedMessages.isEmpty)
         #expect(page.receivedMessages.count == 1)
@@ -80,18 +78,17 @@ struct PageUnloadTests {
     }
 }
 
-/// The default evaluator (no window), which runs `inTheGap` when the hub reports an unload and
-/// before passing it on: the moment the hub's epoch has moved and the evaluator has not heard yet.
+/// The default evaluator (no window), which runs `inTheGap` when the hub tells it to discard what
+/// it queued: the moment the hub has moved to the next page load and the evaluator has not heard.
 final class GapEvaluator: JavaScriptEvaluator {
     let inner = BatchingEvaluator(clock: ManualClock(), window: .zero)
     let inTheGap = Locked<(@Sendable () -> Void)?>(nil)
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ message: PageMessage, epoch: PageEpoch) { inner.send(message, epoch: epoch) }
-    func pageDidInitialize(runtime: PageRuntime) { inner.pageDidInitialize(runtime: runtime) }
-    func pageDidUnload(startingEpoch epoch: PageEpoch) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime) { inner.send(messages, runtime: runtime) }
+    func discardQueued() {
         inTheGap.withLock { $0 }?()
-        inner.pageDidUnload(startingEpoch: epoch)
+        inner.discardQueued()
     }
 }
 

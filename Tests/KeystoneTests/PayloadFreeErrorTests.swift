@@ -74,7 +74,7 @@ struct PayloadFreeErrorTests {
     }
 
     @Test func anArgumentOrEventThatDoesNotEncodeNamesItsTypeNotItsValue() async throws {
-        let argument = await #expect(throws: BridgeError.self) { try await keystone.call("page.x", SecretRefusingValue(), returning: Int.self) }
+        let argument = await #expect(throws: BridgeError.self) { try await keystone.call("page.x", SecretRefusingValue(), as: Int.self) }
         #expect(argument?.code == .unencodableValue)
         #expect(argument?.message == "a String at an argument cannot be encoded as JSON")
         let event = #expect(throws: BridgeError.self) { try keystone.emit("news", SecretRefusingValue()) }

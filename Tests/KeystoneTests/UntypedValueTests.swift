@@ -36,7 +36,7 @@ struct UntypedValueTests {
 
     @Test func aSwiftCallsUntypedResultKeepsTheKeysInOrder() async throws {
         page.register("page.object") { _ in ["z": 1, "a": ["y": 2, "b": 3]] }
-        let value = try await keystone.call("page.object", returning: JSONValue.self)
+        let value = try await keystone.call("page.object", as: JSONValue.self)
         guard case .object(let object) = value, case .object(let inner)? = object["a"] else {
             Issue.record("not an object: \(value)")
             return
@@ -68,6 +68,6 @@ struct UntypedValueTests {
         let shape = Self.stringsInsideNestedArrays(depth: 100, bytes: 5_000)
         let expected = try DefaultJSONSerializer().decode(JSONValue.self, from: Data(shape.utf8))
         page.register("page.nested") { _ in expected }
-        #expect(try await keystone.call("page.nested", returning: JSONValue.self) == expected)
+        #expect(try await keystone.call("page.nested", as: JSONValue.self) == expected)
     }
 }

@@ -1,4 +1,4 @@
-// PageEpoch.swift — which page load a message belongs to.
+// PageEpoch.swift — which page load a message, a call or a task belongs to.
 /// Identifies one page load. Each navigation or reload starts a new epoch; a message sent for an
 /// older epoch is dropped, so a late result can never reach the next page's callbacks.
 public struct PageEpoch: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -1,0 +1,47 @@
+// CallContext.swift — what a method that asks for it learns about the call it is answering.
+/// The call an interface method is answering: who made it, whether it was cancelled, and the page
+/// load that made it.
+///
+/// A method asks for one by taking it as a parameter (``MethodList/async(_:_:)-(_,(Input,CallContext))``
+/// and its siblings); methods that do not ask are unchanged.
+///
+/// ```swift
+/// methods.async("pickPhoto") { (options: PickOptions, context: CallContext) in
+///     try await context.page.emit("picker.opened", options)
+///     return try await picker.pick(options, from: context.frame.origin)
+/// }
+/// ```
+public struct CallContext: Sendable {
+    /// The frame that made the call, as the engine reported it.
+    public let frame: CallerFrame
+    /// The page load that made the call. Calls, streams and events sent through it reach that page
+    /// load only: once it has gone they fail with ``BridgeError/Code-swift.struct/pageGone``.
+    public let page: any PageConnection
+    private let cancellation: CallCancellation
+
+    /// A context for a call from `frame`, bound to `page`, cancelled when `cancellation` is.
+    public init(frame: CallerFrame, page: any PageConnection, cancellation: CallCancellation = CallCancellation()) {
+        self.frame = frame
+        self.page = page
+        self.cancellation = cancellation
+    }
+
+    /// Whether the call was cancelled: by the page (Keystone's runtime stops waiting for it) or by
+    /// the page load ending. Inside the call's own task, `Task.isCancelled` says the same.
+    public var isCancelled: Bool { cancellation.isCancelled }
+}
+
+/// The cancelled state of one call, shared by the hub that cancels it and the context that reads it.
+public final class CallCancellation: Sendable {
+    private let state = Locked(false)
+
+    public init() {}
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { state.withLock { $0 } }
+
+    /// Marks the call cancelled.
+    public func cancel() {
+        state.withLock { $0 = true }
+    }
+}

@@ -1,0 +1,36 @@
+// DefaultInvocationDispatcher.swift — the default dispatcher over a registry's erased methods.
+/// The default ``InvocationDispatcher``.
+public struct DefaultInvocationDispatcher: InvocationDispatcher {
+    public init() {}
+
+    public func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
+        let method = try Self.find(call.name, in: registry)
+        let (data, serializer, context) = (call.data, environment.serializer, environment.context)
+        switch (method.invoker, call.isAsynchronous) {
+        case (.sync(let run), false):
+            return .answered(try run(data, serializer, context))
+        case (.async(let start), true):
+            try environment.start(.single(try start(data, serializer, context)))
+            return .started
+        case (.multiResponse(let start), true):
+            try environment.start(.multiResponse(try start(data, serializer, context)))
+            return .started
+        case (.sync, true):
+            throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
+        case (.async, false), (.multiResponse, false):
+            throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is asynchronous: call it with a callback")
+        }
+    }
+
+    private static func find(_ name: MethodName, in registry: any InterfaceRegistry) throws(BridgeError) -> BridgeMethod {
+        switch registry.lookup(name) {
+        case .found(let method):
+            return method
+        case .noInterface:
+            let namespace = name.namespace.isEmpty ? "the empty namespace" : "namespace \"\(name.namespace)\""
+            throw BridgeError(code: .notFound, message: "no interface is registered under \(namespace)")
+        case .noMethod:
+            throw BridgeError(code: .notFound, message: "no method \"\(name)\"")
+        }
+    }
+}

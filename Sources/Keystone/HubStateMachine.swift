@@ -1,0 +1,189 @@
+// HubStateMachine.swift — the hub's shared state as a pure value: input events, output actions.
+/// Everything a Keystone shares between threads, without locks, tasks or side effects: the page's
+/// lifecycle (its load, whether it has initialized, which runtime it announced), the Swift calls
+/// waiting for the page, and the page's calls running in Swift.
+///
+/// Each event returns what must happen next: messages for the evaluator (``Output``), calls to
+/// settle, work to cancel. ``HubStorage`` holds it behind one lock and acts on what it returns
+/// outside the lock. `Pending` is a Swift call's way to settle; `Work` is a running task's handle.
+///
+/// - Messages wait until the page initializes, then go out in order, written for its runtime.
+/// - A message for an earlier page load is dropped; an unload drops what waits and tells the
+///   evaluator to discard what it queued, fails the calls waiting for the page and cancels the
+///   page's running calls.
+/// - A Swift call settles once. A `call` takes the page's first answer; when that answer says more
+///   will follow, the call stays open (and counts toward the limit) so later answers are reported
+///   rather than dropped unnoticed, until one is marked complete or the page unloads.
+struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
+    /// What the evaluator must do, in order.
+    enum Output: Sendable, Hashable {
+        case deliver(PageMessage, PageRuntime)
+        case discardQueued
+    }
+
+    enum MakeCall {
+        case made(id: Int, [Output])
+        case refused(Pending, BridgeError)
+    }
+
+    enum Answer {
+        /// Hand the answer to the call; `complete` says whether the page marked it final.
+        case deliver(Pending, complete: Bool)
+        /// A `call` (not a stream) that already settled was answered again.
+        case repeated(method: String)
+        case unknown
+    }
+
+    enum TaskCancel {
+        case notFound
+        /// The task was found; its work, when it has started (cancel it).
+        case found(Work?)
+    }
+
+    struct Unload {
+        var failed: [Pending]
+        var cancelled: [Work]
+        var outputs: [Output]
+    }
+
+    private struct OpenCall {
+        var method: String
+        var isMultiResponse: Bool
+        /// `nil` once a `call` has its answer and the page said more would follow.
+        var pending: Pending?
+    }
+
+    private struct RunningTask {
+        var callback: String
+        var work: Work?
+    }
+
+    let pendingCallLimit: Int
+    let runningCallLimit: Int
+    private(set) var epoch = PageEpoch.first
+    private(set) var isPageReady = false
+    private(set) var runtime = PageRuntime.dsbridge
+    private(set) var waiting: [PageMessage] = []
+    private var lastCallId = 0
+    private var calls: [Int: OpenCall] = [:]
+    private var lastTaskToken = 0
+    private var tasks: [Int: RunningTask] = [:]
+
+    init(pendingCallLimit: Int, runningCallLimit: Int) {
+        self.pendingCallLimit = pendingCallLimit
+        self.runningCallLimit = runningCallLimit
+    }
+
+    /// Swift calls that have not settled.
+    var pendingCallCount: Int { calls.values.count { $0.pending != nil } }
+    /// The page's calls running in Swift.
+    var runningCallCount: Int { tasks.count }
+
+    // MARK: Messages
+
+    /// Sends `message` to the page load `epoch` (the current one when `nil`); `nil` when that page
+    /// load has gone and the message was dropped.
+    mutating func send(_ message: PageMessage, to epoch: PageEpoch?) -> [Output]? {
+        guard epoch == nil || epoch == self.epoch else { return nil }
+        guard isPageReady else {
+            waiting.append(message)
+            return []
+        }
+        return [.deliver(message, runtime)]
+    }
+
+    // MARK: Swift → page calls
+
+    /// Makes a call of the page's handler: gives it the next id, records it and sends its message.
+    mutating func makeCall(
+        _ pending: Pending, method: String, arguments: JSONText, isMultiResponse: Bool, to epoch: PageEpoch?
+    ) -> MakeCall {
+        guard epoch == nil || epoch == self.epoch else {
+            return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
+        }
+        guard calls.count < pendingCallLimit else {
+            return .refused(pending, BridgeError(code: .limitExceeded, message: "\(pendingCallLimit) calls already wait for the page, the limit"))
+        }
+        lastCallId += 1
+        calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending)
+        return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil) ?? [])
+    }
+
+    /// Sends a call whose answer nobody waits for.
+    mutating func post(method: String, arguments: JSONText, to epoch: PageEpoch?) -> [Output]? {
+        guard epoch == nil || epoch == self.epoch else { return nil }
+        lastCallId += 1
+        return send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil)
+    }
+
+    /// The page answered call `id` (`_dsb.returnValue`).
+    mutating func receiveAnswer(id: Int, complete: Bool) -> Answer {
+        guard let call = calls[id] else { return .unknown }
+        if complete { calls[id] = nil }
+        guard let pending = call.pending else { return .repeated(method: call.method) }
+        if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
+        return .deliver(pending, complete: complete || !call.isMultiResponse)
+    }
+
+    /// The Swift side stopped waiting for call `id`: what to fail, if it had not settled.
+    mutating func cancelCall(id: Int) -> Pending? {
+        calls.removeValue(forKey: id)?.pending
+    }
+
+    // MARK: Page → Swift calls
+
+    /// Records a call of the page's that is about to run in a task for the page load `epoch`; its
+    /// token, or the error that refuses it.
+    mutating func startTask(callback: String, for epoch: PageEpoch) -> Result<Int, BridgeError> {
+        guard epoch == self.epoch else {
+            return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
+        }
+        guard tasks.count < runningCallLimit else {
+            return .failure(BridgeError(code: .limitExceeded, message: "the page already has \(runningCallLimit) calls running, the limit"))
+        }
+        lastTaskToken += 1
+        tasks[lastTaskToken] = RunningTask(callback: callback)
+        return .success(lastTaskToken)
+    }
+
+    /// The task for `token` exists now; returns `work` when it is no longer wanted (cancel it).
+    mutating func taskCreated(token: Int, work: Work) -> Work? {
+        guard tasks[token] != nil else { return work }
+        tasks[token]?.work = work
+        return nil
+    }
+
+    mutating func taskFinished(token: Int) {
+        tasks[token] = nil
+    }
+
+    /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`).
+    mutating func cancelTask(callback: String) -> TaskCancel {
+        guard let token = tasks.first(where: { $0.value.callback == callback })?.key else { return .notFound }
+        return .found(tasks.removeValue(forKey: token)?.work)
+    }
+
+    // MARK: The page's lifecycle
+
+    /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes out.
+    mutating func pageDidInitialize(runtime announced: PageRuntime) -> [Output] {
+        isPageReady = true
+        // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
+        if announced == .keystone { runtime = .keystone }
+        defer { waiting.removeAll() }
+        return waiting.map { .deliver($0, runtime) }
+    }
+
+    /// The page has gone: a new page load begins.
+    mutating func pageDidUnload() -> Unload {
+        epoch = epoch.next
+        isPageReady = false
+        runtime = .dsbridge
+        waiting.removeAll()
+        defer {
+            calls.removeAll()
+            tasks.removeAll()
+        }
+        return Unload(failed: calls.values.compactMap(\.pending), cancelled: tasks.values.compactMap(\.work), outputs: [.discardQueued])
+    }
+}

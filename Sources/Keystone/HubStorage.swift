@@ -1,0 +1,87 @@
+// HubStorage.swift — the hub's state machine behind its one lock, and the hand-off to the evaluator.
+/// Holds a ``HubStateMachine`` behind one lock. Each event runs under the lock and queues the
+/// evaluator's inputs it produces in the same critical section, so they reach the evaluator in the
+/// order the state changed, whichever threads changed it; one thread at a time hands them on,
+/// outside the lock. Everything else an event returns (calls to settle, tasks to cancel) is acted
+/// on by the caller, after the lock is released.
+final class HubStorage: Sendable {
+    typealias Machine = HubStateMachine<PendingCall, RunningWork>
+
+    private struct State {
+        var machine: Machine
+        var outbox = HandOffQueue<Machine.Output>()
+    }
+
+    private let state: Locked<State>
+    private let evaluator: any JavaScriptEvaluator
+    private let logging: KeystoneLogging
+
+    init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
+        state = Locked(State(machine: Machine(pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls)))
+        self.evaluator = evaluator
+        self.logging = logging
+    }
+
+    /// Reads the state.
+    func read<Value>(_ body: (Machine) -> Value) -> Value {
+        state.withLock { body($0.machine) }
+    }
+
+    /// Runs one event that produces no evaluator input.
+    @discardableResult
+    func apply<Result>(_ event: (inout Machine) -> Result) -> Result {
+        state.withLock { event(&$0.machine) }
+    }
+
+    /// Runs one event, queues the evaluator inputs it produced, and hands the queue on unless
+    /// another thread is doing so.
+    @discardableResult
+    func apply<Result>(_ event: (inout Machine) -> (Result, [Machine.Output])) -> Result {
+        let (result, mustHandOff) = state.withLock { state in
+            let (result, outputs) = event(&state.machine)
+            var mustHandOff = false
+            for output in outputs where state.outbox.append(output) { mustHandOff = true }
+            return (result, mustHandOff)
+        }
+        if mustHandOff { handOff() }
+        return result
+    }
+
+    /// Passes queued inputs to the evaluator in order, outside the lock: messages taken together
+    /// for one runtime in one call, each logged in debug mode.
+    private func handOff() {
+        while let outputs = state.withLock({ $0.outbox.takeAll() }) {
+            var messages: [PageMessage] = []
+            var runtime = PageRuntime.dsbridge
+            for output in outputs {
+                switch output {
+                case .deliver(let message, let messageRuntime):
+                    if messageRuntime != runtime, !messages.isEmpty { send(&messages, runtime) }
+                    runtime = messageRuntime
+                    logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message], for: runtime)))")
+                    messages.append(message)
+                case .discardQueued:
+                    if !messages.isEmpty { send(&messages, runtime) }
+                    evaluator.discardQueued()
+                }
+            }
+            if !messages.isEmpty { send(&messages, runtime) }
+        }
+    }
+
+    private func send(_ messages: inout [PageMessage], _ runtime: PageRuntime) {
+        evaluator.send(messages, runtime: runtime)
+        messages.removeAll()
+    }
+}
+
+/// A running call of the page's: its task and the cancellation its context reads.
+struct RunningWork: Sendable {
+    var task: Task<Void, Never>
+    var cancellation: CallCancellation
+
+    func cancel() {
+        cancellation.cancel()
+        task.cancel()
+    }
+}

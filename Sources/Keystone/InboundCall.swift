@@ -1,0 +1,24 @@
+// InboundCall.swift — one call from the page, resolved: what middleware and dispatchers receive.
+import Foundation
+
+/// A call from the page to a registered interface, after its name was resolved.
+public struct InboundCall: Sendable {
+    /// The method the page named, split into namespace and method; its `description` is the full name.
+    public let name: MethodName
+    /// The frame that made the call and its origin, as the engine reported them.
+    public let frame: CallerFrame
+    /// The raw JSON bytes of the call's `data` (`nil` when absent). Untrusted: whatever the page sent.
+    public let data: Data?
+    /// The page's callback (`_dscbstub`) for an asynchronous call; `nil` for a synchronous one.
+    public let callback: String?
+
+    public init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?) {
+        self.name = name
+        self.frame = frame
+        self.data = data
+        self.callback = callback
+    }
+
+    /// Whether the page waits for the answer through a callback rather than in its `prompt`.
+    public var isAsynchronous: Bool { callback != nil }
+}

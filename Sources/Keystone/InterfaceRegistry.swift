@@ -1,0 +1,41 @@
+// InterfaceRegistry.swift — where registered interfaces live, by namespace.
+/// What a registry found for a method name.
+public enum MethodLookup: Sendable {
+    case found(BridgeMethod)
+    /// No interface is registered under the namespace.
+    case noInterface
+    /// The namespace has an interface, but it lists no such method.
+    case noMethod
+}
+
+/// Holds the interfaces registered under namespaces and finds the method a name names.
+///
+/// An implementation must refuse what can never be called (``MethodList/checkRegistration(namespace:)``
+/// says what), keep one method list per namespace (registering again replaces it), be safe to call
+/// from many threads at once, and never call out while holding a lock.
+public protocol InterfaceRegistry: Sendable {
+    /// Registers `methods` under `namespace`, replacing what was there.
+    /// - Throws: ``BridgeError`` with code `invalidRegistration` for an unusable namespace or name.
+    func register(_ methods: MethodList, namespace: String) throws(BridgeError)
+    /// Removes the interface under `namespace`; returns whether there was one.
+    @discardableResult
+    func removeInterface(namespace: String) -> Bool
+    /// The method `name` names.
+    func lookup(_ name: MethodName) -> MethodLookup
+}
+
+extension MethodList {
+    /// Checks that this list can be registered under `namespace`: the namespace is `""` or
+    /// dot-separated parts without surrounding white space, it is not the reserved `_dsb`, and every
+    /// listed name is callable.
+    /// - Throws: ``BridgeError`` with code `invalidRegistration` naming what is wrong.
+    public func checkRegistration(namespace: String) throws(BridgeError) {
+        guard MethodName.isValidNamespace(namespace), namespace != Keystone.builtInNamespace else {
+            throw BridgeError(code: .invalidRegistration, message: "\"\(namespace)\" cannot be a namespace")
+        }
+        guard invalidNames.isEmpty else {
+            let names = invalidNames.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw BridgeError(code: .invalidRegistration, message: "method names cannot be empty, hold a dot or white space around them: \(names)")
+        }
+    }
+}

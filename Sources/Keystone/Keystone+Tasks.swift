@@ -1,0 +1,82 @@
+// Keystone+Tasks.swift — running the page's asynchronous calls in tasks bound to their page load.
+import Foundation
+
+extension Keystone {
+    /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`
+    /// and the page's unload cancel, and whose results go to the call's callback.
+    func start(_ work: CallWork, for call: InboundCall, epoch: PageEpoch, cancellation: CallCancellation) throws(BridgeError) {
+        guard let callback = call.callback else {
+            throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
+        }
+        let token = try storage.apply { $0.startTask(callback: callback, for: epoch) }.get()
+        let middleware = components.middleware
+        let task = Task {
+            await self.run(work, for: call, callback: callback, epoch: epoch, middleware: middleware)
+            self.storage.apply { $0.taskFinished(token: token) }
+        }
+        if let unwanted = storage.apply({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
+            unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
+        }
+    }
+
+    /// Runs the work inside the middleware and sends its outcome to `callback`.
+    private func run(_ work: CallWork, for call: InboundCall, callback: String, epoch: PageEpoch, middleware: [any CallMiddleware]) async {
+        let finished = Locked(false)  // set once a message marked complete has gone
+        do {
+            let last: Data? = try await middleware.interceptTask(call) { [self] in
+                switch work {
+                case .single(let run):
+                    return try await run()
+                case .multiResponse(let run):
+                    try await run(ResponseSink { json, isFinal in
+                        try self.sendResult(json, isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
+                    })
+                    return nil
+                }
+            }
+            if let last {
+                try sendResult(last, isFinal: true, to: callback, epoch: epoch, finished: finished)
+            } else if !finished.withLock({ $0 }) {
+                send(.completion(callback: callback), to: epoch)
+            }
+        } catch {
+            guard !finished.withLock({ $0 }) else { return }  // the callback is gone already
+            send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
+        }
+    }
+
+    /// Sends one result of a running call, checked to be JSON.
+    private func sendResult(_ json: Data, isFinal: Bool, to callback: String, epoch: PageEpoch, finished: Locked<Bool>) throws {
+        let value = try JSONText(validating: json)
+        let alreadyFinished = finished.withLock { finished in
+            defer { finished = finished || isFinal }
+            return finished
+        }
+        if alreadyFinished {
+            throw BridgeError(code: .failed, message: "the call has already finished")
+        }
+        send(.result(callback: callback, value: value, complete: isFinal), to: epoch)
+    }
+
+    /// Sends `message` to the page load `epoch`; returns whether it was still there.
+    @discardableResult
+    func send(_ message: PageMessage, to epoch: PageEpoch?) -> Bool {
+        let sent = storage.apply { machine in
+            let outputs = machine.send(message, to: epoch)
+            return (outputs != nil, outputs ?? [])
+        }
+        if !sent { components.logging.log(.debug, "dropped a message for a page load that has gone: \(message)") }
+        return sent
+    }
+
+    /// Cancels the running call whose callback is `callback`; returns whether there was one.
+    func cancelRunningCall(callback: String) -> Bool {
+        switch storage.apply({ $0.cancelTask(callback: callback) }) {
+        case .notFound:
+            return false
+        case .found(let work):
+            work?.cancel()
+            return true
+        }
+    }
+}

@@ -1,0 +1,23 @@
+// PageLoadConnection.swift — a page connection bound to the page load that made a call.
+/// Calls, streams and events for one page load: once it has gone, each fails with `pageGone`
+/// instead of reaching the next page. Given to methods as ``CallContext/page``.
+struct PageLoadConnection: PageConnection {
+    let keystone: Keystone
+    let epoch: PageEpoch
+
+    func call<Result: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
+    ) async throws(BridgeError) -> Result {
+        try await keystone.call(method, arguments: arguments, as: Result.self, to: epoch)
+    }
+
+    func stream<Element: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
+    ) -> AsyncThrowingStream<Element, any Error> {
+        keystone.stream(method, arguments: arguments, of: Element.self, to: epoch)
+    }
+
+    func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
+        try keystone.emit(name, value, to: epoch)
+    }
+}
