@@ -285,7 +285,10 @@ public final class InMemoryPage: EvaluationTarget {
         let arguments = try encodeCall(data, callback: callback)
         let answer = runtime == .keystone ? hub.handleMessage(method, arguments: arguments, frame: frame) : prompt(method, argumentText: arguments)
         if case .failure(let error) = decodeAnswer(answer, as: JSONValue.self) {
-            state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: error)
+            // Refused while the page waited: the refusal is the outcome, even when the callback's
+            // release was delivered first (a web view delivers it only after the prompt returns).
+            state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
+            return (callback, AsyncThrowingStream { $0.finish(throwing: error) })
         }
         return (callback, stream)
     }
