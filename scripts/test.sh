@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — runs every test: the Swift suites (built with warnings as errors), the page-side
-# JavaScript suites, the type check of the page API's declarations, the end-to-end suite in a real
+# JavaScript suites, the examples package (parts written outside the package, public API only),
+# the type check of the page API's declarations, the end-to-end suite in a real
 # WebKitGTK web view (under Xvfb), the speed bars counted in instructions (valgrind), never in
 # time, so nothing here passes or fails on how busy the machine is; and a minute of fuzzing
 # (libFuzzer with AddressSanitizer), which fails on any finding.
@@ -12,6 +13,9 @@ command -v valgrind >/dev/null || install_packages valgrind
 
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
+# The seams, proven from outside: a package that sees only Keystone's public API.
+swift build --package-path Examples -Xswiftc -warnings-as-errors
+swift run --skip-build --package-path Examples ExamplesCheck
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
 xvfb-run -a Tests/E2E/run.sh

@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+// Examples — parts of a Keystone written outside its package, against its public API only: a
+// serializer, a registry, a dispatcher, middleware, an evaluator and an evaluation target.
+import Foundation
+import PackageDescription
+
+/// Keystone's own package, one directory up; its identity is its directory's name.
+let keystone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+
+let package = Package(
+    name: "KeystoneExamples",
+    platforms: [.iOS(.v16), .macOS(.v13)],
+    dependencies: [.package(path: keystone.path)],
+    targets: [
+        .target(
+            name: "CustomParts",
+            dependencies: [.product(name: "Keystone", package: keystone.lastPathComponent)]
+        ),
+        .executableTarget(
+            name: "ExamplesCheck",
+            dependencies: [
+                "CustomParts",
+                .product(name: "Keystone", package: keystone.lastPathComponent),
+                .product(name: "KeystoneTesting", package: keystone.lastPathComponent),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
