@@ -7,6 +7,10 @@ import Keystone
 extension WebKitGTKHost {
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
     /// host, and returns its completion value as JSON (`undefined` is `null`).
+    ///
+    /// WebKitGTK rebuilds the value in the app's process with object keys in reverse order; a
+    /// script whose result must keep its order returns `JSON.stringify(…)` and the app decodes the
+    /// string.
     /// - Throws: ``BridgeError`` (`failed`) when the script throws or its value is not JSON.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
