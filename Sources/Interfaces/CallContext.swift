@@ -30,18 +30,3 @@ public struct CallContext: Sendable {
     /// the page load ending. Inside the call's own task, `Task.isCancelled` says the same.
     public var isCancelled: Bool { cancellation.isCancelled }
 }
-
-/// The cancelled state of one call, shared by the hub that cancels it and the context that reads it.
-public final class CallCancellation: Sendable {
-    private let state = Locked(false)
-
-    public init() {}
-
-    /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { state.withLock { $0 } }
-
-    /// Marks the call cancelled.
-    public func cancel() {
-        state.withLock { $0 = true }
-    }
-}

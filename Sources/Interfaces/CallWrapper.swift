@@ -22,39 +22,7 @@ package struct CallWrapper: Sendable {
             scanner.skipSpace()
             guard scanner.peek(UInt8(ascii: "{")) else { return "the message is not a JSON object" }
             scanner.index += 1
-            scanner.skipSpace()
-            if scanner.peek(UInt8(ascii: "}")) {
-                scanner.index += 1
-            } else {
-                while true {
-                    let keyStart = scanner.index
-                    guard scanner.peek(UInt8(ascii: "\"")), scanner.scanString() else { return "the message is not valid JSON" }
-                    let key = UnsafeRawBufferPointer(rebasing: raw[keyStart..<scanner.index])
-                    scanner.skipSpace()
-                    guard scanner.peek(UInt8(ascii: ":")) else { return "the message is not valid JSON" }
-                    scanner.index += 1
-                    scanner.skipSpace()
-                    let valueStart = scanner.index
-                    guard scanner.skipValue() else { return "the message is not valid JSON" }
-                    // Keys are compared by what they say, escapes read, and a later key
-                    // replaces an earlier one: the split JSON.parse would make.
-                    switch Self.member(named: UnsafeRawBufferPointer(rebasing: key.dropFirst().dropLast())) {
-                    case .data: data = valueStart..<scanner.index
-                    case .callbackStub: stub = valueStart..<scanner.index
-                    case nil: break
-                    }
-                    scanner.skipSpace()
-                    if scanner.peek(UInt8(ascii: ",")) {
-                        scanner.index += 1
-                        scanner.skipSpace()
-                    } else if scanner.peek(UInt8(ascii: "}")) {
-                        scanner.index += 1
-                        break
-                    } else {
-                        return "the message is not valid JSON"
-                    }
-                }
-            }
+            if let fault = Self.scanMembers(&scanner, raw, data: &data, stub: &stub) { return fault }
             scanner.skipSpace()
             return scanner.index == scanner.bytes.count ? nil : "the message is not valid JSON"
         }
@@ -67,6 +35,46 @@ package struct CallWrapper: Sendable {
         let base = text.startIndex
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
         self.callbackStub = try stub.map { try Self.callbackName(text[(base + $0.lowerBound)..<(base + $0.upperBound)]) }
+    }
+
+    /// Scans an object's members after its `{`, through its `}`, noting where `data` and
+    /// `_dscbstub` are; returns what is wrong, if anything.
+    private static func scanMembers(
+        _ scanner: inout JSONGrammar.Scanner, _ raw: UnsafeRawBufferPointer, data: inout Range<Int>?, stub: inout Range<Int>?
+    ) -> String? {
+        scanner.skipSpace()
+        if scanner.peek(UInt8(ascii: "}")) {
+            scanner.index += 1
+            return nil
+        }
+        while true {
+            let keyStart = scanner.index
+            guard scanner.peek(UInt8(ascii: "\"")), scanner.scanString() else { return "the message is not valid JSON" }
+            let key = UnsafeRawBufferPointer(rebasing: raw[keyStart..<scanner.index])
+            scanner.skipSpace()
+            guard scanner.peek(UInt8(ascii: ":")) else { return "the message is not valid JSON" }
+            scanner.index += 1
+            scanner.skipSpace()
+            let valueStart = scanner.index
+            guard scanner.skipValue() else { return "the message is not valid JSON" }
+            // Keys are compared by what they say, escapes read, and a later key replaces an
+            // earlier one: the split JSON.parse would make.
+            switch member(named: UnsafeRawBufferPointer(rebasing: key.dropFirst().dropLast())) {
+            case .data: data = valueStart..<scanner.index
+            case .callbackStub: stub = valueStart..<scanner.index
+            case nil: break
+            }
+            scanner.skipSpace()
+            if scanner.peek(UInt8(ascii: ",")) {
+                scanner.index += 1
+                scanner.skipSpace()
+            } else if scanner.peek(UInt8(ascii: "}")) {
+                scanner.index += 1
+                return nil
+            } else {
+                return "the message is not valid JSON"
+            }
+        }
     }
 
     private enum Member { case data, callbackStub }

@@ -23,19 +23,3 @@ public protocol InterfaceRegistry: Sendable {
     /// The method `name` names.
     func lookup(_ name: MethodName) -> MethodLookup
 }
-
-extension MethodList {
-    /// Checks that this list can be registered under `namespace`: the namespace is `""` or
-    /// dot-separated parts without surrounding white space, it is not the reserved `_dsb`, and every
-    /// listed name is callable.
-    /// - Throws: ``BridgeError`` with code `invalidRegistration` naming what is wrong.
-    public func checkRegistration(namespace: String) throws(BridgeError) {
-        guard MethodName.isValidNamespace(namespace), namespace != Keystone.builtInNamespace else {
-            throw BridgeError(code: .invalidRegistration, message: "\"\(namespace)\" cannot be a namespace")
-        }
-        guard invalidNames.isEmpty else {
-            let names = invalidNames.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw BridgeError(code: .invalidRegistration, message: "method names cannot be empty, hold a dot or white space around them: \(names)")
-        }
-    }
-}

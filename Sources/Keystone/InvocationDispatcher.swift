@@ -21,35 +21,3 @@ public enum DispatchOutcome: Sendable {
     /// An asynchronous call's work was started; its results reach the page's callback.
     case started
 }
-
-/// What a dispatcher runs a call with: the serializer, the call's context, and the hub's way to
-/// start an asynchronous call's work.
-public struct DispatchEnvironment: Sendable {
-    /// The serializer methods decode their input and encode their output with.
-    public let serializer: any JSONSerializer
-    /// The context a method that asks for one receives.
-    public let context: CallContext
-    private let starter: @Sendable (CallWork) throws(BridgeError) -> Void
-
-    public init(serializer: any JSONSerializer, context: CallContext, start: @escaping @Sendable (CallWork) throws(BridgeError) -> Void) {
-        self.serializer = serializer
-        self.context = context
-        self.starter = start
-    }
-
-    /// Runs `work` in a task the hub owns: the page's cancellation and the page's unload cancel it,
-    /// and its results go to the page's callback.
-    /// - Throws: ``BridgeError`` (`limitExceeded` when the page already has as many calls running
-    ///   as it may, `pageGone` when the page that made the call has gone).
-    public func start(_ work: CallWork) throws(BridgeError) {
-        try starter(work)
-    }
-}
-
-/// An asynchronous call's work, ready to run.
-public enum CallWork: Sendable {
-    /// Produces one result, as JSON.
-    case single(@Sendable () async throws -> Data)
-    /// Writes any number of results to the sink, then returns (or throws).
-    case multiResponse(@Sendable (ResponseSink) async throws -> Void)
-}

@@ -61,7 +61,23 @@ enum InstructionGate {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("callgrind.out")
+        guard try countedRun(writingTo: output) else { return false }
+        var totals = try parts(of: String(contentsOf: output, encoding: .utf8))[...]
+        let plan = try Plan()
+        guard totals.count == plan.all.count else {
+            print("FAIL: expected \(plan.all.count) counted regions from callgrind, found \(totals.count)")
+            return false
+        }
+        func perRun(_ measurement: Measurement) -> Double { totals.removeFirst() / Double(measurement.iterations) }
+        let (syncPassed, floorPerByte) = reportSyncCalls(plan, bar: bar, perRun: perRun)
+        let hostilePassed = reportHostileInputs(plan, floorPerByte: floorPerByte, perRun: perRun)
+        let passed = syncPassed && hostilePassed
+        print("\n\(passed ? "PASS" : "FAIL"): \(passed ? "every bar is met" : "a bar is not met")")
+        return passed
+    }
 
+    /// Runs this executable again under callgrind with `--counted-run`; whether it succeeded.
+    private static func countedRun(writingTo output: URL) throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -78,14 +94,12 @@ enum InstructionGate {
             print("FAIL: valgrind exited with status \(process.terminationStatus)")
             return false
         }
-        var totals = try parts(of: String(contentsOf: output, encoding: .utf8))[...]
-        let plan = try Plan()
-        guard totals.count == plan.all.count else {
-            print("FAIL: expected \(plan.all.count) counted regions from callgrind, found \(totals.count)")
-            return false
-        }
-        func perRun(_ measurement: Measurement) -> Double { totals.removeFirst() / Double(measurement.iterations) }
+        return true
+    }
 
+    /// Prints the sync-call table; whether every ratio meets `bar`, and the floor's instructions
+    /// per byte at the largest payload.
+    private static func reportSyncCalls(_ plan: Plan, bar: Double, perRun: (Measurement) -> Double) -> (Bool, Double) {
         print("Instructions per sync call (valgrind callgrind), as a ratio to a bare JSONDecoder + JSONEncoder of the same payload\n")
         print("payload               floor/call     keystone/call   ratio   bar")
         var passed = true
@@ -97,13 +111,18 @@ enum InstructionGate {
             floorPerByte = floorCount / Double(floor.bytes)  // the largest payload's, measured last
             print("\(pad(workload.label, 21)) \(pad(grouped(floorCount), 14)) \(pad(grouped(callCount), 15)) \(pad(String(format: "%.3f", ratio), 7)) \(bar)")
         }
+        return (passed, floorPerByte)
+    }
 
+    /// Prints the hostile-input table; whether every shape is linear and bounded.
+    private static func reportHostileInputs(_ plan: Plan, floorPerByte: Double, perRun: (Measurement) -> Double) -> Bool {
         // Linear: the cost per byte at any size is at most `growth` times that at the smallest.
         // Bounded: no byte of a hostile input costs more than a byte of the largest typed floor.
         let growth = 1.5
         print("\nInstructions per byte of hostile input through a sync call, 1 KB to 1 MB (bars: at most \(growth)× the")
         print("cost per byte at 1 KB, so linear in size; and at most the typed floor's \(grouped(floorPerByte)) per byte)\n")
         print("shape                              " + HostileInput.sizes.map { pad("\($0 >> 10) KB", 10) }.joined() + "verdict")
+        var passed = true
         for (input, sizes) in plan.hostile {
             let perByte = sizes.map { perRun($0) / Double($0.bytes) }
             let linear = perByte.allSatisfy { $0 <= growth * perByte[0] }
@@ -112,7 +131,6 @@ enum InstructionGate {
             let verdict = linear && bounded ? "ok" : (linear ? "FAIL: costs more per byte than the floor" : "FAIL: grows faster than its size")
             print(pad(input.shape, 35) + perByte.map { pad(String(format: "%.1f", $0), 10) }.joined() + verdict)
         }
-        print("\n\(passed ? "PASS" : "FAIL"): \(passed ? "every bar is met" : "a bar is not met")")
         return passed
     }
 
