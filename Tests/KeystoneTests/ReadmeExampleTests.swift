@@ -10,7 +10,7 @@ struct Account: BridgeInterface {
 
     func signIn(_ credentials: Credentials) async throws -> Session {
         guard credentials.password == "secret" else {
-            throw BridgeError(code: .init(rawValue: 1001), message: "wrong password")
+            throw BridgeError(code: 1001, message: "wrong password")
         }
         return Session(token: "t-\(credentials.user)", expiresIn: 3600)
     }
