@@ -9,7 +9,8 @@ let keystone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 
 let package = Package(
     name: "KeystoneExamples",
-    platforms: [.iOS(.v16), .macOS(.v13)],
+    // `Synchronization.Mutex` needs these; Keystone itself supports iOS 16 and macOS 13.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     dependencies: [.package(path: keystone.path)],
     targets: [
         .target(

@@ -1,5 +1,6 @@
 // AllowListRegistry.swift — a registry of its own: only namespaces on a list may be registered.
 import Keystone
+import Synchronization
 
 /// Registers interfaces only under the namespaces it was given, and answers lookups from them.
 public final class AllowListRegistry: InterfaceRegistry {

@@ -1,5 +1,6 @@
 // ImmediateEvaluator.swift — an evaluator of its own: no window, one evaluation per send.
 import Keystone
+import Synchronization
 
 /// Hands every group of messages to the target at once, as one batch: no batching window.
 public final class ImmediateEvaluator: JavaScriptEvaluator {

@@ -1,5 +1,6 @@
 // ScriptTranscript.swift — an evaluation target of its own: keeps the scripts a web view would run.
 import Keystone
+import Synchronization
 
 /// Records the script of every batch, as a web view would receive it, and passes the batch on.
 public final class ScriptTranscript: EvaluationTarget {

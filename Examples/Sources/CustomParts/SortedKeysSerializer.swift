@@ -1,6 +1,7 @@
 // SortedKeysSerializer.swift — a serializer of its own: Foundation's coders, sorted keys, ISO dates.
 import Foundation
 import Keystone
+import Synchronization
 
 /// Writes object keys sorted and dates as ISO 8601 text, and counts what it encodes.
 public final class SortedKeysSerializer: JSONSerializer {
