@@ -1,6 +1,7 @@
 // CallMiddleware.swift — code that sees every call from the page and may refuse, time or wrap it.
-/// Sees every call from the page to a registered interface — known or not — before the dispatcher
-/// runs it: to refuse it with a coded error, log it, time it, or wrap its execution.
+/// Sees every call from the page to an interface — registered or not — that the call policy
+/// admitted, before the dispatcher runs it: to refuse it with a coded error, log it, time it, or
+/// wrap its execution.
 ///
 /// A Keystone runs its middleware in order, the first outermost; each calls `next` to go on. Both
 /// requirements have defaults that only call `next`, so a middleware implements what it needs:

@@ -15,10 +15,17 @@ extension WebKitGTKHost {
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
             let work = Unmanaged.passRetained(ScriptEvaluation(host: self, script: javascript, continuation: continuation)).toOpaque()
+            // The source releases the evaluation when it is destroyed; one destroyed before it ran
+            // (the main loop went away) answers instead of leaving its caller waiting.
             g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-                Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeRetainedValue().start()
+                Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeUnretainedValue().start()
                 return 0  // G_SOURCE_REMOVE
-            }, work, nil)
+            }, work, { data in
+                let evaluation = Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeRetainedValue()
+                if !evaluation.hasStarted {
+                    evaluation.continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first")))
+                }
+            })
         }
         guard let text = try json.get() else { return .null }
         do {
@@ -34,6 +41,8 @@ private final class ScriptEvaluation {
     let host: WebKitGTKHost
     let script: String
     let continuation: CheckedContinuation<Result<String?, BridgeError>, Never>
+    /// Set on the main loop's thread when the evaluation starts.
+    private(set) var hasStarted = false
 
     init(host: WebKitGTKHost, script: String, continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) {
         self.host = host
@@ -43,6 +52,7 @@ private final class ScriptEvaluation {
 
     /// Starts the evaluation on the main loop; the callback owns this object until it finishes.
     func start() {
+        hasStarted = true
         let me = Unmanaged.passRetained(self).toOpaque()
         webkit_web_view_evaluate_javascript(host.webView, script, -1, nil, nil, nil, { source, result, data in
             let evaluation = Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeRetainedValue()
