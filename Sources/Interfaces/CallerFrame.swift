@@ -1,18 +1,35 @@
 // CallerFrame.swift — which frame of the page made a call, as the engine reported it.
 /// The frame of the page a call came from, as the host learned it from the engine.
+///
+/// A host reports a call as *attested* when the engine itself vouches for the frame and origin
+/// (`WKFrameInfo` on Apple systems; the host's isolated script world on WebKitGTK). A call the
+/// engine cannot vouch for — a page that calls `prompt` itself, bypassing the host's relay — is
+/// reported unattested, from an unknown frame, and the call policy decides what it may do.
 public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether the call came from the page's main frame.
     public var isMainFrame: Bool
     /// The calling frame's origin (`https://example.com`), when the host knows it.
     public var origin: String?
+    /// Whether the engine vouches for ``isMainFrame`` and ``origin``.
+    public var isAttested: Bool
 
-    public init(isMainFrame: Bool, origin: String?) {
+    public init(isMainFrame: Bool, origin: String?, isAttested: Bool = true) {
         self.isMainFrame = isMainFrame
         self.origin = origin
+        self.isAttested = isAttested
     }
 
-    /// The main frame, origin unknown: what a host that cannot tell reports.
+    /// The main frame, origin unknown.
     public static let mainFrame = CallerFrame(isMainFrame: true, origin: nil)
 
-    public var description: String { "\(isMainFrame ? "main frame" : "subframe") \(origin ?? "(origin unknown)")" }
+    /// A caller the engine cannot vouch for: any frame, any origin.
+    public static let unattested = CallerFrame(isMainFrame: false, origin: nil, isAttested: false)
+
+    /// Whether the engine vouches that the call came from the main frame.
+    public var isAttestedMainFrame: Bool { isMainFrame && isAttested }
+
+    public var description: String {
+        guard isAttested else { return "an unattested frame" }
+        return "\(isMainFrame ? "main frame" : "subframe") \(origin ?? "(origin unknown)")"
+    }
 }

@@ -28,8 +28,17 @@ extension Keystone {
         var callback: String
     }
 
-    /// Answers a call of the protocol's own namespace; `callback` is what a refusal may release.
-    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, callback: String?) -> String {
+    /// The built-ins that act on the page's state — its lifecycle, its calls, its window — which
+    /// only the page's own main frame may call: Swift's calls and the page's running calls are the
+    /// main frame's, and a subframe must not answer, cancel, close or re-announce them.
+    private static let mainFrameBuiltIns: Set<String> = ["dsinit", "returnValue", "cancel", "closePage"]
+
+    /// Answers a call of the protocol's own namespace from `frame`; `callback` is what a refusal
+    /// may release.
+    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, frame: CallerFrame, callback: String?) -> String {
+        if Self.mainFrameBuiltIns.contains(name.name), !frame.isAttestedMainFrame {
+            return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
+        }
         switch name.name {
         case "dsinit":
             return answerBuiltIn(name, wrapper, callback) {

@@ -53,7 +53,7 @@ extension Keystone {
         }
         // A callback is released only in the main frame, where results are evaluated: a subframe's
         // callback name may be the name of one of the main frame's own callbacks.
-        let releasable = frame.isMainFrame ? wrapper.callbackStub : nil
+        let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
         do {
             name = try components.resolver.resolve(method)
@@ -62,10 +62,10 @@ extension Keystone {
             return refuse(error, callback: releasable)
         }
         if name.namespace == Self.builtInNamespace {
-            return handleBuiltIn(name, wrapper, callback: releasable)
+            return handleBuiltIn(name, wrapper, frame: frame, callback: releasable)
         }
         let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub)
-        if call.isAsynchronous, !frame.isMainFrame {
+        if call.isAsynchronous, !frame.isAttestedMainFrame {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
         }
@@ -83,9 +83,15 @@ extension Keystone {
         } catch {
             throw BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)")
         }
-        if let stub = wrapper.callbackStub, stub.utf8.count > limits.callbackNameBytes {
-            // Not released: a name over the limit is never put in a script.
-            throw BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limits.callbackNameBytes) bytes")
+        if let stub = wrapper.callbackStub {
+            // Neither is released: a name over the limit, or not of the runtime's own form, is
+            // never put in a script.
+            guard stub.utf8.count <= limits.callbackNameBytes else {
+                throw BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limits.callbackNameBytes) bytes")
+            }
+            guard Self.isCallbackName(stub) else {
+                throw BridgeError(code: .notAllowed, message: "a callback must be named as the page runtime names its own: dscb, digits, and an optional _ and load token")
+            }
         }
         return wrapper
     }
@@ -108,8 +114,24 @@ extension Keystone {
             case .started: return PromptAnswer.accepted
             }
         } catch {
-            return refuse(Self.bridgeError(error, calling: call.name), callback: call.frame.isMainFrame ? call.callback : nil)
+            return refuse(Self.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
         }
+    }
+
+    /// Whether `name` is a callback name the page runtime opens: `dscb` and digits (dsbridge.js), then
+    /// optionally `_` and a load token of lowercase letters and digits (Keystone's runtime). Results
+    /// are only ever evaluated as calls of such names, never of an arbitrary global (`eval`).
+    static func isCallbackName(_ name: String) -> Bool {
+        var bytes = name.utf8[...]
+        guard bytes.starts(with: "dscb".utf8) else { return false }
+        bytes = bytes.dropFirst(4)
+        let counter = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard !counter.isEmpty else { return false }
+        bytes = bytes.dropFirst(counter.count)
+        guard let separator = bytes.first else { return true }
+        let token = bytes.dropFirst()
+        return separator == UInt8(ascii: "_") && !token.isEmpty
+            && token.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
     }
 
     /// An error from dispatching as the page receives it: a bad argument names the method.

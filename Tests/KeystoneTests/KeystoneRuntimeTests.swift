@@ -59,7 +59,7 @@ struct KeystoneRuntimeTests {
     }
 
     @Test func asyncCallsCanArriveAsScriptMessages() throws {
-        let answer = keystone.handleMessage("math.slowAdd", arguments: #"{"data":{"a":1,"b":2},"_dscbstub":"k0"}"#)
+        let answer = keystone.handleMessage("math.slowAdd", arguments: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb0"}"#)
         #expect(answer == #"{"code":0,"data":""}"#)
         #expect(keystone.handleMessage("math.add", arguments: #"{"data":[1,2]}"#) == #"{"code":0,"data":3}"#)
     }

@@ -69,14 +69,14 @@ struct LimitTests {
 
     @Test func thePagesRunningCallsAreBoundedAndFreedWhenTheyEnd() throws {
         let (_, page) = try bridge(BridgeLimits(runningCalls: 2))
-        #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"a"}"#) == #"{"code":0,"data":""}"#)
-        #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"b"}"#) == #"{"code":0,"data":""}"#)
-        let refused = try error(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"c"}"#))
+        #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb1"}"#) == #"{"code":0,"data":""}"#)
+        #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb2"}"#) == #"{"code":0,"data":""}"#)
+        let refused = try error(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb3"}"#))
         #expect(refused == BridgeError(code: .limitExceeded, message: "the page already has 2 calls running, the limit"))
-        #expect(page.receivedMessages == [.release(callback: "c")])
+        #expect(page.receivedMessages == [.release(callback: "dscb3")])
         // Cancelling one makes room for the next.
-        #expect(page.prompt("_dsb.cancel", argumentText: #"{"data":{"callback":"a"}}"#) == #"{"code":0,"data":true}"#)
-        #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"d"}"#) == #"{"code":0,"data":""}"#)
+        #expect(page.prompt("_dsb.cancel", argumentText: #"{"data":{"callback":"dscb1"}}"#) == #"{"code":0,"data":true}"#)
+        #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb4"}"#) == #"{"code":0,"data":""}"#)
     }
 
     @Test func swiftCallsWaitingForThePageAreBounded() async throws {
