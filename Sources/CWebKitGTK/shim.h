@@ -23,13 +23,15 @@ static inline gulong ks_on_load_changed(WebKitWebView *view, KSLoadChangedHandle
     return g_signal_connect(view, "load-changed", G_CALLBACK(handler), data);
 }
 
-/// Registers the script message handler `name` with a reply (window.webkit.messageHandlers.NAME).
-static inline gulong ks_on_message_with_reply(WebKitUserContentManager *manager, const char *name,
+/// Registers the script message handler `name` with a reply (window.webkit.messageHandlers.NAME)
+/// in the script world `world` (NULL: the page's own world).
+static inline gulong ks_on_message_with_reply(WebKitUserContentManager *manager, const char *name, const char *world,
                                               KSMessageWithReplyHandler handler, gpointer data) {
     char signal[256];
     snprintf(signal, sizeof signal, "script-message-with-reply-received::%s", name);
-    webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, NULL);
-    return g_signal_connect(manager, signal, G_CALLBACK(handler), data);
+    gulong id = g_signal_connect(manager, signal, G_CALLBACK(handler), data);
+    webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, world);
+    return id;
 }
 
 /// Disconnects every handler connected with `data` on `instance`.

@@ -49,8 +49,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
     /// Whether a document was committed before: only a later one replaces a page.
     private var hasCommittedDocument = false
-    /// Marks what the host's own script sends: only frames that run it know this.
-    let secret = UUID().uuidString
+    /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
+    /// cannot read another world's variables.
+    private let secret = UUID().uuidString
 
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
@@ -59,14 +60,19 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
-        var source = "window._dswk = true;\n" + Self.frameScript(secret: secret, relaysConsole: options.relaysConsole)
+        var source = "window._dswk = true;\n" + Self.relayScript
+        if options.relaysConsole { source += "\n" + Self.consoleScript }
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
         let frames = options.injectsIntoSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
-        let script = webkit_user_script_new(source, frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
-        webkit_user_content_manager_add_script(manager, script)
-        webkit_user_script_unref(script)
+        for script in [
+            webkit_user_script_new(source, frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil),
+            webkit_user_script_new_for_world(Self.isolatedScript(secret: secret), frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, Self.worldName, nil, nil),
+        ] {
+            webkit_user_content_manager_add_script(manager, script)
+            webkit_user_script_unref(script)
+        }
         connectSignals()
         hub.attach(to: self)
     }
@@ -77,7 +83,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             guard let dialog, let data else { return 0 }
             return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
         }, me)
-        _ = ks_on_message_with_reply(manager, "keystone", { _, value, reply, data in
+        _ = ks_on_message_with_reply(manager, "keystone", Self.worldName, { _, value, reply, data in
             guard let value, let reply, let data else { return 0 }
             let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
             let answer = jsc_value_new_string(jsc_value_get_context(value), host.answerMessage(WebKitGTKHost.string(value)))
@@ -88,7 +94,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         }, me)
         if options.relaysConsole {
             // A channel of its own: no method name a page calls can reach it, or be taken by it.
-            _ = ks_on_message_with_reply(manager, Self.consoleChannel, { _, value, reply, data in
+            _ = ks_on_message_with_reply(manager, Self.consoleChannel, nil, { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
                 let line = WebKitGTKHost.string(value)
@@ -112,7 +118,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)
         // A view that outlives its host (still in a window) keeps no bridge that answers nobody.
-        webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
+        webkit_user_content_manager_unregister_script_message_handler_in_world(manager, "keystone", Self.worldName)
         if options.relaysConsole {
             webkit_user_content_manager_unregister_script_message_handler(manager, Self.consoleChannel)
         }
@@ -156,15 +162,15 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     // MARK: Calls from the page
 
-    /// `prompt` messages from frames that run the host's script start with this, then the frame
-    /// (`top` or `sub`) and its origin, then a new line and the page's own message.
+    /// What the isolated world sends starts with this, then the frame (`top` or `sub`) and its
+    /// origin, then a new line and the page's own message.
     private var tagPrefix: String { "\u{1}keystone:\(secret):" }
 
-    /// Splits a tagged text into the caller's frame and the page's own text. Untagged text came
-    /// from a frame without the host's script: a subframe.
+    /// Splits a tagged text into the caller's frame and the page's own text. Untagged text did not
+    /// come through the isolated world: a page script that called `prompt` itself, from any frame.
     private func untag(_ text: String) -> (CallerFrame, String) {
         guard text.utf8.starts(with: tagPrefix.utf8), let (header, rest) = Self.splitLine(Substring(text).utf8.dropFirst(tagPrefix.utf8.count)) else {
-            return (CallerFrame(isMainFrame: false, origin: nil), text)
+            return (.unattested, text)
         }
         let isMainFrame = header.starts(with: "top:".utf8)
         let origin = String(decoding: header.dropFirst(4), as: UTF8.self)
@@ -173,7 +179,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// The bytes before the first line feed and those after it; the page's text is split by bytes,
     /// never by characters, which a combining mark after the line feed would merge with it.
-    private static func splitLine(_ text: Substring.UTF8View) -> (Substring.UTF8View, Substring.UTF8View)? {
+    static func splitLine(_ text: Substring.UTF8View) -> (Substring.UTF8View, Substring.UTF8View)? {
         guard let newline = text.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         return (text[..<newline], text[text.index(after: newline)...])
     }
@@ -224,44 +230,6 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         guard let text = jsc_value_to_string(value) else { return "" }
         defer { g_free(text) }
         return String(cString: text)
-    }
-
-    /// The host's document-start script: tags bridge prompts and messages with the secret and the
-    /// frame, offers the runtime a message transport, and relays console lines on their own channel
-    /// when asked to.
-    private static func frameScript(secret: String, relaysConsole: Bool) -> String {
-        let secretLiteral = JSONText(quoting: "\u{1}keystone:\(secret):").string
-        let consoleChannel = JSONText(quoting: Self.consoleChannel).string
-        return """
-            (function () {
-              var prefix = \(secretLiteral);
-              function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
-              var prompt = window.prompt;
-              window.prompt = function (message, defaultText) {
-                if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) message = tag() + message;
-                return prompt.call(window, message, defaultText);
-              };
-              var handlers = window.webkit && window.webkit.messageHandlers;
-              var handler = handlers && handlers.keystone;
-              if (!handler) return;
-              function post(kind, text) { return handler.postMessage(tag() + kind + '\\n' + text); }
-              Object.defineProperty(window, '_keystoneHost', { value: { send: post } });
-              var consoleHandler = handlers[\(consoleChannel)];
-              if (\(relaysConsole) && consoleHandler) {
-                ['log', 'info', 'warn', 'error'].forEach(function (level) {
-                  var original = console[level];
-                  console[level] = function () {
-                    var text = Array.prototype.map.call(arguments, function (a) {
-                      if (typeof a === 'string') return a;
-                      try { return JSON.stringify(a); } catch (e) { return String(a); }
-                    }).join(' ');
-                    consoleHandler.postMessage(level + '\\n' + text);
-                    return original.apply(console, arguments);
-                  };
-                });
-              }
-            })();
-            """
     }
 }
 
