@@ -32,9 +32,9 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
         state.withLock { $0.target = target }
     }
 
-    public func send(_ messages: [PageMessage], runtime: PageRuntime) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
         let now = clock.now
-        apply { $0.send(messages, runtime: runtime, now: now) }
+        apply { $0.send(messages, runtime: runtime, pageLoad: pageLoad, now: now) }
     }
 
     public func discardQueued() {

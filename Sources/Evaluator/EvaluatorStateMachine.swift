@@ -13,7 +13,7 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     }
 
     let window: Instant.Duration
-    private(set) var waiting: [(message: PageMessage, runtime: PageRuntime)] = []
+    private(set) var waiting: [(message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch)] = []
     private var lastFlush: Instant?
     private var isFlushScheduled = false
 
@@ -21,8 +21,8 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
         self.window = window
     }
 
-    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, now: Instant) -> Action {
-        waiting.append(contentsOf: messages.lazy.map { ($0, runtime) })
+    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Instant) -> Action {
+        waiting.append(contentsOf: messages.lazy.map { ($0, runtime, pageLoad) })
         return flushOrSchedule(now: now)
     }
 
@@ -47,14 +47,22 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
         return .deliver(batches())
     }
 
-    /// The waiting messages as batches, a new one wherever the runtime changes.
+    /// The waiting messages as batches, a new one wherever the runtime or the page load changes.
     private func batches() -> [ScriptBatch] {
         var batches: [ScriptBatch] = []
         var start = 0
-        for index in waiting.indices where index + 1 == waiting.count || waiting[index + 1].runtime != waiting[index].runtime {
-            batches.append(ScriptBatch(messages: waiting[start...index].map(\.message), runtime: waiting[index].runtime))
+        for index in waiting.indices where index + 1 == waiting.count || !Self.sameBatch(waiting[index], waiting[index + 1]) {
+            let last = waiting[index]
+            batches.append(ScriptBatch(messages: waiting[start...index].map(\.message), runtime: last.runtime, pageLoad: last.pageLoad))
             start = index + 1
         }
         return batches
+    }
+
+    private static func sameBatch(
+        _ a: (message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch),
+        _ b: (message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch)
+    ) -> Bool {
+        a.runtime == b.runtime && a.pageLoad == b.pageLoad
     }
 }

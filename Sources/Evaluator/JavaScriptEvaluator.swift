@@ -4,17 +4,17 @@
 /// The hub decides what may go out and to which page load; the evaluator only queues and flushes.
 /// An implementation must:
 /// - deliver messages in the order they were sent, each at most once, to the attached target, in
-///   batches of messages written for one runtime;
+///   batches of messages written for one runtime and made for one page load;
 /// - on ``discardQueued()``, drop every message not yet handed to the target (the page they were
 ///   for has gone);
 /// - never call the target while holding a lock, and be callable from any thread.
 public protocol JavaScriptEvaluator: Sendable {
     /// Sets where batches go. The target is held weakly.
     func attach(to target: any EvaluationTarget)
-    /// Queues messages, in order, to be written for the page runtime `runtime`. Messages sent
-    /// together (what waited for the page to initialize, say) go out in one batch, unless the
-    /// flush policy has a reason to split them.
-    func send(_ messages: [PageMessage], runtime: PageRuntime)
+    /// Queues messages, in order, made for the page load `pageLoad` and to be written for its
+    /// runtime `runtime`. Messages sent together (what waited for the page to initialize, say) go
+    /// out in one batch, unless the flush policy has a reason to split them.
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch)
     /// The page the queued messages were for has gone: drop them.
     func discardQueued()
 }

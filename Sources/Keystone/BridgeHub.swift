@@ -13,8 +13,12 @@ public protocol BridgeHub: AnyObject, Sendable {
     func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String
     /// Sets where scripts bound for the page go. Held weakly.
     func attach(to target: any EvaluationTarget)
-    /// The page has gone (navigation or reload): everything bound for it settles or is dropped.
+    /// The page has gone (navigation, reload, or its web process ended): everything bound for it
+    /// settles or is dropped.
     func pageDidUnload()
+    /// The page load scripts may run in now: a target evaluates a ``ScriptBatch`` only while its
+    /// ``ScriptBatch/pageLoad`` is this one.
+    var pageLoad: PageEpoch { get }
 }
 
 extension BridgeHub {

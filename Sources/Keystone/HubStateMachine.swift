@@ -17,7 +17,7 @@
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// What the evaluator must do, in order.
     enum Output: Sendable, Hashable {
-        case deliver(PageMessage, PageRuntime)
+        case deliver(PageMessage, PageRuntime, PageEpoch)
         case discardQueued
     }
 
@@ -89,7 +89,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             waiting.append(message)
             return []
         }
-        return [.deliver(message, runtime)]
+        return [.deliver(message, runtime, self.epoch)]
     }
 
     // MARK: Swift → page calls
@@ -171,7 +171,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
         if announced == .keystone { runtime = .keystone }
         defer { waiting.removeAll() }
-        return waiting.map { .deliver($0, runtime) }
+        return waiting.map { .deliver($0, runtime, epoch) }
     }
 
     /// The page has gone: a new page load begins.

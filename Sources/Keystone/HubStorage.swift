@@ -52,25 +52,25 @@ final class HubStorage: Sendable {
     private func handOff() {
         while let outputs = state.withLock({ $0.outbox.takeAll() }) {
             var messages: [PageMessage] = []
-            var runtime = PageRuntime.dsbridge
+            var target = (runtime: PageRuntime.dsbridge, pageLoad: PageEpoch.first)
             for output in outputs {
                 switch output {
-                case .deliver(let message, let messageRuntime):
-                    if messageRuntime != runtime, !messages.isEmpty { send(&messages, runtime) }
-                    runtime = messageRuntime
+                case .deliver(let message, let runtime, let pageLoad):
+                    if (runtime, pageLoad) != target, !messages.isEmpty { send(&messages, target) }
+                    target = (runtime, pageLoad)
                     logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message], for: runtime)))")
                     messages.append(message)
                 case .discardQueued:
-                    if !messages.isEmpty { send(&messages, runtime) }
+                    if !messages.isEmpty { send(&messages, target) }
                     evaluator.discardQueued()
                 }
             }
-            if !messages.isEmpty { send(&messages, runtime) }
+            if !messages.isEmpty { send(&messages, target) }
         }
     }
 
-    private func send(_ messages: inout [PageMessage], _ runtime: PageRuntime) {
-        evaluator.send(messages, runtime: runtime)
+    private func send(_ messages: inout [PageMessage], _ target: (runtime: PageRuntime, pageLoad: PageEpoch)) {
+        evaluator.send(messages, runtime: target.runtime, pageLoad: target.pageLoad)
         messages.removeAll()
     }
 }

@@ -41,6 +41,8 @@ public final class Keystone: BridgeHub, PageConnection {
         components.registry.removeInterface(namespace: namespace)
     }
 
+    public var pageLoad: PageEpoch { storage.read(\.epoch) }
+
     /// How many Swift calls of the page's handlers are waiting to settle.
     public var pendingCallCount: Int { storage.read(\.pendingCallCount) }
 

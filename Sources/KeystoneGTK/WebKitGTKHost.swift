@@ -150,11 +150,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     public func evaluate(_ batch: ScriptBatch) {
         let script = batch.script
         guard !script.isEmpty else { return }
-        let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script)).toOpaque()
+        let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script, pageLoad: batch.pageLoad)).toOpaque()
         // Always through the main loop, even from its own thread: the queue keeps batches in order.
         // The source releases the work when it is destroyed, whether or not it ran.
         g_idle_add_full(G_PRIORITY_DEFAULT, { data in
             let work = Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue()
+            // Page changes reach the hub on this thread too: a batch made for a page that has gone
+            // since it was queued is dropped here, where the engine would run it.
+            guard work.pageLoad == work.host.hub.pageLoad else { return 0 }
             work.script.withCString { ks_evaluate(work.host.webView, $0, -1) }
             return 0  // G_SOURCE_REMOVE
         }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).release() })
@@ -233,14 +236,16 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 }
 
-/// A script on its way to the main loop.
+/// A script on its way to the main loop, and the page load it was made for.
 private final class PendingEvaluation {
     let host: WebKitGTKHost
     let script: String
+    let pageLoad: PageEpoch
 
-    init(host: WebKitGTKHost, script: String) {
+    init(host: WebKitGTKHost, script: String, pageLoad: PageEpoch) {
         self.host = host
         self.script = script
+        self.pageLoad = pageLoad
     }
 }
 #endif

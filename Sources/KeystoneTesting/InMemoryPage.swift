@@ -195,6 +195,8 @@ public final class InMemoryPage: EvaluationTarget {
     // MARK: EvaluationTarget
 
     public func evaluate(_ batch: ScriptBatch) {
+        // As a web view host does: a batch made for a page load that has gone runs nowhere.
+        guard batch.pageLoad == hub.pageLoad else { return }
         state.withLock { $0.batches.append(batch) }
         for message in batch.messages {
             deliver(message)

@@ -70,9 +70,14 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
     public nonisolated func evaluate(_ batch: ScriptBatch) {
         let script = batch.script
         guard !script.isEmpty else { return }
-        // The main queue keeps batches in the order the evaluator hands them over.
+        let pageLoad = batch.pageLoad
+        // The main queue keeps batches in the order the evaluator hands them over. Page changes
+        // reach the hub on the main thread too: a batch for a page that has gone is dropped here.
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { self.webView?.evaluateJavaScript(script, completionHandler: nil) }
+            MainActor.assumeIsolated {
+                guard pageLoad == self.hub.pageLoad else { return }
+                self.webView?.evaluateJavaScript(script, completionHandler: nil)
+            }
         }
     }
 

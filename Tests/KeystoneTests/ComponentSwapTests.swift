@@ -62,9 +62,9 @@ final class RecordingEvaluator: JavaScriptEvaluator {
     let target = Locked<InMemoryPage?>(nil)
 
     func attach(to target: any EvaluationTarget) { self.target.withLock { $0 = target as? InMemoryPage } }
-    func send(_ messages: [PageMessage], runtime: PageRuntime) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
         sent.withLock { $0.append(contentsOf: messages) }
-        target.withLock { $0 }?.evaluate(ScriptBatch(messages: messages, runtime: runtime))
+        target.withLock { $0 }?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad))
     }
     func discardQueued() {}
 }
@@ -97,6 +97,7 @@ final class CountingHub: BridgeHub {
     }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }
+    var pageLoad: PageEpoch { inner.pageLoad }
 }
 
 struct Clock: BridgeInterface {

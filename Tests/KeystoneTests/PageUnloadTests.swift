@@ -29,9 +29,9 @@ final class ReportingEvaluator: JavaScriptEvaluator {
     let sent = Locked<[String]>([])
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ messages: [PageMessage], runtime: PageRuntime) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
         sent.withLock { $0.append(contentsOf: messages.map { "\($0)" }) }
-        inner.send(messages, runtime: runtime)
+        inner.send(messages, runtime: runtime, pageLoad: pageLoad)
     }
     func discardQueued() {
         sent.withLock { $0.append("discard") }
@@ -85,7 +85,7 @@ final class GapEvaluator: JavaScriptEvaluator {
     let inTheGap = Locked<(@Sendable () -> Void)?>(nil)
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ messages: [PageMessage], runtime: PageRuntime) { inner.send(messages, runtime: runtime) }
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) { inner.send(messages, runtime: runtime, pageLoad: pageLoad) }
     func discardQueued() {
         inTheGap.withLock { $0 }?()
         inner.discardQueued()
@@ -107,5 +107,44 @@ struct UnloadInterleavingTests {
         #expect(heard.withLock { $0 } == ["for the first page"])
         page.initialize()  // the next page
         #expect(heard.withLock { $0 } == ["for the first page", "for the next page"])
+    }
+}
+
+/// Holds every batch until told to hand them on, as a web view's main loop queues them, to
+/// whichever page the view shows by then.
+final class QueueingTarget: EvaluationTarget {
+    let queued = Locked<[ScriptBatch]>([])
+    let showing: Locked<any EvaluationTarget>
+
+    init(showing page: any EvaluationTarget) { showing = Locked(page) }
+
+    func evaluate(_ batch: ScriptBatch) { queued.withLock { $0.append(batch) } }
+
+    func runQueued() {
+        let page = showing.withLock { $0 }
+        for batch in queued.withLock({ queued in defer { queued.removeAll() }; return queued }) { page.evaluate(batch) }
+    }
+}
+
+@Suite("A batch runs only in its page")
+struct BatchPageLoadTests {
+    @Test func aBatchQueuedBeforeANavigationDoesNotRunInTheNextPage() async throws {
+        let (keystone, page) = makeBridge()
+        try keystone.register(Calculator(), namespace: "math")
+        page.initialize()
+        let queue = QueueingTarget(showing: page)
+        keystone.attach(to: queue)
+        #expect(page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb0"}"#) == #"{"code":0,"data":""}"#)
+        while queue.queued.withLock(\.isEmpty) { await Task.yield() }
+        #expect(queue.queued.withLock { $0.first?.pageLoad } == .first)
+        keystone.pageDidUnload()  // the engine committed the next page before the batch ran
+        let next = InMemoryPage(hub: keystone)
+        next.initialize()
+        keystone.attach(to: queue)
+        queue.showing.withLock { $0 = next }  // the view now shows the next page
+        queue.runQueued()
+        // The next page's dscb0 never hears the old page's result, and neither does the old page.
+        #expect(next.receivedMessages.isEmpty)
+        #expect(page.receivedMessages.isEmpty)
     }
 }

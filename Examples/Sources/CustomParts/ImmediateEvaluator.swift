@@ -20,12 +20,12 @@ public final class ImmediateEvaluator: JavaScriptEvaluator {
         state.withLock { $0.target = target }
     }
 
-    public func send(_ messages: [PageMessage], runtime: PageRuntime) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
         let target = state.withLock { state in
             state.evaluations += 1
             return state.target
         }
-        target?.evaluate(ScriptBatch(messages: messages, runtime: runtime))  // outside the lock
+        target?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad))  // outside the lock
     }
 
     public func discardQueued() {}  // nothing waits
