@@ -8,6 +8,7 @@
 
 typedef gboolean (*KSScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
 typedef void (*KSLoadChangedHandler)(WebKitWebView *view, WebKitLoadEvent event, gpointer data);
+typedef void (*KSWebProcessTerminatedHandler)(WebKitWebView *view, WebKitWebProcessTerminationReason reason, gpointer data);
 typedef gboolean (*KSMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value,
                                               WebKitScriptMessageReply *reply, gpointer data);
 
@@ -21,6 +22,10 @@ static inline gulong ks_on_script_dialog(WebKitWebView *view, KSScriptDialogHand
 
 static inline gulong ks_on_load_changed(WebKitWebView *view, KSLoadChangedHandler handler, gpointer data) {
     return g_signal_connect(view, "load-changed", G_CALLBACK(handler), data);
+}
+
+static inline gulong ks_on_web_process_terminated(WebKitWebView *view, KSWebProcessTerminatedHandler handler, gpointer data) {
+    return g_signal_connect(view, "web-process-terminated", G_CALLBACK(handler), data);
 }
 
 /// Registers the script message handler `name` with a reply (window.webkit.messageHandlers.NAME)

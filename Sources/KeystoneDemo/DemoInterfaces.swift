@@ -84,6 +84,8 @@ struct NativeInterface: BridgeInterface {
 
     /// How many Swift calls of page handlers wait to settle: a diagnostic the end-to-end pages read.
     let pendingCalls: @Sendable () -> Int
+    /// How many of the page's asynchronous calls run: the same kind of diagnostic.
+    let runningCalls: @Sendable () -> Int
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("callJS") { (call: Call, context: CallContext) async throws -> JSONValue in
@@ -95,6 +97,7 @@ struct NativeInterface: BridgeInterface {
             }
         }
         methods.sync("pendingCalls", pendingCalls)
+        methods.sync("runningCalls", runningCalls)
         methods.sync("residentBytes") { () -> Int in residentBytes() }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
@@ -109,9 +112,15 @@ struct NativeInterface: BridgeInterface {
 struct HostInterface: BridgeInterface {
     /// Evaluates app JavaScript in the page and returns its value.
     let evaluate: @Sendable (String) async throws -> JSONValue
+    /// Ends the page's web process, soon after answering.
+    let terminate: @Sendable () -> Void
+    /// How many times the page's web process has ended.
+    let terminations: @Sendable () -> Int
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("evaluate") { (script: String) async throws -> JSONValue in try await evaluate(script) }
+        methods.sync("terminate", terminate)
+        methods.sync("terminations", terminations)
     }
 }
 
@@ -132,6 +141,9 @@ extension Keystone {
         try register(StreamInterface(), namespace: "stream")
         try register(ErrorsInterface(), namespace: "errors")
         try register(ConsoleInterface(), namespace: "console")
-        try register(NativeInterface { [weak self] in self?.pendingCallCount ?? 0 }, namespace: "native")
+        try register(
+            NativeInterface(pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 }),
+            namespace: "native"
+        )
     }
 }

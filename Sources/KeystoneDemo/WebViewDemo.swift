@@ -11,6 +11,8 @@ final class WebViewDemo: Sendable {
     private let status = Locked<Int32?>(nil)
     /// Swift's own calls of the page, which finish before the demo does.
     private let swiftCalls = Locked<Task<Void, Never>?>(nil)
+    /// How many times the page's web process has ended.
+    private let terminations = Locked(0)
     private let loop: GTKMainLoop
 
     init(arguments: KeystoneDemo.Arguments) {
@@ -36,10 +38,7 @@ final class WebViewDemo: Sendable {
                 hub: keystone,
                 options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true)
             )
-            try keystone.register(HostInterface { [weak host] script in
-                guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
-                return try await host.evaluate(javascript: script)
-            }, namespace: "host")
+            try keystone.register(hostInterface(host), namespace: "host")
         } catch {
             Output.line("demo failed to start: \(error)")
             return 1
@@ -47,6 +46,10 @@ final class WebViewDemo: Sendable {
         let window = WebViewWindow(showing: host, title: "Keystone demo")
         host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
         host.dialogHandler = Self.dialogHandler
+        host.terminationHandler = { [terminations] reason in
+            terminations.withLock { $0 += 1 }
+            Output.line("the web process ended (\(reason)); reloading")
+        }
         guard load(in: host, keystone: keystone) else { return 1 }
         loop.after(seconds: max(1, arguments.timeout)) { [self] in
             Output.line("timed out")
@@ -93,6 +96,21 @@ final class WebViewDemo: Sendable {
             }
         } }
         return true
+    }
+
+    /// The `host` namespace: evaluating app JavaScript, and ending the web process as a crash would.
+    private func hostInterface(_ host: WebKitGTKHost) -> HostInterface {
+        HostInterface(
+            evaluate: { [weak host] script in
+                guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
+                return try await host.evaluate(javascript: script)
+            },
+            terminate: { [weak host, loop] in
+                // After the answer has reached the page, on the main loop.
+                loop.after(seconds: 0.05) { [weak host] in host?.terminateWebProcess() }
+            },
+            terminations: { [terminations] in terminations.withLock { $0 } }
+        )
     }
 
     /// Prints the page's console lines; in the transcript, its rows as a table.

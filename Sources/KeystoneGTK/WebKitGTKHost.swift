@@ -24,11 +24,20 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         public var injectsIntoSubframes: Bool
         /// Relay the page's `console` lines to ``WebKitGTKHost/consoleHandler``.
         public var relaysConsole: Bool
+        /// Reload the page when its web process ends (a crash, the memory limit): the blank view
+        /// a user would otherwise be left with. On by default.
+        public var reloadsAfterTermination: Bool
 
-        public init(injectsPageRuntime: Bool = true, injectsIntoSubframes: Bool = false, relaysConsole: Bool = false) {
+        public init(
+            injectsPageRuntime: Bool = true,
+            injectsIntoSubframes: Bool = false,
+            relaysConsole: Bool = false,
+            reloadsAfterTermination: Bool = true
+        ) {
             self.injectsPageRuntime = injectsPageRuntime
             self.injectsIntoSubframes = injectsIntoSubframes
             self.relaysConsole = relaysConsole
+            self.reloadsAfterTermination = reloadsAfterTermination
         }
     }
 
@@ -43,6 +52,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     public var consoleHandler: (@Sendable (_ level: String, _ text: String) -> Void)?
     /// Answers the page's own `alert`, `confirm` and `prompt`. Set it before loading.
     public var dialogHandler = ScriptDialogHandler()
+    /// Told when the page's web process ends, after the hub has settled everything bound for the
+    /// page and before the host reloads it (``Options/reloadsAfterTermination``). Set it before
+    /// loading; it is called on the main loop's thread.
+    public var terminationHandler: (@Sendable (WebProcessTermination) -> Void)?
 
     private let view: UnsafeMutablePointer<GtkWidget>
     var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(view) }
@@ -111,6 +124,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
             Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
         }, me)
+        _ = ks_on_web_process_terminated(webView, { _, reason, data in
+            guard let data else { return }
+            Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().webProcessDidTerminate(reason)
+        }, me)
     }
 
     deinit {
@@ -135,6 +152,27 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Loads the page at `uri`.
     public func load(uri: String) {
         webkit_web_view_load_uri(webView, uri)
+    }
+
+    /// Ends the page's web process, as a crash would: for an app that must free its memory, and
+    /// for tests of what a crash does.
+    public func terminateWebProcess() {
+        webkit_web_view_terminate_web_process(webView)
+    }
+
+    /// The page's web process ended: the page is gone (pending calls settle with `pageGone`, the
+    /// page's running calls are cancelled), the app hears why, and the page is reloaded. The
+    /// reloaded document then starts the next page load without ending another.
+    private func webProcessDidTerminate(_ reason: WebKitWebProcessTerminationReason) {
+        hub.pageDidUnload()
+        hasCommittedDocument = false
+        let termination: WebProcessTermination = switch reason {
+        case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
+        case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
+        default: .crashed
+        }
+        terminationHandler?(termination)
+        if options.reloadsAfterTermination { webkit_web_view_reload(webView) }
     }
 
     /// A new document replaced the old one (a provisional load that fails replaces nothing): the
