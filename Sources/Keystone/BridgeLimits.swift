@@ -22,6 +22,8 @@ public struct BridgeLimits: Sendable, Hashable {
     public var runningCalls: Int
     /// How many Swift calls of the page's handlers may wait for the page at once. Default 10,000.
     public var pendingCalls: Int
+    /// How many methods a page load may declare (`_dsb.declare`), in all. Default 10,000.
+    public var declaredMethods: Int
 
     public init(
         messageBytes: Int = 16 << 20,
@@ -29,7 +31,8 @@ public struct BridgeLimits: Sendable, Hashable {
         methodNameBytes: Int = 256,
         callbackNameBytes: Int = 128,
         runningCalls: Int = 10_000,
-        pendingCalls: Int = 10_000
+        pendingCalls: Int = 10_000,
+        declaredMethods: Int = 10_000
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -37,5 +40,6 @@ public struct BridgeLimits: Sendable, Hashable {
         self.callbackNameBytes = callbackNameBytes
         self.runningCalls = runningCalls
         self.pendingCalls = pendingCalls
+        self.declaredMethods = declaredMethods
     }
 }

@@ -1,38 +1,28 @@
-// CallPolicy.swift — which frames may call: decided once, in the hub, for every host.
-/// Decides which callers may reach the bridge at all, from the facts a host reports about each call
-/// (its frame and origin). Hosts decide nothing: the Keystone asks its policy about every call,
-/// the protocol's own (`_dsb.*`) included, before anything else reads the call.
+// CallPolicy.swift — which callers may use which powers: decided once, in the hub, for every host.
+/// Decides which callers may reach the bridge and which namespaces they may call, from the facts a
+/// host reports about each call (its frame and origin, and whether the engine vouches for them)
+/// and what the page load has established (``PageAccess``). Hosts decide nothing: the Keystone asks
+/// its policy about every call, the protocol's own (`_dsb.*`) included, before anything else reads
+/// the call.
 ///
-/// An implementation must be fast, must not block, and must throw a ``BridgeError`` (code
-/// `notAllowed`) to refuse. Its message reaches the page.
+/// An implementation must be fast, must not block, and must throw a ``BridgeError`` with code
+/// `notAllowed` to refuse, with a message naming the rule (it reaches the page).
 public protocol CallPolicy: Sendable {
-    /// Returns when `frame` may call `name`; throws to refuse.
-    func admit(_ name: MethodName, from frame: CallerFrame) throws(BridgeError)
+    /// Returns when `frame` may call `name` during a page load that has established `access`;
+    /// throws to refuse.
+    func admit(_ name: MethodName, from frame: CallerFrame, access: PageAccess) throws(BridgeError)
+    /// The origins whose documents get the page runtime and the host's relay at all (`nil`: every
+    /// document). Hosts read it when they are created.
+    var runtimeOrigins: Set<String>? { get }
+    /// Whether `credentials`, presented by the page's main frame (`_dsb.authorize`), authorise its
+    /// page load. The grant lasts until the page unloads.
+    func authorize(_ credentials: JSONValue, from frame: CallerFrame) async throws -> Bool
 }
 
-/// The default ``CallPolicy``: the main frame may call; subframes only when ``allowsSubframes``;
-/// callers the engine cannot vouch for only when ``allowsUnattested``.
-///
-/// Whatever the policy, the Keystone refuses a subframe's asynchronous calls: results are evaluated
-/// in the main frame, where the subframe's callback does not exist, so no answer could reach it.
-public struct DefaultCallPolicy: CallPolicy {
-    /// Whether calls from subframes are answered. Off by default.
-    public var allowsSubframes: Bool
-    /// Whether calls the engine cannot vouch for are answered, as if from a subframe of unknown
-    /// origin (so ``allowsSubframes`` must be on too). Off by default.
-    public var allowsUnattested: Bool
+extension CallPolicy {
+    public var runtimeOrigins: Set<String>? { nil }
 
-    public init(allowsSubframes: Bool = false, allowsUnattested: Bool = false) {
-        self.allowsSubframes = allowsSubframes
-        self.allowsUnattested = allowsUnattested
-    }
-
-    public func admit(_ name: MethodName, from frame: CallerFrame) throws(BridgeError) {
-        guard frame.isAttested || allowsUnattested else {
-            throw BridgeError(code: .notAllowed, message: "calls the engine cannot attribute to a frame are refused")
-        }
-        guard frame.isAttestedMainFrame || allowsSubframes else {
-            throw BridgeError(code: .notAllowed, message: "calls from subframes are refused")
-        }
+    public func authorize(_ credentials: JSONValue, from frame: CallerFrame) async throws -> Bool {
+        throw BridgeError(code: .notAllowed, message: "this app does not authorise pages")
     }
 }

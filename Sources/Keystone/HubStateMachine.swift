@@ -60,18 +60,22 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     let pendingCallLimit: Int
     let runningCallLimit: Int
+    let declarationLimit: Int
     private(set) var epoch = PageEpoch.first
     private(set) var isPageReady = false
     private(set) var runtime = PageRuntime.dsbridge
     private(set) var waiting: [PageMessage] = []
+    /// What the current page load has established: its authorisation and declared methods.
+    private(set) var access = PageAccess()
     private var lastCallId = 0
     private var calls: [Int: OpenCall] = [:]
     private var lastTaskToken = 0
     private var tasks: [Int: RunningTask] = [:]
 
-    init(pendingCallLimit: Int, runningCallLimit: Int) {
+    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000) {
         self.pendingCallLimit = pendingCallLimit
         self.runningCallLimit = runningCallLimit
+        self.declarationLimit = declarationLimit
     }
 
     /// Swift calls that have not settled.
@@ -163,6 +167,27 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return .found(tasks.removeValue(forKey: token)?.work)
     }
 
+    // MARK: What the page load establishes
+
+    /// The app's policy accepted the credentials of the page load `epoch`; `false` when that page
+    /// load has gone, and the grant with it.
+    mutating func authorize(_ epoch: PageEpoch) -> Bool {
+        guard epoch == self.epoch else { return false }
+        access.isAuthorized = true
+        return true
+    }
+
+    /// The current page load declared the methods it will use; a later declaration adds to it.
+    /// Refused whole when the page load would declare more than the limit.
+    mutating func declare(_ methods: Set<String>) -> Result<Void, BridgeError> {
+        let declared = (access.declaredMethods ?? []).union(methods)
+        guard declared.count <= declarationLimit else {
+            return .failure(BridgeError(code: .limitExceeded, message: "a page may declare at most \(declarationLimit) methods"))
+        }
+        access.declaredMethods = declared
+        return .success(())
+    }
+
     // MARK: The page's lifecycle
 
     /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes out.
@@ -179,6 +204,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         epoch = epoch.next
         isPageReady = false
         runtime = .dsbridge
+        access = PageAccess()
         waiting.removeAll()
         defer {
             calls.removeAll()

@@ -17,7 +17,8 @@ final class HubStorage: Sendable {
     private let logging: KeystoneLogging
 
     init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
-        state = Locked(State(machine: Machine(pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls)))
+        let machine = Machine(pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods)
+        state = Locked(State(machine: machine))
         self.evaluator = evaluator
         self.logging = logging
     }

@@ -7,6 +7,7 @@ extension Keystone {
 
     private static let builtInMethods: Set<String> = [
         "dsinit", "hasNativeMethod", "returnValue", "closePage", "disableJavascriptDialogBlock", "cancel",
+        "authorize", "declare",
     ]
 
     /// What `_dsb.hasNativeMethod` asks: `{"name": "ns.m", "type": "all" | "syn" | "asyn"}`. A
@@ -28,18 +29,29 @@ extension Keystone {
         var callback: String
     }
 
+    /// What `_dsb.declare` says: the full names of the methods the page will call.
+    struct Declaration: Decodable, Sendable {
+        var methods: [String]
+    }
+
     /// The built-ins that act on the page's state — its lifecycle, its calls, its window — which
     /// only the page's own main frame may call: Swift's calls and the page's running calls are the
     /// main frame's, and a subframe must not answer, cancel, close or re-announce them.
-    private static let mainFrameBuiltIns: Set<String> = ["dsinit", "returnValue", "cancel", "closePage"]
+    private static let mainFrameBuiltIns: Set<String> = ["dsinit", "returnValue", "cancel", "closePage", "authorize", "declare"]
 
     /// Answers a call of the protocol's own namespace from `frame`; `callback` is what a refusal
     /// may release.
-    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, frame: CallerFrame, callback: String?) -> String {
+    func handleBuiltIn(_ name: MethodName, _ wrapper: CallWrapper, frame: CallerFrame, epoch: PageEpoch, callback: String?) -> String {
         if Self.mainFrameBuiltIns.contains(name.name), !frame.isAttestedMainFrame {
             return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }
         switch name.name {
+        case "authorize":
+            return authorizePage(name, wrapper, frame: frame, epoch: epoch)
+        case "declare":
+            return answerBuiltIn(name, wrapper, callback, Declaration.self) { declaration in
+                declare(declaration.methods)
+            }
         case "dsinit":
             return answerBuiltIn(name, wrapper, callback) {
                 // Anything but Keystone's announcement (dsbridge.js sends null) is a plain page.
@@ -98,6 +110,51 @@ extension Keystone {
                 return refuse(BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(reason)"), callback: nil)
             }
         }
+    }
+
+    /// `_dsb.authorize`: asks the app's policy, in a task, whether the credentials in `data`
+    /// authorise this page load; answers `true` or `false` through the callback.
+    private func authorizePage(_ name: MethodName, _ wrapper: CallWrapper, frame: CallerFrame, epoch: PageEpoch) -> String {
+        guard let callback = wrapper.callbackStub else {
+            return refuse(BridgeError(code: .unsupportedCallKind, message: "\"\(name)\" is asynchronous: call it with a callback"), callback: nil)
+        }
+        let credentials: JSONValue
+        do {
+            credentials = try components.serializer.decode(JSONValue.self, fromData: wrapper.data)
+        } catch {
+            return refuse(BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(describeDecodingFailure(error, in: "data"))"), callback: callback)
+        }
+        let (policy, storage) = (components.policy, storage)
+        let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: callback)
+        let work = CallWork.single {
+            let granted = try await policy.authorize(credentials, from: frame) && storage.apply { $0.authorize(epoch) }
+            return Data((granted ? "true" : "false").utf8)
+        }
+        do {
+            try start(work, for: call, epoch: epoch, cancellation: CallCancellation(), middleware: [])
+        } catch {
+            return refuse(error, callback: callback)
+        }
+        return PromptAnswer.accepted
+    }
+
+    /// `_dsb.declare`: records the methods the page will call and answers those that are missing.
+    private func declare(_ methods: [String]) -> String {
+        let (registry, resolver) = (components.registry, components.resolver)
+        var declared = Set<String>()
+        var missing: [String] = []
+        for method in methods {
+            guard let name = try? resolver.resolve(method) else {
+                missing.append(method)
+                continue
+            }
+            declared.insert(name.description)
+            if case .found = registry.lookup(name) { continue }
+            missing.append(method)
+        }
+        if case .failure(let error) = storage.apply({ $0.declare(declared) }) { return refuse(error, callback: nil) }
+        let encoded = (try? components.serializer.encode(missing)) ?? Data("[]".utf8)
+        return PromptAnswer.success(encoded)
     }
 
     /// Whether a method of the kind asked for is registered, as DSBridge-iOS answers it.

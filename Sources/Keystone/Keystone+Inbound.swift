@@ -55,21 +55,22 @@ extension Keystone {
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
+        let (epoch, access) = storage.read { ($0.epoch, $0.access) }
         do {
             name = try components.resolver.resolve(method)
-            try components.policy.admit(name, from: frame)
+            try components.policy.admit(name, from: frame, access: access)
         } catch {
             return refuse(error, callback: releasable)
         }
         if name.namespace == Self.builtInNamespace {
-            return handleBuiltIn(name, wrapper, frame: frame, callback: releasable)
+            return handleBuiltIn(name, wrapper, frame: frame, epoch: epoch, callback: releasable)
         }
         let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub)
         if call.isAsynchronous, !frame.isAttestedMainFrame {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
         }
-        return dispatch(call)
+        return dispatch(call, epoch: epoch)
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
@@ -96,13 +97,13 @@ extension Keystone {
         return wrapper
     }
 
-    /// Runs a call to an interface through the middleware and the dispatcher.
-    private func dispatch(_ call: InboundCall) -> String {
-        let epoch = storage.read(\.epoch)
+    /// Runs a call to an interface, made during the page load `epoch`, through the middleware and
+    /// the dispatcher.
+    private func dispatch(_ call: InboundCall, epoch: PageEpoch) -> String {
         let cancellation = CallCancellation()
         let context = CallContext(frame: call.frame, page: PageLoadConnection(keystone: self, epoch: epoch), cancellation: cancellation)
         let environment = DispatchEnvironment(serializer: components.serializer, context: context) { [self] work throws(BridgeError) in
-            try start(work, for: call, epoch: epoch, cancellation: cancellation)
+            try start(work, for: call, epoch: epoch, cancellation: cancellation, middleware: components.middleware)
         }
         let (dispatcher, registry) = (components.dispatcher, components.registry)
         do {

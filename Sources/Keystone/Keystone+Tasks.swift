@@ -4,12 +4,13 @@ import Foundation
 extension Keystone {
     /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`
     /// and the page's unload cancel, and whose results go to the call's callback.
-    func start(_ work: CallWork, for call: InboundCall, epoch: PageEpoch, cancellation: CallCancellation) throws(BridgeError) {
+    func start(
+        _ work: CallWork, for call: InboundCall, epoch: PageEpoch, cancellation: CallCancellation, middleware: [any CallMiddleware]
+    ) throws(BridgeError) {
         guard let callback = call.callback else {
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
         }
         let token = try storage.apply { $0.startTask(callback: callback, for: epoch) }.get()
-        let middleware = components.middleware
         let task = Task {
             await self.run(work, for: call, callback: callback, epoch: epoch, middleware: middleware)
             self.storage.apply { $0.taskFinished(token: token) }
