@@ -19,9 +19,14 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// The page load scripts may run in now: a target evaluates a ``ScriptBatch`` only while its
     /// ``ScriptBatch/pageLoad`` is this one.
     var pageLoad: PageEpoch { get }
+    /// The origins whose documents get the page runtime and the host's relay (`nil`: every
+    /// document). A host reads it once, when it is created.
+    var runtimeOrigins: Set<String>? { get }
 }
 
 extension BridgeHub {
+    public var runtimeOrigins: Set<String>? { nil }
+
     /// A prompt from the main frame, origin unknown.
     public func handlePrompt(_ text: String, defaultText: String?) -> String? {
         handlePrompt(text, defaultText: defaultText, frame: .mainFrame)

@@ -43,6 +43,8 @@ public final class Keystone: BridgeHub, PageConnection {
 
     public var pageLoad: PageEpoch { storage.read(\.epoch) }
 
+    public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins }
+
     /// How many Swift calls of the page's handlers are waiting to settle.
     public var pendingCallCount: Int { storage.read(\.pendingCallCount) }
 

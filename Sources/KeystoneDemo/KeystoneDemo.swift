@@ -6,14 +6,18 @@ import Keystone
 import KeystoneGTK
 #endif
 
-/// `keystone-demo [--page FILE] [--bare] [--allow-subframes] [--timeout SECONDS] [--call METHOD]…`
+/// `keystone-demo [--page FILE] [--bare] [--allow-subframes] [--allow-origin ORIGIN]… [--public NAMESPACE]…
+/// [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…`
 ///
 /// Without `--page`: opens the bundled demo page in a real web view and prints every kind of call
 /// with its result and time. With `--page`: serves FILE against the same interfaces and prints the
 /// page's console lines; exits 0 when the page calls `window.close()`, 2 on timeout. `--bare`
 /// injects only `window._dswk = true`, for a page that brings its own dsbridge.js;
-/// `--allow-subframes` answers subframes too (and injects into them). Each `--call`
-/// makes Swift call the page handler METHOD before the page has loaded, and prints its result.
+/// `--allow-subframes` answers subframes too (and injects into them). The policy flags: only
+/// `--allow-origin` origins get the bridge; with `--authorize-with`, only `--public` namespaces
+/// answer until the page presents `{"token": TOKEN}`; `--strict` answers only declared methods.
+/// Each `--call` makes Swift call the page handler METHOD before the page has loaded, and prints
+/// its result.
 @main
 struct KeystoneDemo {
     struct Arguments {
@@ -22,6 +26,10 @@ struct KeystoneDemo {
         var timeout: Double = 30
         var calls: [String] = []
         var allowsSubframes = false
+        var allowedOrigins: Set<String>?
+        var publicNamespaces: [String] = []
+        var authorizationToken: String?
+        var isStrict = false
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -32,18 +40,38 @@ struct KeystoneDemo {
                 case "--allow-subframes": allowsSubframes = true
                 case "--timeout": timeout = rest.popFirst().flatMap(Double.init) ?? timeout
                 case "--call": calls += rest.popFirst().map { [$0] } ?? []
+                case "--allow-origin": allowedOrigins = (allowedOrigins ?? []).union(rest.popFirst().map { [$0] } ?? [])
+                case "--public": publicNamespaces += rest.popFirst().map { [$0] } ?? []
+                case "--authorize-with": authorizationToken = rest.popFirst()
+                case "--strict": isStrict = true
                 default: throw BridgeError(code: .invalidArgument, message: "unknown argument \(argument)")
                 }
             }
         }
+
+        /// The Keystone's call policy, as the flags set it.
+        var policy: DefaultCallPolicy {
+            var policy = DefaultCallPolicy(allowsSubframes: allowsSubframes, allowedOrigins: allowedOrigins, requiresDeclaration: isStrict)
+            for namespace in publicNamespaces { policy.namespaceRules[namespace] = NamespaceRule(allowsSubframes: allowsSubframes, isPublic: true) }
+            if let token = authorizationToken {
+                // The page presents {"token": TOKEN}; a real app would verify a signature here.
+                policy.authorizer = { credentials, _ in credentials == ["token": .string(token)] }
+            }
+            return policy
+        }
     }
+
+    static let usage = """
+        usage: keystone-demo [--page FILE] [--bare] [--allow-subframes] [--allow-origin ORIGIN]… [--public NAMESPACE]…
+                             [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…
+        """
 
     static func main() {
         let arguments: Arguments
         do {
             arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         } catch {
-            Output.line("usage: keystone-demo [--page FILE] [--bare] [--allow-subframes] [--timeout SECONDS] [--call METHOD]…")
+            Output.line(Self.usage)
             exit(64)
         }
         #if canImport(KeystoneGTK) && os(Linux)

@@ -23,7 +23,7 @@ final class WebViewDemo: Sendable {
     /// Runs the main loop and returns the exit status.
     func run() -> Int32 {
         var components = KeystoneComponents()
-        components.policy = DefaultCallPolicy(allowsSubframes: arguments.allowsSubframes)
+        components.policy = arguments.policy
         components.closePage = { [self] in
             Task {
                 await swiftCalls.withLock { $0 }?.value

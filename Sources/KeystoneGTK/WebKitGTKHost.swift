@@ -74,20 +74,48 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
         var source = "window._dswk = true;\n" + Self.relayScript
-        if options.relaysConsole { source += "\n" + Self.consoleScript }
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
+        try addScripts(pageWorld: source, isolatedWorld: Self.isolatedScript(secret: secret), origins: hub.runtimeOrigins)
+        connectSignals()
+        hub.attach(to: self)
+    }
+
+    /// Adds the host's scripts at document start: the bridge's, in the page world and the isolated
+    /// world, only into documents of `origins` (every document when `nil`); the console relay,
+    /// when asked for, into every document.
+    private func addScripts(pageWorld: String, isolatedWorld: String, origins: Set<String>?) throws {
         let frames = options.injectsIntoSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
-        for script in [
-            webkit_user_script_new(source, frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil),
-            webkit_user_script_new_for_world(Self.isolatedScript(secret: secret), frames, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, Self.worldName, nil, nil),
-        ] {
+        let start = WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START
+        try Self.withURIPatterns(origins) { allowList in
+            for script in [
+                webkit_user_script_new(pageWorld, frames, start, allowList, nil),
+                webkit_user_script_new_for_world(isolatedWorld, frames, start, Self.worldName, allowList, nil),
+            ] {
+                webkit_user_content_manager_add_script(manager, script)
+                webkit_user_script_unref(script)
+            }
+        }
+        if options.relaysConsole {
+            let script = webkit_user_script_new(Self.consoleScript, frames, start, nil, nil)
             webkit_user_content_manager_add_script(manager, script)
             webkit_user_script_unref(script)
         }
-        connectSignals()
-        hub.attach(to: self)
+    }
+
+    /// Runs `body` with a NULL-terminated list of the URI patterns that match the documents of
+    /// `origins` (`https://a.example` → `https://a.example/*`), or with `nil` for every document.
+    private static func withURIPatterns(_ origins: Set<String>?, _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Void) throws {
+        guard let origins else { return body(nil) }
+        let patterns = try origins.sorted().map { origin -> UnsafeMutablePointer<CChar>? in
+            guard !origin.contains("*"), origin.contains("://") else {
+                throw BridgeError(code: .invalidRegistration, message: "an allowed origin must be scheme://host[:port]")
+            }
+            return strdup(origin + "/*")
+        }
+        defer { patterns.forEach { free($0) } }
+        (patterns.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
     private func connectSignals() {

@@ -249,3 +249,19 @@ test('results sent as plain dsbridge scripts still settle a promise', async () =
   // Before dsinit is processed native writes plain scripts; the runtime's callbacks take them too.
   assert.equal(await page.window.dsBridge.invoke('slow', 21), 42);
 });
+
+test('authorize presents credentials and resolves with the policy\'s verdict', async () => {
+  const { window, native } = await readyPage();
+  assert.equal(await window.dsBridge.authorize({ token: 'forged' }), false);
+  assert.equal(await window.dsBridge.authorize({ token: 'valid' }), true);
+  const sent = native.prompts.filter((p) => p.method === '_dsb.authorize').map((p) => p.arg);
+  assert.deepEqual(sent.map((arg) => arg.data), [{ token: 'forged' }, { token: 'valid' }]);
+  assert.ok(sent.every((arg) => typeof arg._dscbstub === 'string'));
+});
+
+test('declare names the methods the page will call and returns those native lacks', async () => {
+  const { window, native } = await readyPage();
+  native.sync.add = () => 0;
+  assert.deepEqual([...window.dsBridge.declare(['add', 'camera.snap'])], ['camera.snap']);
+  assert.deepEqual(native.declared, ['add', 'camera.snap']);
+});

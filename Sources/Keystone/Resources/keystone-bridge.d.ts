@@ -49,6 +49,10 @@ export interface DSBridge {
   on(event: string, listener: (value: any) => void): void;
   /** Stops listening; without a listener, removes all of the event's listeners. */
   off(event: string, listener?: (value: any) => void): void;
+  /** Presents credentials to the app's policy: whether this page load is now authorised. */
+  authorize(credentials: unknown): Promise<boolean>;
+  /** Declares the native methods this page will call; returns the names native lacks. */
+  declare(methods: string[]): string[];
 }
 
 declare global {

@@ -319,6 +319,18 @@
       this.call('_dsb.disableJavascriptDialogBlock', { disable: disable !== false });
     },
 
+    /** Presents credentials to the app's policy; a Promise of whether this page load is now
+     *  authorised (until the page unloads). */
+    authorize: function (credentials) {
+      return this.invoke('_dsb.authorize', credentials);
+    },
+
+    /** Declares the native methods this page will call; returns the names native lacks. Under a
+     *  strict policy, only declared methods answer. */
+    declare: function (methods) {
+      return this.call('_dsb.declare', { methods: methods }) || [];
+    },
+
     /** A Promise of the result of any native method; rejects with an Error carrying `code`. */
     invoke: function (method, data, options) {
       var signal = options && options.signal;

@@ -37,6 +37,10 @@ class FakeNative {
       case '_dsb.closePage': this.closed += 1; return ok();
       case '_dsb.hasNativeMethod': return ok(!!(this.sync[arg.data.name] || this.async[arg.data.name]));
       case '_dsb.disableJavascriptDialogBlock': return ok();
+      case '_dsb.declare': this.declared = arg.data.methods; return ok(arg.data.methods.filter((m) => !this.sync[m] && !this.async[m]));
+      case '_dsb.authorize':
+        this.reply(arg._dscbstub).result(JSON.stringify(arg.data) === JSON.stringify({ token: 'valid' }));
+        return ok();
     }
     const stub = arg._dscbstub;
     if (this.sync[method]) {

@@ -37,3 +37,9 @@ async function extensions(): Promise<void> {
   controller.abort();
 }
 void extensions;
+
+// The app's policy: authorisation and declaration.
+async function authorise(): Promise<string[]> {
+  const granted: boolean = await bridge.authorize({ signature: 'abc' });
+  return granted ? bridge.declare(['account.signIn']) : [];
+}
