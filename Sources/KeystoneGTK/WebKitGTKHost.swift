@@ -62,6 +62,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
     /// Whether a document was committed before: only a later one replaces a page.
     private var hasCommittedDocument = false
+    /// The main document's token (`window.__keystoneDocument`) and the page load it belongs to,
+    /// as the isolated world reported it; read and written on the main loop's thread only.
+    private var document: (pageLoad: PageEpoch, token: String)?
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
@@ -224,9 +227,16 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             // Page changes reach the hub on this thread too: a batch made for a page that has gone
             // since it was queued is dropped here, where the engine would run it.
             guard work.pageLoad == work.host.hub.pageLoad else { return 0 }
-            work.script.withCString { ks_evaluate(work.host.webView, $0, -1) }
+            work.host.guarded(work.script, for: work.pageLoad).withCString { ks_evaluate(work.host.webView, $0, -1) }
             return 0  // G_SOURCE_REMOVE
         }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).release() })
+    }
+
+    /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's
+    /// document: the engine may have committed the next document before this thread heard of it.
+    private func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
+        guard let document, document.pageLoad == pageLoad else { return script }
+        return "if(window.__keystoneDocument===\(JSONText(quoting: document.token).string)){\(script)}"
     }
 
     // MARK: Calls from the page
@@ -291,6 +301,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         let (frame, text) = untag(message)
         guard let (method, arguments) = Self.splitLine(Substring(text).utf8) else {
             return BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
+        }
+        if method.elementsEqual("\u{1}document".utf8) {
+            // Only the isolated world sends this, and only from the top frame: the document that
+            // just started, after its commit made it the hub's current page load.
+            if frame.isAttestedMainFrame { document = (hub.pageLoad, String(decoding: arguments, as: UTF8.self)) }
+            return ""
         }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
     }
