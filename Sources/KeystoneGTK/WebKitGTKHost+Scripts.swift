@@ -12,20 +12,8 @@ extension WebKitGTKHost {
     /// The page-world relay: `_dsbridge=` prompts and `window._keystoneHost.send` go to the
     /// isolated world as DOM events in this frame, and its answers come back the same way. It holds
     /// nothing secret; a page script that goes around it reaches the host unattested.
-    ///
-    /// It also names the document: a random token, fixed on `window.__keystoneDocument` before any
-    /// page script runs, which the isolated world reports to the host. Every batch the host
-    /// evaluates runs only where that token is its own page load's, so a batch the engine runs
-    /// after a navigation the host has not heard of yet reaches no later document.
     static let relayScript = """
         (function () {
-          var words = new Uint32Array(4);
-          crypto.getRandomValues(words);
-          var documentToken = Array.prototype.map.call(words, function (n) { return n.toString(36); }).join('');
-          Object.defineProperty(window, '__keystoneDocument', { value: documentToken });
-          function announce() { dispatchEvent(new CustomEvent('keystone:document', { detail: documentToken })); }
-          addEventListener('keystone:hello', announce);
-          announce();
           var answer = null, acked = false, pending = {}, next = 0;
           var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
           addEventListener('keystone:promptAnswer', function (e) { if (typeof e.detail === 'string') answer = e.detail; });
@@ -86,15 +74,7 @@ extension WebKitGTKHost {
                 reply('keystone:promptAnswer', answer == null ? '' : String(answer));
               });
               if (!handler) return;
-              // The main document's token, once, from the relay (whichever of the two scripts runs
-              // first, the hello or the announcement reaches the other).
-              var documentSent = false;
-              window.addEventListener('keystone:document', function (event) {
-                if (documentSent || window !== window.top || typeof event.detail !== 'string') return;
-                documentSent = true;
-                handler.postMessage(tag() + '\\u0001document\\n' + event.detail);
-              });
-              reply('keystone:hello', '');
+              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + '\\u0001document\\n' + token)"))
               window.addEventListener('keystone:send', function (event) {
                 var m = read(event);
                 if (!m) return;

@@ -76,7 +76,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
-        var source = "window._dswk = true;\n" + Self.relayScript
+        var source = "window._dswk = true;\n" + HostScripts.documentNaming + "\n" + Self.relayScript
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
@@ -235,8 +235,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's
     /// document: the engine may have committed the next document before this thread heard of it.
     private func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
-        guard let document, document.pageLoad == pageLoad else { return script }
-        return "if(window.__keystoneDocument===\(JSONText(quoting: document.token).string)){\(script)}"
+        HostScripts.guarded(script, forDocument: document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil })
     }
 
     // MARK: Calls from the page

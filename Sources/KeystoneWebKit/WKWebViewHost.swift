@@ -13,13 +13,18 @@ import WebKit
 /// batches, and reports new documents as page loads. It reports who called (`WKFrameInfo`'s frame
 /// and origin) and decides nothing: the hub's policy does.
 ///
-/// The host becomes the web view's `uiDelegate` but keeps the app's: the page's own `alert`,
-/// `confirm` and `prompt` (every prompt that is not a bridge call), and every other delegate
-/// method, still reach ``appUIDelegate``. It holds the web
-/// view and the app's delegate weakly; WebKit's content controller holds the host until
+/// The host becomes the web view's `uiDelegate` and `navigationDelegate` but keeps the app's: the
+/// page's own `alert`, `confirm` and `prompt` (every prompt that is not a bridge call), and every
+/// other delegate method, still reach ``appUIDelegate`` and ``appNavigationDelegate``. It holds
+/// the web view and the app's delegates weakly; WebKit's content controller holds the host until
 /// ``detach()``.
+///
+/// New documents are learned from the host's script in an isolated content world, which page
+/// scripts cannot reach: each main document names itself there, and the host guards every batch
+/// with the name of the document it was made for. The end of the web content process is a page
+/// change too.
 @MainActor
-public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandlerWithReply, EvaluationTarget {
+public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, WKScriptMessageHandlerWithReply, EvaluationTarget {
     /// How the host serves pages.
     public struct Options: Sendable {
         /// Inject Keystone's page runtime; `false` is bare mode (only `window._dswk = true`).
@@ -27,10 +32,13 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
         /// Inject into subframes too, so they can call. Whether their calls are answered is the
         /// hub's policy (``DefaultCallPolicy/allowsSubframes``).
         public var injectsIntoSubframes: Bool
+        /// Reload the page when its web content process ends. On by default.
+        public var reloadsAfterTermination: Bool
 
-        public init(injectsPageRuntime: Bool = true, injectsIntoSubframes: Bool = false) {
+        public init(injectsPageRuntime: Bool = true, injectsIntoSubframes: Bool = false, reloadsAfterTermination: Bool = true) {
             self.injectsPageRuntime = injectsPageRuntime
             self.injectsIntoSubframes = injectsIntoSubframes
+            self.reloadsAfterTermination = reloadsAfterTermination
         }
     }
 
@@ -39,30 +47,51 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
     public private(set) weak var webView: WKWebView?
     /// The app's own UI delegate, which keeps receiving everything the host does not answer.
     public weak var appUIDelegate: (any WKUIDelegate)?
+    /// The app's own navigation delegate, which keeps receiving every navigation event.
+    public weak var appNavigationDelegate: (any WKNavigationDelegate)?
+    /// Told when the page's web content process ends, after the hub has settled everything bound
+    /// for the page and before the host reloads it.
+    public var terminationHandler: (@MainActor () -> Void)?
     private var hasDocument = false
+    /// The main document's name and the page load it belongs to.
+    private var document: (pageLoad: PageEpoch, token: String)?
     private static let handlerName = "keystone"
+    private static let documentHandlerName = "keystoneDocument"
+    /// The isolated content world of the host's own script: page scripts cannot reach it.
+    private static let world = WKContentWorld.world(name: "keystone-host")
 
     public init(webView: WKWebView, hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
         self.webView = webView
         self.appUIDelegate = webView.uiDelegate
+        self.appNavigationDelegate = webView.navigationDelegate
         super.init()
-        var source = "window._dswk = true;\n" + Self.documentScript
+        var source = "window._dswk = true;\n" + HostScripts.documentNaming
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
+        let origins = hub.runtimeOrigins
+        let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(token)")
+        let mainFrameOnly = !options.injectsIntoSubframes
         let controller = webView.configuration.userContentController
-        controller.addUserScript(WKUserScript(source: source, injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes))
+        controller.addUserScript(WKUserScript(source: HostScripts.onlyIn(origins, source), injectionTime: .atDocumentStart, forMainFrameOnly: mainFrameOnly))
+        controller.addUserScript(
+            WKUserScript(source: HostScripts.onlyIn(origins, reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world)
+        )
         controller.addScriptMessageHandler(self, contentWorld: .page, name: Self.handlerName)
+        controller.addScriptMessageHandler(self, contentWorld: Self.world, name: Self.documentHandlerName)
         webView.uiDelegate = self
+        webView.navigationDelegate = self
         hub.attach(to: self)
     }
 
-    /// Gives the web view back: removes the message handler and restores the app's UI delegate.
+    /// Gives the web view back: removes the message handlers and restores the app's delegates.
     public func detach() {
         webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
+        webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.documentHandlerName, contentWorld: Self.world)
         webView?.uiDelegate = appUIDelegate
+        webView?.navigationDelegate = appNavigationDelegate
     }
 
     // MARK: EvaluationTarget
@@ -72,11 +101,13 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
         guard !script.isEmpty else { return }
         let pageLoad = batch.pageLoad
         // The main queue keeps batches in the order the evaluator hands them over. Page changes
-        // reach the hub on the main thread too: a batch for a page that has gone is dropped here.
+        // reach the hub on the main thread too: a batch for a page that has gone is dropped here,
+        // and one the engine would run in a document it has not reported yet runs nowhere.
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 guard pageLoad == self.hub.pageLoad else { return }
-                self.webView?.evaluateJavaScript(script, completionHandler: nil)
+                let token = self.document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil }
+                self.webView?.evaluateJavaScript(HostScripts.guarded(script, forDocument: token), completionHandler: nil)
             }
         }
     }
@@ -148,30 +179,51 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
         replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
     ) {
         let caller = Self.callerFrame(message.frameInfo)
-        guard let body = message.body as? [String: Any] else { return replyHandler(nil, "not a Keystone message") }
-        if body["document"] != nil {
-            // A new document in the main frame replaces the page (the first one replaces nothing).
-            if caller.isMainFrame {
-                if hasDocument { hub.pageDidUnload() }
-                hasDocument = true
-            }
+        if message.name == Self.documentHandlerName {
+            // Only the host's isolated world can post here, once per main document, at its start.
+            if caller.isMainFrame, let token = message.body as? String { documentDidStart(token) }
             return replyHandler(nil, nil)
         }
+        guard let body = message.body as? [String: Any] else { return replyHandler(nil, "not a Keystone message") }
         guard let method = body["method"] as? String, let arguments = body["arguments"] as? String else {
             return replyHandler(BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer, nil)
         }
         replyHandler(hub.handleMessage(method, arguments: arguments, frame: caller), nil)
     }
 
-    // MARK: Everything else reaches the app's delegate
+    /// A new main document started: it replaces the page (the first one replaces nothing), and
+    /// batches for its page load run only where it is.
+    private func documentDidStart(_ token: String) {
+        if hasDocument { hub.pageDidUnload() }
+        hasDocument = true
+        document = (hub.pageLoad, token)
+    }
+
+    // MARK: WKNavigationDelegate
+
+    /// The web content process ended: the page is gone, the app hears of it, and the page reloads.
+    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        hub.pageDidUnload()
+        hasDocument = false
+        document = nil
+        terminationHandler?()
+        #if canImport(ObjectiveC)
+        appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
+        #endif
+        if options.reloadsAfterTermination { _ = webView.reload() }
+    }
+
+    // MARK: Everything else reaches the app's delegates
 
     #if canImport(ObjectiveC)
     public override func responds(to selector: Selector!) -> Bool {
         super.responds(to: selector) || (appUIDelegate?.responds(to: selector) ?? false)
+            || (appNavigationDelegate?.responds(to: selector) ?? false)
     }
 
     public override func forwardingTarget(for selector: Selector!) -> Any? {
         if let app = appUIDelegate, app.responds(to: selector) { return app }
+        if let app = appNavigationDelegate, app.responds(to: selector) { return app }
         return super.forwardingTarget(for: selector)
     }
     #endif
@@ -183,10 +235,5 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKScriptMessageHandler
         let port = origin.port == 0 ? "" : ":\(origin.port)"
         return CallerFrame(isMainFrame: frame.isMainFrame, origin: origin.protocol.isEmpty ? nil : "\(origin.protocol)://\(origin.host)\(port)")
     }
-
-    /// Tells the host about each new document, before the page's own scripts run.
-    private static let documentScript = """
-        window.webkit.messageHandlers.keystone.postMessage({ document: true });
-        """
 }
 #endif

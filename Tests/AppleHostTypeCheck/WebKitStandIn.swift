@@ -6,11 +6,15 @@ import Foundation
 @MainActor open class WKWebView: NSObject {
     open var configuration: WKWebViewConfiguration { fatalError("declaration only") }
     open weak var uiDelegate: (any WKUIDelegate)?
+    open weak var navigationDelegate: (any WKNavigationDelegate)?
+    open func reload() -> WKNavigation? { fatalError("declaration only") }
     open func evaluateJavaScript(
         _ javaScriptString: String,
         completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
     ) {}
 }
+
+@MainActor open class WKNavigation: NSObject {}
 
 @MainActor open class WKWebViewConfiguration: NSObject {
     open var userContentController: WKUserContentController { fatalError("declaration only") }
@@ -33,10 +37,12 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 
 @MainActor open class WKUserScript: NSObject {
     public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool) {}
+    public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld) {}
 }
 
 @MainActor open class WKContentWorld: NSObject {
     open class var page: WKContentWorld { fatalError("declaration only") }
+    open class func world(name: String) -> WKContentWorld { fatalError("declaration only") }
 }
 
 @MainActor open class WKSecurityOrigin: NSObject {
@@ -66,6 +72,10 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void
     )
+}
+
+@MainActor public protocol WKNavigationDelegate: NSObjectProtocol {
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
 }
 
 @MainActor public protocol WKScriptMessageHandlerWithReply: NSObjectProtocol {
