@@ -58,13 +58,14 @@ public struct DefaultCallPolicy: CallPolicy {
     public func admit(_ name: MethodName, from frame: CallerFrame, access: PageAccess) throws(BridgeError) {
         try admitCaller(frame)
         guard name.namespace != Keystone.builtInNamespace else { return }
-        let rule = rule(for: name.namespace)
-        if let rule {
-            if let origins = rule.origins, !frame.origin.map(origins.contains).isTrue {
-                throw refusal("namespace \"\(ruleNamespace(for: name.namespace) ?? "")\" answers only its own origins")
+        let covering = ruleNamespace(for: name.namespace)
+        let rule = covering.flatMap { namespaceRules[$0] }
+        if let rule, let covering {
+            if let origins = rule.origins, !(frame.origin.map(origins.contains) ?? false) {
+                throw refusal("namespace \"\(covering)\" answers only its own origins")
             }
             if !frame.isAttestedMainFrame, !rule.allowsSubframes {
-                throw refusal("namespace \"\(ruleNamespace(for: name.namespace) ?? "")\" answers the main frame only")
+                throw refusal("namespace \"\(covering)\" answers the main frame only")
             }
         }
         if authorizer != nil, !access.isAuthorized, !(rule?.isPublic ?? false) {
@@ -85,7 +86,7 @@ public struct DefaultCallPolicy: CallPolicy {
         guard frame.isAttested || allowsUnattested else {
             throw refusal("calls the engine cannot attribute to a frame are refused")
         }
-        if let allowedOrigins, !frame.origin.map(allowedOrigins.contains).isTrue {
+        if let allowedOrigins, !(frame.origin.map(allowedOrigins.contains) ?? false) {
             throw refusal("the page's origin is not on the app's allow list")
         }
         guard frame.isAttestedMainFrame || allowsSubframes else {
@@ -103,15 +104,7 @@ public struct DefaultCallPolicy: CallPolicy {
         }
     }
 
-    private func rule(for namespace: String) -> NamespaceRule? {
-        ruleNamespace(for: namespace).flatMap { namespaceRules[$0] }
-    }
-
     private func refusal(_ rule: String) -> BridgeError {
         BridgeError(code: .notAllowed, message: rule)
     }
-}
-
-extension Optional<Bool> {
-    fileprivate var isTrue: Bool { self ?? false }
 }
