@@ -2,11 +2,12 @@
 import Foundation
 import Keystone
 
-/// Namespace `""`: echoes any JSON back.
+/// Namespace `""`: echoes any JSON back, and WebViewJavascriptBridge's example handler.
 struct EchoInterface: BridgeInterface {
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("echo") { (value: JSONValue) in value }
         methods.async("echoAsync") { (value: JSONValue) async in value }
+        methods.async("testObjcCallback") { (_: JSONValue?) async in "Response from testObjcCallback" }
     }
 }
 

@@ -55,9 +55,25 @@ export interface DSBridge {
   declare(methods: string[]): string[];
 }
 
+/** WebViewJavascriptBridge 6's page API, as Keystone's runtime offers it. */
+export interface WebViewJavascriptBridge {
+  /** A handler Swift calls by `name`; it answers once through `responseCallback`. */
+  registerHandler(name: string, handler: (data: any, responseCallback: (response?: unknown) => void) => void): void;
+  /** Calls Swift's method `name` ("a.b.m": method m of namespace a.b) with one data value. The
+   *  callback receives each result, or `null` and the error; without one, a Promise. */
+  callHandler(name: string, data: unknown, responseCallback: (result: any, error?: NativeError) => void): void;
+  callHandler(name: string, responseCallback: (result: any, error?: NativeError) => void): void;
+  callHandler<T = any>(name: string, data?: unknown): Promise<T>;
+  /** Upstream's spelling: handlers Swift calls then run at once instead of a turn later. */
+  disableJavscriptAlertBoxSafetyTimeout(): void;
+}
+
 declare global {
   interface Window {
     dsBridge: DSBridge;
+    WebViewJavascriptBridge: WebViewJavascriptBridge;
+    /** setupWebViewJavascriptBridge's queue, for a page that runs before the bridge exists. */
+    WVJBCallbacks?: Array<(bridge: WebViewJavascriptBridge) => void>;
     /** Set by the native host: calls go through `prompt`. */
     _dswk?: boolean;
     _dsf: Record<string, SyncHandler> & { _obs: Record<string, Record<string, SyncHandler>> };

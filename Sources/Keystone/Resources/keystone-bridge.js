@@ -22,6 +22,8 @@
   var loadToken = Math.random().toString(36).slice(2, 8) + Date.now().toString(36);
   var pending = {}; // callback name -> { result(value), fail(error), end() }
   var listeners = {}; // event name -> [listener]
+  var wvjbHandlers = {}; // WebViewJavascriptBridge handler name -> function (data, responseCallback)
+  var wvjbSafetyTimeout = true; // WVJB runs handlers a turn later unless the page turns it off
 
   // --- Reaching native -------------------------------------------------------------------------
 
@@ -228,6 +230,8 @@
   function findHandler(method) {
     if (typeof dsf[method] === 'function') return { fn: dsf[method], owner: dsf, async: false };
     if (typeof dsaf[method] === 'function') return { fn: dsaf[method], owner: dsaf, async: true };
+    // WebViewJavascriptBridge names are flat: "a.b" is a name, not a namespace.
+    if (Object.prototype.hasOwnProperty.call(wvjbHandlers, method)) return { fn: wvjbHandlers[method], wvjb: true };
     var dot = method.lastIndexOf('.');
     if (dot < 0) return null;
     var namespace = method.slice(0, dot);
@@ -261,6 +265,10 @@
       answerError(bridgeError(CODE_NOT_FOUND, 'the page has no handler "' + method + '"'));
       return;
     }
+    if (handler.wvjb) {
+      runWVJBHandler(handler.fn, args, answer, answerError);
+      return;
+    }
     var result;
     try {
       if (handler.async) {
@@ -277,6 +285,20 @@
     } else if (!handler.async) {
       answer(result, true);
     }
+  }
+
+  /** A WebViewJavascriptBridge handler: `fn(data, responseCallback)` with Swift's one argument,
+   *  run a turn later (WVJB's alert-box safety timeout) unless the page turned that off. */
+  function runWVJBHandler(fn, args, answer, answerError) {
+    function run() {
+      try {
+        fn(args.length ? args[0] : null, function (data) { answer(data === undefined ? null : data, true); });
+      } catch (error) {
+        answerError(error);
+      }
+    }
+    if (wvjbSafetyTimeout) setTimeout(run, 0);
+    else run();
   }
 
   // --- The page API --------------------------------------------------------------------------------
@@ -413,9 +435,61 @@
     }
   };
 
+  /** WebViewJavascriptBridge 6's page API over the same wire: `callHandler("a.b.m", data, cb)`
+   *  calls Swift's method `m` of namespace `a.b`; Swift calls `registerHandler` handlers by name. */
+  var wvjb = {
+    registerHandler: function (name, handler) {
+      wvjbHandlers[name] = handler;
+    },
+
+    /** `callHandler(name, data?, responseCallback?)`; `callHandler(name, cb)` sends `null`. The
+     *  callback receives each result, or `null` and `{code, message}` on failure (upstream never
+     *  answers a failure; an old page ignores the second argument). Without a callback: a Promise. */
+    callHandler: function (name, data, responseCallback) {
+      if (arguments.length === 2 && typeof data === 'function') {
+        responseCallback = data;
+        data = null;
+      }
+      if (data === undefined) data = null;
+      if (typeof responseCallback !== 'function') {
+        var promise = bridge.invoke(name, data);
+        promise.catch(function () {}); // a page that ignores the Promise sees no unhandled rejection
+        return promise;
+      }
+      function failed(error) { responseCallback(null, { code: error.code, message: error.message }); }
+      startCall(name, data, null, {
+        result: function (value) { responseCallback(value); },
+        fail: failed,
+        end: function () {},
+        synchronous: function () {
+          var answer = readAnswer(promptNative(name, wrap(data, null)));
+          if (answer.error) failed(fromNative(answer.error));
+          else responseCallback(answer.data);
+        }
+      });
+    },
+
+    /** Upstream's spelling. Handlers Swift calls then run at once instead of a turn later. */
+    disableJavscriptAlertBoxSafetyTimeout: function () {
+      wvjbSafetyTimeout = false;
+    }
+  };
+
   window._dsf = dsf;
   window._dsaf = dsaf;
   window.dsBridge = bridge;
+  if (!window.WebViewJavascriptBridge) {
+    window.WebViewJavascriptBridge = wvjb;
+    // setupWebViewJavascriptBridge queued its callbacks before the bridge existed: call each once,
+    // in order, then forget them.
+    var queued = window.WVJBCallbacks;
+    delete window.WVJBCallbacks;
+    if (Array.isArray(queued)) {
+      for (var q = 0; q < queued.length; q++) {
+        try { queued[q](wvjb); } catch (e) { /* one page callback does not stop the rest */ }
+      }
+    }
+  }
   window.close = function () { bridge.call('_dsb.closePage'); };
   window._handleMessageFromNative = function (info) {
     handleNativeCall(info.method, info.callbackId, JSON.parse(info.data));

@@ -1,5 +1,5 @@
 // usage.ts — the page API as a TypeScript page uses it; `tsc --noEmit` checks keystone-bridge.d.ts.
-import type { DSBridge, KeystoneError, NativeError } from '../../../Sources/Keystone/Resources/keystone-bridge';
+import type { DSBridge, KeystoneError, NativeError, WebViewJavascriptBridge } from '../../../Sources/Keystone/Resources/keystone-bridge';
 
 declare const bridge: DSBridge;
 
@@ -43,3 +43,17 @@ async function authorise(): Promise<string[]> {
   const granted: boolean = await bridge.authorize({ signature: 'abc' });
   return granted ? bridge.declare(['account.signIn']) : [];
 }
+
+// WebViewJavascriptBridge pages, unchanged.
+function setupWebViewJavascriptBridge(callback: (bridge: WebViewJavascriptBridge) => void): void {
+  if (window.WebViewJavascriptBridge) { callback(window.WebViewJavascriptBridge); return; }
+  if (window.WVJBCallbacks) { window.WVJBCallbacks.push(callback); return; }
+  window.WVJBCallbacks = [callback];
+}
+setupWebViewJavascriptBridge((wvjb) => {
+  wvjb.registerHandler('testJavascriptHandler', (data, respond) => respond({ got: data }));
+  wvjb.callHandler('testObjcCallback', { foo: 'bar' }, (response: unknown) => console.log(response));
+  wvjb.callHandler('ping', () => undefined);
+  const later: Promise<number> = wvjb.callHandler<number>('math.add', [1, 2]);
+  void later;
+});
