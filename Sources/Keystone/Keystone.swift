@@ -35,6 +35,20 @@ public final class Keystone: BridgeHub, PageConnection {
         try components.registry.register(methods, namespace: namespace)
     }
 
+    /// Registers the methods `build` lists under `namespace`, without a type of their own: the
+    /// closure-based way WebViewJavascriptBridge apps register handlers.
+    ///
+    /// ```swift
+    /// try keystone.register(namespace: "") { handlers in
+    ///     handlers.async("testObjcCallback") { (data: JSONValue?) in "Response from testObjcCallback" }
+    /// }
+    /// ```
+    public func register(namespace: String = "", _ build: (inout MethodList) -> Void) throws(BridgeError) {
+        var methods = MethodList()
+        build(&methods)
+        try components.registry.register(methods, namespace: namespace)
+    }
+
     /// Removes the interface under `namespace`; returns whether there was one.
     @discardableResult
     public func removeInterface(namespace: String) -> Bool {

@@ -187,6 +187,26 @@ public final class InMemoryPage: EvaluationTarget {
         state.withLock { $0.handlers[name] = .async(handler) }
     }
 
+    // MARK: WebViewJavascriptBridge's page API, on the same wire
+
+    /// `WebViewJavascriptBridge.registerHandler(name, fn(data, responseCallback))`: Swift calls it
+    /// with one data value (`null` without one) and reads the value it responds with.
+    public func registerHandler(_ name: String, _ handler: @escaping @Sendable (JSONValue, Reply) -> Void) {
+        registerAsync(name) { arguments, reply in handler(arguments.first ?? .null, reply) }
+    }
+
+    /// `WebViewJavascriptBridge.callHandler(name, data, responseCallback)`: Swift's method `name`
+    /// (`"a.b.m"`: method `m` of namespace `a.b`), asynchronous or synchronous; the first result.
+    public func callHandler<Result: Decodable & Sendable>(
+        _ name: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
+    ) async throws -> Result {
+        do {
+            return try await callAsync(name, data, as: Result.self)
+        } catch let error as BridgeError where error.code == .unsupportedCallKind {
+            return try call(name, data, as: Result.self)  // a synchronous method, as the runtime falls back
+        }
+    }
+
     /// `dsBridge.on(name, fn)` of Keystone's runtime: `listener` receives every event `name`.
     public func on(_ name: String, _ listener: @escaping @Sendable (JSONValue) -> Void) {
         state.withLock { $0.listeners[name, default: []].append(listener) }

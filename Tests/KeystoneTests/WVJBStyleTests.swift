@@ -1,0 +1,31 @@
+// WVJBStyleTests.swift — apps coming from WebViewJavascriptBridge: closure handlers, its page API.
+import Foundation
+import Keystone
+import KeystoneTesting
+import Testing
+
+@Suite("WebViewJavascriptBridge style", .timeLimit(.minutes(1)))
+struct WVJBStyleTests {
+    @Test func handlersRegisterWithoutATypeOfTheirOwnAndAnswerCallHandler() async throws {
+        let (keystone, page) = makeBridge()
+        try keystone.register(namespace: "") { handlers in
+            handlers.async("testObjcCallback") { (_: JSONValue?) async in "Response from testObjcCallback" }
+            handlers.sync("add") { (pair: [Int]) in pair.reduce(0, +) }
+        }
+        page.initialize()
+        #expect(try await page.callHandler("testObjcCallback", ["foo": "bar"], as: String.self) == "Response from testObjcCallback")
+        #expect(try await page.callHandler("add", [2, 3], as: Int.self) == 5)  // synchronous methods answer too
+        let error = await #expect(throws: BridgeError.self) { try await page.callHandler("missing", as: Int.self) }
+        #expect(error?.code == .notFound)
+        #expect(throws: BridgeError.self) { try keystone.register(namespace: "a..b") { _ in } }
+    }
+
+    @Test func swiftCallsAWVJBHandlerWithOneDataValue() async throws {
+        let (keystone, page) = makeBridge()
+        page.registerHandler("testJavascriptHandler") { data, respond in respond(["got": data]) }
+        page.initialize()
+        #expect(try await keystone.call("testJavascriptHandler", ["foo": "bar"], as: JSONValue.self) == ["got": ["foo": "bar"]])
+        #expect(try await keystone.call("testJavascriptHandler", as: JSONValue.self) == ["got": .null])
+        #expect(try await keystone.hasJavaScriptMethod("testJavascriptHandler"))
+    }
+}
