@@ -20,7 +20,9 @@ let package = Package(
         .target(
             name: "Keystone",
             dependencies: ["Interfaces", "Evaluator"],
-            resources: [.copy("Resources/keystone-bridge.js"), .copy("Resources/keystone-bridge.d.ts")]
+            resources: [
+                .copy("Resources/keystone-bridge.js"), .copy("Resources/keystone-bridge.d.ts"), .copy("Resources/wvjb-bridge.js"),
+            ]
         ),
         .target(name: "KeystoneTesting", dependencies: ["Keystone"]),
         .executableTarget(
