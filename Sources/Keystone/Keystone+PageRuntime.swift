@@ -10,6 +10,12 @@ extension Keystone {
         try resource("keystone-bridge", "js")
     }
 
+    /// Keystone's WebViewJavascriptBridge page script on WVJB's own wire (`wvjb-bridge.js`): what a
+    /// host injects when a page asks for a bridge (`https://__bridge_loaded__`) and has none.
+    public static func wvjbPageScript() throws -> String {
+        try resource("wvjb-bridge", "js")
+    }
+
     /// The TypeScript declarations of the page API (`keystone-bridge.d.ts`).
     public static func pageRuntimeTypes() throws -> String {
         try resource("keystone-bridge", "d.ts")

@@ -1,0 +1,175 @@
+// WVJBWire.swift — WebViewJavascriptBridge 6's own wire, translated to and from the hub's protocol.
+import Foundation
+
+/// Speaks WebViewJavascriptBridge 6's wire for a page that brings WVJB's page script: the page
+/// queues messages and signals with a navigation to `https://__wvjb_queue_message__`; the host
+/// fetches the queue (`WebViewJavascriptBridge._fetchQueue()`) and hands it to ``receive(queue:from:)``;
+/// everything bound for the page is written by ``script(for:)`` as
+/// `WebViewJavascriptBridge._handleMessageFromObjC(<JSON text>)` calls.
+///
+/// Each page message becomes an ordinary call of the hub, so WVJB calls get the same resolver,
+/// policy, middleware, limits and page-load rules as DSBridge calls: `{handlerName: "a.b.m", data,
+/// callbackId}` calls method `m` of namespace `a.b` with `data`; `{responseId, responseData}`
+/// answers a Swift call. Results go back as `{responseId, responseData}`; a failure adds
+/// `error: {code, message}`, which WVJB's own page script ignores.
+public final class WVJBWire: Sendable {
+    private struct State {
+        /// The hub's callback name for each of the page's calls, and the page's callback id.
+        var callbacks: [String: String?] = [:]
+        var lastCallback = 0
+        var isReady = false
+    }
+
+    private let hub: any BridgeHub
+    private let state = Locked(State())
+    private let serializer = DefaultJSONSerializer()
+    /// The most bytes a fetched queue may hold. Default 64 MiB.
+    public let maximumQueueBytes: Int
+
+    public init(hub: any BridgeHub, maximumQueueBytes: Int = 64 << 20) {
+        self.hub = hub
+        self.maximumQueueBytes = maximumQueueBytes
+    }
+
+    /// The page changed: its calls are forgotten, and the next page's bridge announces itself.
+    public func pageDidUnload() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Takes the page's queue (the JSON text `_fetchQueue()` returned) from `frame`: each message
+    /// in order. Returns the script that answers, at once, calls the hub answered at once (a
+    /// synchronous method, or a refusal), or `nil` when there is none.
+    public func receive(queue text: String, from frame: CallerFrame) -> String? {
+        announceOnce(from: frame)
+        guard text.utf8.count <= maximumQueueBytes, let messages = try? serializer.decode([JSONValue].self, from: Data(text.utf8)) else {
+            return nil  // not WVJB's queue: nothing in it can be answered
+        }
+        var answers: [String] = []
+        for case .object(let message) in messages {
+            if let answer = receive(message, from: frame) { answers.append(answer) }
+        }
+        return answers.isEmpty ? nil : answers.joined()
+    }
+
+    /// The script that delivers `batch` to WVJB's page side; `""` when nothing in it is for the page.
+    public func script(for batch: ScriptBatch) -> String {
+        var out = ""
+        for message in batch.messages {
+            if let json = wireMessage(message) { out += Self.delivery(json) }
+        }
+        return out
+    }
+
+    // MARK: Page → Swift
+
+    /// WVJB's page script has no `dsinit`: the first queue it sends (it signals as it loads) says
+    /// the bridge is in, and what waited goes out.
+    private func announceOnce(from frame: CallerFrame) {
+        let first = state.withLock { state in
+            defer { state.isReady = true }
+            return !state.isReady
+        }
+        if first { _ = hub.handleMessage("_dsb.dsinit", arguments: #"{"data":null}"#, frame: frame) }
+    }
+
+    private func receive(_ message: JSONObject, from frame: CallerFrame) -> String? {
+        if case .string(let responseId) = message["responseId"] {
+            answerSwift(responseId, data: message["responseData"] ?? .null, from: frame)
+            return nil
+        }
+        guard case .string(let handlerName) = message["handlerName"] else { return nil }
+        var callbackId: String?
+        if case .string(let id) = message["callbackId"] { callbackId = id }
+        return call(handlerName, data: message["data"] ?? .null, callbackId: callbackId, from: frame)
+    }
+
+    /// `{responseId: "objc_cb_N", responseData}`: the page's answer to Swift's call N.
+    private func answerSwift(_ responseId: String, data: JSONValue, from frame: CallerFrame) {
+        guard responseId.hasPrefix("objc_cb_"), let id = Int(responseId.dropFirst("objc_cb_".count)) else { return }
+        let answer: JSONValue = ["data": ["id": .number(Double(id)), "data": data, "complete": true]]
+        guard let text = encode(answer) else { return }
+        _ = hub.handleMessage("_dsb.returnValue", arguments: text, frame: frame)
+    }
+
+    /// `{handlerName, data, callbackId?}`: a call of Swift's method, under a callback name of the
+    /// hub's own form; a synchronous method is asked the synchronous way, as Keystone's runtime does.
+    private func call(_ method: String, data: JSONValue, callbackId: String?, from frame: CallerFrame) -> String? {
+        let callback = state.withLock { state -> String in
+            state.lastCallback += 1
+            let name = "dscb\(state.lastCallback)"
+            state.callbacks[name] = .some(callbackId)
+            return name
+        }
+        guard let arguments = encode(["data": data, "_dscbstub": .string(callback)]) else { return nil }
+        let answer = Self.error(in: hub.handleMessage(method, arguments: arguments, frame: frame))
+        guard let error = answer else { return nil }  // started: results come through the callback
+        state.withLock { $0.callbacks[callback] = nil }
+        if error.code == .unsupportedCallKind, let plain = encode(["data": data]) {
+            let syncAnswer = hub.handleMessage(method, arguments: plain, frame: frame)
+            return callbackId.flatMap { respond(to: $0, answer: syncAnswer) }
+        }
+        return callbackId.flatMap { Self.delivery(responseJSON($0, value: nil, error: error)) }
+    }
+
+    /// The page's callback `callbackId` answered with a synchronous call's `answer` text.
+    private func respond(to callbackId: String, answer: String) -> String? {
+        if let error = Self.error(in: answer) { return Self.delivery(responseJSON(callbackId, value: nil, error: error)) }
+        struct Answer: Decodable { var data: JSONValue? }
+        let data = (try? serializer.decode(Answer.self, from: Data(answer.utf8)))?.data ?? .null
+        guard let value = encode(data).flatMap({ try? JSONText(validating: Data($0.utf8)) }) else { return nil }
+        return Self.delivery(responseJSON(callbackId, value: value, error: nil))
+    }
+
+    // MARK: Swift → page
+
+    /// The WVJB message for one of the hub's page messages, as JSON text; `nil` when WVJB has none.
+    private func wireMessage(_ message: PageMessage) -> String? {
+        switch message {
+        case .result(let callback, let value, let complete):
+            guard let id = callbackId(callback, forget: complete) else { return nil }
+            return responseJSON(id, value: value, error: nil)
+        case .failure(let callback, let error):
+            guard let id = callbackId(callback, forget: true) else { return nil }
+            return responseJSON(id, value: nil, error: error)
+        case .completion(let callback), .release(let callback):
+            _ = callbackId(callback, forget: true)
+            return nil
+        case .call(let method, let callbackId, let arguments):
+            let first = (try? serializer.decode([JSONValue].self, from: arguments.bytes))?.first ?? .null
+            return encode(["handlerName": .string(method), "data": first, "callbackId": .string("objc_cb_\(callbackId)")])
+        case .event:
+            return nil  // WVJB has no events
+        }
+    }
+
+    /// The page's callback id behind the hub's `callback`, forgotten when the call is over.
+    private func callbackId(_ callback: String, forget: Bool) -> String? {
+        state.withLock { state in
+            let id = state.callbacks[callback] ?? nil
+            if forget { state.callbacks[callback] = nil }
+            return id
+        }
+    }
+
+    /// `{"responseId": id, "responseData": value}`, plus `"error"` for a failure.
+    private func responseJSON(_ id: String, value: JSONText?, error: BridgeError?) -> String {
+        var out = #"{"responseId":"# + JSONText(quoting: id).string + #","responseData":"# + (value?.string ?? "null")
+        if let error, let encoded = encode(error) { out += #","error":"# + encoded }
+        return out + "}"
+    }
+
+    private func encode(_ value: some Encodable) -> String? {
+        (try? serializer.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A call of WVJB's page entry point with `json` as a string literal, as its script expects.
+    private static func delivery(_ json: String) -> String {
+        "try{WebViewJavascriptBridge._handleMessageFromObjC(\(JSONText(quoting: json).string))}catch(e){}"
+    }
+
+    /// The error in a hub's answer text, if it is a failure.
+    private static func error(in answer: String) -> BridgeError? {
+        struct Failure: Decodable { var error: BridgeError? }
+        return (try? DefaultJSONSerializer().decode(Failure.self, from: Data(answer.utf8)))?.error
+    }
+}

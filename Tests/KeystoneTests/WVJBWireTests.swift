@@ -1,0 +1,141 @@
+// WVJBWireTests.swift — WebViewJavascriptBridge's own wire, translated to and from the hub.
+import Foundation
+import Keystone
+import KeystoneTesting
+import Testing
+
+/// Stands where a web view would: writes each batch with the wire and keeps the WVJB messages the
+/// page would receive, decoded from the scripts.
+final class WVJBPageRecorder: EvaluationTarget {
+    let wire: WVJBWire
+    let received = Locked<[JSONValue]>([])
+
+    init(wire: WVJBWire) { self.wire = wire }
+
+    func evaluate(_ batch: ScriptBatch) { record(wire.script(for: batch)) }
+
+    func record(_ script: String?) {
+        received.withLock { $0.append(contentsOf: Self.messages(in: script ?? "")) }
+    }
+
+    /// The JSON messages passed to `_handleMessageFromObjC("…")` in `script`.
+    static func messages(in script: String) -> [JSONValue] {
+        script.components(separatedBy: "WebViewJavascriptBridge._handleMessageFromObjC(").dropFirst().compactMap { part in
+            guard let end = part.range(of: ")}catch(e){}") else { return nil }
+            let literal = Data(part[..<end.lowerBound].utf8)
+            guard let text = try? JSONDecoder().decode(String.self, from: literal) else { return nil }
+            return try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(text.utf8))
+        }
+    }
+}
+
+@Suite("WebViewJavascriptBridge's wire", .timeLimit(.minutes(1)))
+struct WVJBWireTests {
+    let keystone: Keystone
+    let wire: WVJBWire
+    let page: WVJBPageRecorder
+    let frame = CallerFrame(isMainFrame: true, origin: "https://app.example")
+
+    init() throws {
+        keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+        wire = WVJBWire(hub: keystone)
+        page = WVJBPageRecorder(wire: wire)
+        keystone.attach(to: page)
+        try keystone.register(Calculator(), namespace: "math")
+        try keystone.register(Counter(), namespace: "counter")
+        try keystone.register(namespace: "") { $0.async("testObjcCallback") { (_: JSONValue?) async in "Response from testObjcCallback" } }
+    }
+
+    func queue(_ messages: JSONValue) -> String? {
+        let text = String(decoding: try! DefaultJSONSerializer().encode(messages), as: UTF8.self)
+        let immediate = wire.receive(queue: text, from: frame)
+        page.record(immediate)
+        return immediate
+    }
+
+    func waitFor(_ count: Int) async -> [JSONValue] {
+        while page.received.withLock({ $0.count }) < count { await Task.yield() }
+        return page.received.withLock { $0 }
+    }
+
+    @Test func swiftCallsWaitForTheBridgeThenReachItsHandlersAndItsAnswersSettleThem() async throws {
+        let call = keystone.start("testJavascriptHandler", ["foo": "bar"], as: JSONValue.self)
+        #expect(page.received.withLock { $0 }.isEmpty)  // no bridge yet
+        _ = queue([])  // the page script signals as it loads
+        let sent = await waitFor(1)
+        #expect(sent == [["handlerName": "testJavascriptHandler", "data": ["foo": "bar"], "callbackId": "objc_cb_1"]])
+        _ = queue([["handlerName": "testJavascriptHandler", "responseId": "objc_cb_1", "responseData": ["got": "it"]]])
+        #expect(try await call.value == ["got": "it"])
+    }
+
+    @Test func pageCallsReachSwiftByTheirDottedNamesAndAreAnsweredOnce() async throws {
+        _ = queue([
+            ["handlerName": "math.slowAdd", "data": ["a": 2, "b": 3], "callbackId": "cb_1_1"],
+            ["handlerName": "testObjcCallback", "data": ["foo": "bar"], "callbackId": "cb_2_1"],
+        ])
+        let answers = await waitFor(2)
+        let expected: Set<JSONValue> = [
+            ["responseId": "cb_1_1", "responseData": 5],
+            ["responseId": "cb_2_1", "responseData": "Response from testObjcCallback"],
+        ]
+        #expect(Set(answers) == expected)
+    }
+
+    @Test func synchronousMethodsAndRefusalsAreAnsweredAtOnce() throws {
+        let immediate = try #require(queue([
+            ["handlerName": "math.add", "data": [4, 5], "callbackId": "cb_1_1"],
+            ["handlerName": "nowhere.method", "data": 1, "callbackId": "cb_2_1"],
+            ["handlerName": "math.add", "data": [1, 1]],  // no callback: nothing to answer
+        ]))
+        let answers = WVJBPageRecorder.messages(in: immediate)
+        #expect(answers.first == ["responseId": "cb_1_1", "responseData": 9])
+        guard answers.count == 2, case .object(let refusal) = answers[1] else {
+            Issue.record("expected two answers, got \(answers)")
+            return
+        }
+        #expect(refusal["responseId"] == "cb_2_1")
+        #expect(refusal["responseData"] == .null)
+        #expect(refusal["error"]?.objectValue?["code"] == 1)
+    }
+
+    @Test func aMultiResponseMethodAnswersEachResultUnderTheSameId() async throws {
+        _ = queue([["handlerName": "counter.countdown", "data": 2, "callbackId": "cb_9_1"]])
+        let answers = await waitFor(3)
+        #expect(answers == [2, 1, 0].map { JSONValue.object(["responseId": "cb_9_1", "responseData": .number($0)]) })
+    }
+
+    @Test func valuesCrossByteExactBothWays() async throws {
+        let values = AdversarialStrings.table.map(\.value) + [String(repeating: "ab\u{2028}😀\"\\</script>", count: 50_000)]
+        page.received.withLock { $0.removeAll() }
+        _ = queue(.array(values.enumerated().map { index, value in
+            ["handlerName": "echoBack", "data": .string(value), "callbackId": .string("cb_\(index)_1")]
+        }))
+        try keystone.register(namespace: "") { $0.async("echoBack") { (value: String) async in value } }
+        _ = queue(.array(values.enumerated().map { index, value in
+            ["handlerName": "echoBack", "data": .string(value), "callbackId": .string("cb_\(index)_2")]
+        }))
+        let answers = await waitFor(values.count * 2)
+        let echoed = answers.compactMap { answer -> String? in
+            guard case .object(let object) = answer, case .string(let value) = object["responseData"] else { return nil }
+            return value
+        }
+        #expect(Set(echoed) == Set(values))
+    }
+
+    @Test func aQueueThatIsNotWVJBsIsIgnoredAndAPageChangeForgetsItsCalls() async throws {
+        #expect(wire.receive(queue: "not json", from: frame) == nil)
+        #expect(WVJBWire(hub: keystone, maximumQueueBytes: 4).receive(queue: "[{}, {}]", from: frame) == nil)
+        _ = queue([["handlerName": "counter.countdown", "data": 1, "callbackId": "cb_1_1"]])
+        keystone.pageDidUnload()
+        wire.pageDidUnload()
+        let before = page.received.withLock { $0.count }
+        for _ in 0..<100 { await Task.yield() }
+        #expect(page.received.withLock { $0.count } == before)
+    }
+}
+
+extension JSONValue {
+    var objectValue: JSONObject? {
+        if case .object(let object) = self { object } else { nil }
+    }
+}
