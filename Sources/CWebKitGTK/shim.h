@@ -8,6 +8,7 @@
 
 typedef gboolean (*KSScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
 typedef void (*KSLoadChangedHandler)(WebKitWebView *view, WebKitLoadEvent event, gpointer data);
+typedef gboolean (*KSDecidePolicyHandler)(WebKitWebView *view, WebKitPolicyDecision *decision, WebKitPolicyDecisionType type, gpointer data);
 typedef void (*KSWebProcessTerminatedHandler)(WebKitWebView *view, WebKitWebProcessTerminationReason reason, gpointer data);
 typedef gboolean (*KSMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value,
                                               WebKitScriptMessageReply *reply, gpointer data);
@@ -22,6 +23,17 @@ static inline gulong ks_on_script_dialog(WebKitWebView *view, KSScriptDialogHand
 
 static inline gulong ks_on_load_changed(WebKitWebView *view, KSLoadChangedHandler handler, gpointer data) {
     return g_signal_connect(view, "load-changed", G_CALLBACK(handler), data);
+}
+
+static inline gulong ks_on_decide_policy(WebKitWebView *view, KSDecidePolicyHandler handler, gpointer data) {
+    return g_signal_connect(view, "decide-policy", G_CALLBACK(handler), data);
+}
+
+/// The URI a navigation decision is about; NULL for other decisions.
+static inline const char *ks_navigation_decision_uri(WebKitPolicyDecision *decision, WebKitPolicyDecisionType type) {
+    if (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) return NULL;
+    WebKitNavigationAction *action = webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+    return webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
 }
 
 static inline gulong ks_on_web_process_terminated(WebKitWebView *view, KSWebProcessTerminatedHandler handler, gpointer data) {

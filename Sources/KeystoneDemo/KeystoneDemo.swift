@@ -30,6 +30,7 @@ struct KeystoneDemo {
         var publicNamespaces: [String] = []
         var authorizationToken: String?
         var isStrict = false
+        var wire = PageWire.dsbridge
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -44,6 +45,12 @@ struct KeystoneDemo {
                 case "--public": publicNamespaces += rest.popFirst().map { [$0] } ?? []
                 case "--authorize-with": authorizationToken = rest.popFirst()
                 case "--strict": isStrict = true
+                case "--wire":
+                    switch rest.popFirst() {
+                    case "wvjb": wire = .webViewJavascriptBridge
+                    case "dsbridge": wire = .dsbridge
+                    default: throw BridgeError(code: .invalidArgument, message: "--wire takes dsbridge or wvjb")
+                    }
                 default: throw BridgeError(code: .invalidArgument, message: "unknown argument \(argument)")
                 }
             }
@@ -62,8 +69,8 @@ struct KeystoneDemo {
     }
 
     static let usage = """
-        usage: keystone-demo [--page FILE] [--bare] [--allow-subframes] [--allow-origin ORIGIN]… [--public NAMESPACE]…
-                             [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…
+        usage: keystone-demo [--page FILE] [--bare] [--wire dsbridge|wvjb] [--allow-subframes] [--allow-origin ORIGIN]…
+                             [--public NAMESPACE]… [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…
         """
 
     static func main() {

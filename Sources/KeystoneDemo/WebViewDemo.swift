@@ -36,7 +36,9 @@ final class WebViewDemo: Sendable {
             try keystone.registerDemoInterfaces()
             host = try WebKitGTKHost(
                 hub: keystone,
-                options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true)
+                options: .init(
+                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire
+                )
             )
             try keystone.register(hostInterface(host), namespace: "host")
         } catch {

@@ -27,17 +27,22 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         /// Reload the page when its web process ends (a crash, the memory limit): the blank view
         /// a user would otherwise be left with. On by default.
         public var reloadsAfterTermination: Bool
+        /// The wire the page's own bridge script speaks, in bare mode: dsbridge.js's, or
+        /// WebViewJavascriptBridge's (the host then answers its navigations and queue).
+        public var wire: PageWire
 
         public init(
             injectsPageRuntime: Bool = true,
             injectsIntoSubframes: Bool = false,
             relaysConsole: Bool = false,
-            reloadsAfterTermination: Bool = true
+            reloadsAfterTermination: Bool = true,
+            wire: PageWire = .dsbridge
         ) {
             self.injectsPageRuntime = injectsPageRuntime
             self.injectsIntoSubframes = injectsIntoSubframes
             self.relaysConsole = relaysConsole
             self.reloadsAfterTermination = reloadsAfterTermination
+            self.wire = wire
         }
     }
 
@@ -57,6 +62,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// loading; it is called on the main loop's thread.
     public var terminationHandler: (@Sendable (WebProcessTermination) -> Void)?
 
+    /// WebViewJavascriptBridge's wire, when the page speaks it.
+    let wvjb: WVJBWire?
     private let view: UnsafeMutablePointer<GtkWidget>
     var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(view) }
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
@@ -72,6 +79,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
+        wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
@@ -155,6 +163,13 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
             Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
         }, me)
+        _ = ks_on_decide_policy(webView, { _, decision, type, data in
+            guard let decision, let data, let uri = ks_navigation_decision_uri(decision, type) else { return 0 }
+            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+            guard host.decideWVJBNavigation(String(cString: uri)) else { return 0 }
+            webkit_policy_decision_ignore(decision)
+            return 1
+        }, me)
         _ = ks_on_web_process_terminated(webView, { _, reason, data in
             guard let data else { return }
             Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().webProcessDidTerminate(reason)
@@ -196,6 +211,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// reloaded document then starts the next page load without ending another.
     private func webProcessDidTerminate(_ reason: WebKitWebProcessTerminationReason) {
         hub.pageDidUnload()
+        wvjb?.pageDidUnload()
         hasCommittedDocument = false
         let termination: WebProcessTermination = switch reason {
         case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
@@ -210,14 +226,17 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// old page's calls settle and its late results are dropped. Calls made before the first
     /// document wait for it.
     private func documentDidCommit() {
-        if hasCommittedDocument { hub.pageDidUnload() }
+        if hasCommittedDocument {
+            hub.pageDidUnload()
+            wvjb?.pageDidUnload()
+        }
         hasCommittedDocument = true
     }
 
     // MARK: EvaluationTarget
 
     public func evaluate(_ batch: ScriptBatch) {
-        let script = batch.script
+        let script = wvjb?.script(for: batch) ?? batch.script
         guard !script.isEmpty else { return }
         let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script, pageLoad: batch.pageLoad)).toOpaque()
         // Always through the main loop, even from its own thread: the queue keeps batches in order.
@@ -234,7 +253,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's
     /// document: the engine may have committed the next document before this thread heard of it.
-    private func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
+    func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
         HostScripts.guarded(script, forDocument: document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil })
     }
 
