@@ -34,11 +34,19 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         public var injectsIntoSubframes: Bool
         /// Reload the page when its web content process ends. On by default.
         public var reloadsAfterTermination: Bool
+        /// The wire the page's own bridge script speaks, in bare mode.
+        public var wire: PageWire
 
-        public init(injectsPageRuntime: Bool = true, injectsIntoSubframes: Bool = false, reloadsAfterTermination: Bool = true) {
+        public init(
+            injectsPageRuntime: Bool = true,
+            injectsIntoSubframes: Bool = false,
+            reloadsAfterTermination: Bool = true,
+            wire: PageWire = .dsbridge
+        ) {
             self.injectsPageRuntime = injectsPageRuntime
             self.injectsIntoSubframes = injectsIntoSubframes
             self.reloadsAfterTermination = reloadsAfterTermination
+            self.wire = wire
         }
     }
 
@@ -52,6 +60,8 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     /// Told when the page's web content process ends, after the hub has settled everything bound
     /// for the page and before the host reloads it.
     public var terminationHandler: (@MainActor () -> Void)?
+    /// WebViewJavascriptBridge's wire, when the page speaks it.
+    let wvjb: WVJBWire?
     private var hasDocument = false
     /// The main document's name and the page load it belongs to.
     private var document: (pageLoad: PageEpoch, token: String)?
@@ -66,6 +76,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         self.webView = webView
         self.appUIDelegate = webView.uiDelegate
         self.appNavigationDelegate = webView.navigationDelegate
+        self.wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         super.init()
         var source = "window._dswk = true;\n" + HostScripts.documentNaming
         if options.injectsPageRuntime {
@@ -97,7 +108,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     // MARK: EvaluationTarget
 
     public nonisolated func evaluate(_ batch: ScriptBatch) {
-        let script = batch.script
+        let script = wvjb?.script(for: batch) ?? batch.script
         guard !script.isEmpty else { return }
         let pageLoad = batch.pageLoad
         // The main queue keeps batches in the order the evaluator hands them over. Page changes
@@ -106,8 +117,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 guard pageLoad == self.hub.pageLoad else { return }
-                let token = self.document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil }
-                self.webView?.evaluateJavaScript(HostScripts.guarded(script, forDocument: token), completionHandler: nil)
+                self.webView?.evaluateJavaScript(self.guarded(script, for: pageLoad), completionHandler: nil)
             }
         }
     }
@@ -191,10 +201,18 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         replyHandler(hub.handleMessage(method, arguments: arguments, frame: caller), nil)
     }
 
+    /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's document.
+    func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
+        HostScripts.guarded(script, forDocument: document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil })
+    }
+
     /// A new main document started: it replaces the page (the first one replaces nothing), and
     /// batches for its page load run only where it is.
     private func documentDidStart(_ token: String) {
-        if hasDocument { hub.pageDidUnload() }
+        if hasDocument {
+            hub.pageDidUnload()
+            wvjb?.pageDidUnload()
+        }
         hasDocument = true
         document = (hub.pageLoad, token)
     }
@@ -204,6 +222,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     /// The web content process ended: the page is gone, the app hears of it, and the page reloads.
     public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
         hub.pageDidUnload()
+        wvjb?.pageDidUnload()
         hasDocument = false
         document = nil
         terminationHandler?()

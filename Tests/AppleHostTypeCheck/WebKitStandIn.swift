@@ -2,11 +2,15 @@
 // signatures and actor isolation of Apple's documentation, so the host type-checks on Linux.
 #if !canImport(WebKit)
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @MainActor open class WKWebView: NSObject {
     open var configuration: WKWebViewConfiguration { fatalError("declaration only") }
     open weak var uiDelegate: (any WKUIDelegate)?
     open weak var navigationDelegate: (any WKNavigationDelegate)?
+    open var url: URL? { fatalError("declaration only") }
     open func reload() -> WKNavigation? { fatalError("declaration only") }
     open func evaluateJavaScript(
         _ javaScriptString: String,
@@ -74,8 +78,30 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     )
 }
 
+@MainActor open class WKNavigationAction: NSObject {
+    open var request: URLRequest { fatalError("declaration only") }
+}
+
+public enum WKNavigationActionPolicy: Int, Sendable {
+    case cancel
+    case allow
+}
+
+@MainActor open class WKWebpagePreferences: NSObject {}
+
 @MainActor public protocol WKNavigationDelegate: NSObjectProtocol {
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
+    func webView(
+        _ webView: WKWebView,
+        decidePolicyFor navigationAction: WKNavigationAction,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void
+    )
+    func webView(
+        _ webView: WKWebView,
+        decidePolicyFor navigationAction: WKNavigationAction,
+        preferences: WKWebpagePreferences,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
+    )
 }
 
 @MainActor public protocol WKScriptMessageHandlerWithReply: NSObjectProtocol {

@@ -1,0 +1,1 @@
+../../Sources/KeystoneWebKit/WKWebViewHost+WVJB.swift
