@@ -1,0 +1,12 @@
+// wvjb-setup.js — WebViewJavascriptBridge 6's page boilerplate, as pages written for it carry it:
+// the bridge when it exists, else a queue of callbacks and a request for one.
+function setupWebViewJavascriptBridge(callback) {
+  if (window.WebViewJavascriptBridge) { return callback(WebViewJavascriptBridge); }
+  if (window.WVJBCallbacks) { return window.WVJBCallbacks.push(callback); }
+  window.WVJBCallbacks = [callback];
+  var WVJBIframe = document.createElement('iframe');
+  WVJBIframe.style.display = 'none';
+  WVJBIframe.src = 'https://__bridge_loaded__';
+  document.documentElement.appendChild(WVJBIframe);
+  setTimeout(function () { document.documentElement.removeChild(WVJBIframe); }, 0);
+}
