@@ -40,24 +40,28 @@ public final class WVJBWire: Sendable {
     /// in order. Returns the script that answers, at once, calls the hub answered at once (a
     /// synchronous method, or a refusal), or `nil` when there is none.
     public func receive(queue text: String, from frame: CallerFrame) -> String? {
+        let answers = answers(toQueue: text, from: frame)
+        return answers.isEmpty ? nil : answers.map(Self.delivery).joined()
+    }
+
+    /// ``receive(queue:from:)``'s answers as the JSON texts of WVJB messages, for a page that is
+    /// not a web view (an in-memory page).
+    public func answers(toQueue text: String, from frame: CallerFrame) -> [String] {
         announceOnce(from: frame)
-        guard text.utf8.count <= maximumQueueBytes, let messages = try? serializer.decode([JSONValue].self, from: Data(text.utf8)) else {
-            return nil  // not WVJB's queue: nothing in it can be answered
+        guard text.utf8.count <= maximumQueueBytes, let messages = try? serializer.decode([QueuedMessage].self, from: Data(text.utf8)) else {
+            return []  // not WVJB's queue: nothing in it can be answered
         }
-        var answers: [String] = []
-        for case .object(let message) in messages {
-            if let answer = receive(message, from: frame) { answers.append(answer) }
-        }
-        return answers.isEmpty ? nil : answers.joined()
+        return messages.compactMap { receive($0, from: frame) }
     }
 
     /// The script that delivers `batch` to WVJB's page side; `""` when nothing in it is for the page.
     public func script(for batch: ScriptBatch) -> String {
-        var out = ""
-        for message in batch.messages {
-            if let json = wireMessage(message) { out += Self.delivery(json) }
-        }
-        return out
+        messages(for: batch).map(Self.delivery).joined()
+    }
+
+    /// The JSON texts of the WVJB messages that deliver `batch`.
+    public func messages(for batch: ScriptBatch) -> [String] {
+        batch.messages.compactMap(wireMessage)
     }
 
     // MARK: Page → Swift
@@ -72,27 +76,37 @@ public final class WVJBWire: Sendable {
         if first { _ = hub.handleMessage("_dsb.dsinit", arguments: #"{"data":null}"#, frame: frame) }
     }
 
-    private func receive(_ message: JSONObject, from frame: CallerFrame) -> String? {
-        if case .string(let responseId) = message["responseId"] {
-            answerSwift(responseId, data: message["responseData"] ?? .null, from: frame)
+    private func receive(_ message: QueuedMessage, from frame: CallerFrame) -> String? {
+        if let responseId = message.responseId {
+            answerSwift(responseId, data: message.responseData, from: frame)
             return nil
         }
-        guard case .string(let handlerName) = message["handlerName"] else { return nil }
-        var callbackId: String?
-        if case .string(let id) = message["callbackId"] { callbackId = id }
-        return call(handlerName, data: message["data"] ?? .null, callbackId: callbackId, from: frame)
+        guard let handlerName = message.handlerName else { return nil }
+        guard case .some(let data) = message.data else {
+            // A value no Swift string can hold (a lone surrogate): refused, as a DSBridge call is.
+            let error = BridgeError(code: .invalidArgument, message: "invalid argument for \"\(handlerName)\": data does not decode")
+            return message.callbackId.map { responseJSON($0, value: nil, error: error) }
+        }
+        return call(handlerName, data: data ?? .null, callbackId: message.callbackId, from: frame)
     }
 
-    /// `{responseId: "objc_cb_N", responseData}`: the page's answer to Swift's call N.
-    private func answerSwift(_ responseId: String, data: JSONValue, from frame: CallerFrame) {
+    /// `{responseId: "objc_cb_N", responseData}`: the page's answer to Swift's call N; an answer
+    /// that does not decode fails the call.
+    private func answerSwift(_ responseId: String, data: JSONValue??, from frame: CallerFrame) {
         guard responseId.hasPrefix("objc_cb_"), let id = Int(responseId.dropFirst("objc_cb_".count)) else { return }
-        let answer: JSONValue = ["data": ["id": .number(Double(id)), "data": data, "complete": true]]
+        let answer: JSONValue
+        if case .some(let value) = data {
+            answer = ["data": ["id": .number(Double(id)), "data": value ?? .null, "complete": true]]
+        } else {
+            answer = ["data": ["id": .number(Double(id)), "error": ["code": 10, "message": "the page's response does not decode"], "complete": true]]
+        }
         guard let text = encode(answer) else { return }
         _ = hub.handleMessage("_dsb.returnValue", arguments: text, frame: frame)
     }
 
     /// `{handlerName, data, callbackId?}`: a call of Swift's method, under a callback name of the
     /// hub's own form; a synchronous method is asked the synchronous way, as Keystone's runtime does.
+    /// Returns the JSON of an answer given at once, if any.
     private func call(_ method: String, data: JSONValue, callbackId: String?, from frame: CallerFrame) -> String? {
         let callback = state.withLock { state -> String in
             state.lastCallback += 1
@@ -108,16 +122,16 @@ public final class WVJBWire: Sendable {
             let syncAnswer = hub.handleMessage(method, arguments: plain, frame: frame)
             return callbackId.flatMap { respond(to: $0, answer: syncAnswer) }
         }
-        return callbackId.flatMap { Self.delivery(responseJSON($0, value: nil, error: error)) }
+        return callbackId.map { responseJSON($0, value: nil, error: error) }
     }
 
     /// The page's callback `callbackId` answered with a synchronous call's `answer` text.
     private func respond(to callbackId: String, answer: String) -> String? {
-        if let error = Self.error(in: answer) { return Self.delivery(responseJSON(callbackId, value: nil, error: error)) }
+        if let error = Self.error(in: answer) { return responseJSON(callbackId, value: nil, error: error) }
         struct Answer: Decodable { var data: JSONValue? }
         let data = (try? serializer.decode(Answer.self, from: Data(answer.utf8)))?.data ?? .null
         guard let value = encode(data).flatMap({ try? JSONText(validating: Data($0.utf8)) }) else { return nil }
-        return Self.delivery(responseJSON(callbackId, value: value, error: nil))
+        return responseJSON(callbackId, value: value, error: nil)
     }
 
     // MARK: Swift → page

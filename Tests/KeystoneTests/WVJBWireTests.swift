@@ -122,6 +122,15 @@ struct WVJBWireTests {
         #expect(Set(echoed) == Set(values))
     }
 
+    @Test func aMessageWhoseValueNoSwiftStringCanHoldIsRefusedAloneAndTheRestGoOn() throws {
+        // JSON.stringify writes a lone surrogate as \ud800.
+        let text = #"[{"handlerName":"math.add","data":"a\ud800b","callbackId":"cb_1_1"},{"handlerName":"math.add","data":[1,2],"callbackId":"cb_2_1"}]"#
+        let answers = wire.answers(toQueue: text, from: frame).compactMap { try? DefaultJSONSerializer().decode(JSONValue.self, from: Data($0.utf8)) }
+        #expect(answers.count == 2)
+        #expect(answers.first?.objectValue?["error"]?.objectValue?["code"] == 2)
+        #expect(answers.last == ["responseId": "cb_2_1", "responseData": 3])
+    }
+
     @Test func aQueueThatIsNotWVJBsIsIgnoredAndAPageChangeForgetsItsCalls() async throws {
         #expect(wire.receive(queue: "not json", from: frame) == nil)
         #expect(WVJBWire(hub: keystone, maximumQueueBytes: 4).receive(queue: "[{}, {}]", from: frame) == nil)
