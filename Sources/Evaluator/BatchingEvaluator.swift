@@ -1,8 +1,10 @@
 // BatchingEvaluator.swift — the default evaluator: at most one evaluation per window, on any clock.
 import Interfaces
 
-/// The default ``JavaScriptEvaluator``: coalesces everything bound for the page into at most one
-/// evaluation per window (50 ms by default), sending an isolated message at once.
+/// The default ``JavaScriptEvaluator``: sends a message at once when the page is idle and collects
+/// what comes while an evaluation is in flight into the next one, so the engine is never flooded
+/// and a chain of calls never waits; no message waits longer than the window (50 ms by default).
+/// ``FlushPolicy/fixedWindow`` keeps the classic one-evaluation-per-window rule.
 ///
 /// Time comes from the injected clock; tests pass a manual clock and advance it instead of sleeping.
 public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Instant: Sendable {
@@ -22,10 +24,10 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
     private let clock: C
     private let state: Locked<State>
 
-    /// Creates an evaluator that flushes at most once per `window` of `clock`.
-    public init(clock: C, window: C.Duration) {
+    /// Creates an evaluator on `clock` whose messages wait at most `window`, flushed by `policy`.
+    public init(clock: C, window: C.Duration, policy: FlushPolicy = .whenIdle) {
         self.clock = clock
-        self.state = Locked(State(machine: EvaluatorStateMachine(window: window)))
+        self.state = Locked(State(machine: EvaluatorStateMachine(window: window, policy: policy)))
     }
 
     public func attach(to target: any EvaluationTarget) {
@@ -44,6 +46,11 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
     private func windowDidEnd() {
         let now = clock.now
         apply { $0.windowDidEnd(now: now) }
+    }
+
+    private func evaluationDidFinish() {
+        let now = clock.now
+        apply { $0.evaluationDidFinish(now: now) }
     }
 
     /// Runs one state-machine step under the lock, then acts on it outside the lock.
@@ -74,10 +81,17 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
         }
     }
 
-    /// Hands batches to the target in the order they were decided, outside the lock.
+    /// Hands batches to the target in the order they were decided, outside the lock; each reports
+    /// when the engine has run it (at once, when there is no target to run it).
     private func deliverOutbox() {
         while let (batches, target) = state.withLock({ state in state.outbox.takeAll().map { ($0, state.target) } }) {
-            for batch in batches { target?.evaluate(batch) }
+            for batch in batches {
+                guard let target else {
+                    evaluationDidFinish()
+                    continue
+                }
+                target.evaluate(batch) { [weak self] in self?.evaluationDidFinish() }
+            }
         }
     }
 }

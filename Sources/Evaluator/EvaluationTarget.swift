@@ -8,6 +8,17 @@
 public protocol EvaluationTarget: AnyObject, Sendable {
     /// Evaluates one batch in the page.
     func evaluate(_ batch: ScriptBatch)
+    /// Evaluates one batch and calls `done` once, when the engine has run it or the target has
+    /// dropped it: the evaluator sends what collected meanwhile then. The default calls `done` as
+    /// soon as ``evaluate(_:)`` returns.
+    func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void)
+}
+
+extension EvaluationTarget {
+    public func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
+        evaluate(batch)
+        done()
+    }
 }
 
 /// The messages of one evaluation, in order, the page runtime they are written for, and the page

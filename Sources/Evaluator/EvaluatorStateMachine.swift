@@ -1,10 +1,17 @@
 // EvaluatorStateMachine.swift — the batching rules as a pure value: input events, output actions.
 /// The batching rules of ``BatchingEvaluator``, without locks, clocks or side effects.
 ///
+/// With ``FlushPolicy/whenIdle``:
+/// - A message sent while no evaluation is in flight goes out at once.
+/// - While one is, messages collect and go out together when the last one finishes, or when the
+///   oldest has waited a whole window, whichever comes first.
+///
+/// With ``FlushPolicy/fixedWindow``:
 /// - Leading edge: a message sent when nothing was flushed in the last `window` goes out at once.
-/// - Inside the window, messages collect and go out together, in order, when the window ends, as
-///   one batch per run of messages written for the same runtime.
-/// - Discarding drops whatever waits; the window keeps running.
+/// - Inside the window, messages collect and go out together when the window ends.
+///
+/// Either way, what goes out together is one batch per run of messages written for the same
+/// runtime and page load, in order; discarding drops whatever waits.
 struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: Sendable {
     enum Action: Equatable {
         case none
@@ -13,17 +20,36 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     }
 
     let window: Instant.Duration
+    let policy: FlushPolicy
+    /// Evaluations handed to the target that it has not reported finished.
+    private(set) var inFlight = 0
     private(set) var waiting: [(message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch)] = []
     private var lastFlush: Instant?
     private var isFlushScheduled = false
 
-    init(window: Instant.Duration) {
+    init(window: Instant.Duration, policy: FlushPolicy = .fixedWindow) {
         self.window = window
+        self.policy = policy
     }
 
     mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Instant) -> Action {
         waiting.append(contentsOf: messages.lazy.map { ($0, runtime, pageLoad) })
-        return flushOrSchedule(now: now)
+        switch policy {
+        case .fixedWindow:
+            return flushOrSchedule(now: now)
+        case .whenIdle:
+            if inFlight == 0 { return deliver(now: now) }
+            guard !isFlushScheduled else { return .none }
+            isFlushScheduled = true  // the longest any message waits
+            return .scheduleFlush(at: now.advanced(by: window))
+        }
+    }
+
+    /// The target finished an evaluation: with ``FlushPolicy/whenIdle``, what collected goes out.
+    mutating func evaluationDidFinish(now: Instant) -> Action {
+        inFlight = max(0, inFlight - 1)
+        guard policy == .whenIdle, inFlight == 0, !waiting.isEmpty else { return .none }
+        return deliver(now: now)
     }
 
     mutating func discardQueued() {
@@ -33,7 +59,10 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     /// The scheduled window end has come.
     mutating func windowDidEnd(now: Instant) -> Action {
         isFlushScheduled = false
-        return flushOrSchedule(now: now)
+        switch policy {
+        case .fixedWindow: return flushOrSchedule(now: now)
+        case .whenIdle: return waiting.isEmpty ? .none : deliver(now: now)
+        }
     }
 
     private mutating func flushOrSchedule(now: Instant) -> Action {
@@ -42,9 +71,15 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
             isFlushScheduled = true
             return .scheduleFlush(at: lastFlush.advanced(by: window))
         }
+        return deliver(now: now)
+    }
+
+    private mutating func deliver(now: Instant) -> Action {
         lastFlush = now
-        defer { waiting.removeAll() }
-        return .deliver(batches())
+        let batches = batches()
+        waiting.removeAll()
+        inFlight += batches.count
+        return .deliver(batches)
     }
 
     /// The waiting messages as batches, a new one wherever the runtime or the page load changes.

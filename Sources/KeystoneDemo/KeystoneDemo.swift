@@ -31,6 +31,7 @@ struct KeystoneDemo {
         var authorizationToken: String?
         var isStrict = false
         var wire = PageWire.dsbridge
+        var flushPolicy = FlushPolicy.whenIdle
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -45,6 +46,7 @@ struct KeystoneDemo {
                 case "--public": publicNamespaces += rest.popFirst().map { [$0] } ?? []
                 case "--authorize-with": authorizationToken = rest.popFirst()
                 case "--strict": isStrict = true
+                case "--fixed-window": flushPolicy = .fixedWindow
                 case "--wire":
                     switch rest.popFirst() {
                     case "wvjb": wire = .webViewJavascriptBridge
@@ -69,7 +71,7 @@ struct KeystoneDemo {
     }
 
     static let usage = """
-        usage: keystone-demo [--page FILE] [--bare] [--wire dsbridge|wvjb] [--allow-subframes] [--allow-origin ORIGIN]…
+        usage: keystone-demo [--page FILE] [--bare] [--wire dsbridge|wvjb] [--fixed-window] [--allow-subframes] [--allow-origin ORIGIN]…
                              [--public NAMESPACE]… [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…
         """
 

@@ -24,6 +24,7 @@ final class WebViewDemo: Sendable {
     func run() -> Int32 {
         var components = KeystoneComponents()
         components.policy = arguments.policy
+        components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: arguments.flushPolicy)
         components.closePage = { [self] in
             Task {
                 await swiftCalls.withLock { $0 }?.value

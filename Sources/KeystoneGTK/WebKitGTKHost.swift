@@ -236,19 +236,21 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     // MARK: EvaluationTarget
 
     public func evaluate(_ batch: ScriptBatch) {
+        evaluate(batch) {}
+    }
+
+    /// Evaluates `batch` on the main loop and calls `done` when the engine has run it, or when it
+    /// was dropped (made for a page that has gone, or the main loop went away first).
+    public func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
         let script = wvjb?.script(for: batch) ?? batch.script
-        guard !script.isEmpty else { return }
-        let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script, pageLoad: batch.pageLoad)).toOpaque()
+        guard !script.isEmpty else { return done() }
+        let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script, pageLoad: batch.pageLoad, done: done)).toOpaque()
         // Always through the main loop, even from its own thread: the queue keeps batches in order.
         // The source releases the work when it is destroyed, whether or not it ran.
         g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-            let work = Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue()
-            // Page changes reach the hub on this thread too: a batch made for a page that has gone
-            // since it was queued is dropped here, where the engine would run it.
-            guard work.pageLoad == work.host.hub.pageLoad else { return 0 }
-            work.host.guarded(work.script, for: work.pageLoad).withCString { ks_evaluate(work.host.webView, $0, -1) }
+            Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue().run()
             return 0  // G_SOURCE_REMOVE
-        }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).release() })
+        }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
     }
 
     /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's
@@ -336,16 +338,36 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 }
 
-/// A script on its way to the main loop, and the page load it was made for.
+/// A script on its way to the main loop, the page load it was made for, and who waits for it.
 private final class PendingEvaluation {
     let host: WebKitGTKHost
     let script: String
     let pageLoad: PageEpoch
+    let done: @Sendable () -> Void
+    private var hasStarted = false
 
-    init(host: WebKitGTKHost, script: String, pageLoad: PageEpoch) {
+    init(host: WebKitGTKHost, script: String, pageLoad: PageEpoch, done: @escaping @Sendable () -> Void) {
         self.host = host
         self.script = script
         self.pageLoad = pageLoad
+        self.done = done
+    }
+
+    /// On the main loop: evaluates the script unless its page has gone (page changes reach the hub
+    /// on this thread too, so a batch made for a page that has gone since is dropped here, where
+    /// the engine would run it); `done` runs when the engine has run it.
+    func run() {
+        hasStarted = true
+        guard pageLoad == host.hub.pageLoad else { return done() }
+        let me = Unmanaged.passRetained(self).toOpaque()
+        webkit_web_view_evaluate_javascript(host.webView, host.guarded(script, for: pageLoad), -1, nil, nil, nil, { _, _, data in
+            Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue().done()
+        }, me)
+    }
+
+    /// The idle source went away: if it never ran, nobody will report this batch finished.
+    func finishIfNotStarted() {
+        if !hasStarted { done() }
     }
 }
 #endif

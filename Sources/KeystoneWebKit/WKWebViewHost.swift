@@ -108,16 +108,22 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     // MARK: EvaluationTarget
 
     public nonisolated func evaluate(_ batch: ScriptBatch) {
+        evaluate(batch) {}
+    }
+
+    /// Evaluates `batch` on the main queue and calls `done` when WebKit has run it, or when it was
+    /// dropped (made for a page that has gone).
+    public nonisolated func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
         let script = wvjb?.script(for: batch) ?? batch.script
-        guard !script.isEmpty else { return }
+        guard !script.isEmpty else { return done() }
         let pageLoad = batch.pageLoad
         // The main queue keeps batches in the order the evaluator hands them over. Page changes
         // reach the hub on the main thread too: a batch for a page that has gone is dropped here,
         // and one the engine would run in a document it has not reported yet runs nowhere.
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
-                guard pageLoad == self.hub.pageLoad else { return }
-                self.webView?.evaluateJavaScript(self.guarded(script, for: pageLoad), completionHandler: nil)
+                guard pageLoad == self.hub.pageLoad, let webView = self.webView else { return done() }
+                webView.evaluateJavaScript(self.guarded(script, for: pageLoad)) { _, _ in done() }
             }
         }
     }

@@ -1,18 +1,19 @@
 // BatchingEvaluatorTests.swift — the 50 ms window on a manual clock: leading edge, coalescing, discarding.
 import Foundation
+import Interfaces
 import KeystoneTesting
 import Testing
 
 @testable import Evaluator
 
-@Suite("BatchingEvaluator", .timeLimit(.minutes(1)))
+@Suite("BatchingEvaluator, fixed window", .timeLimit(.minutes(1)))
 struct BatchingEvaluatorTests {
     let clock = ManualClock()
     let target = RecordingTarget()
     let evaluator: BatchingEvaluator<ManualClock>
 
     init() {
-        evaluator = BatchingEvaluator(clock: clock, window: .milliseconds(50))
+        evaluator = BatchingEvaluator(clock: clock, window: .milliseconds(50), policy: .fixedWindow)
         evaluator.attach(to: target)
     }
 
@@ -113,6 +114,75 @@ struct BatchingEvaluatorTests {
     }
 }
 
+/// Holds each evaluation "in the engine" until the test finishes it, as a web view does.
+final class EngineTarget: EvaluationTarget {
+    let evaluated = Locked<[ScriptBatch]>([])
+    let running = Locked<[@Sendable () -> Void]>([])
+
+    func evaluate(_ batch: ScriptBatch) { evaluated.withLock { $0.append(batch) } }
+
+    func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
+        evaluate(batch)
+        running.withLock { $0.append(done) }
+    }
+
+    /// The engine finishes the oldest evaluation.
+    func finishOne() {
+        let done = running.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        done?()
+    }
+}
+
+@Suite("BatchingEvaluator, when idle", .timeLimit(.minutes(1)))
+struct WhenIdleEvaluatorTests {
+    let clock = ManualClock()
+    let engine = EngineTarget()
+    let evaluator: BatchingEvaluator<ManualClock>
+
+    init() {
+        evaluator = BatchingEvaluator(clock: clock, window: .milliseconds(50))
+        evaluator.attach(to: engine)
+    }
+
+    func message(_ n: Int) -> PageMessage {
+        .result(callback: "dscb\(n)", value: JSONText(quoting: "v\(n)"), complete: true)
+    }
+
+    @Test func aChainOfCallsNeverWaitsForAWindow() {
+        for n in 0..<10 {
+            evaluator.send([message(n)], runtime: .dsbridge, pageLoad: .first)  // no time passes
+            #expect(engine.evaluated.withLock { $0.count } == n + 1)
+            engine.finishOne()  // the page answers, and the next call follows
+        }
+    }
+
+    @Test func whileTheEngineRunsOneEvaluationTheRestCollectIntoTheNext() {
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
+        for n in 2...100 { evaluator.send([message(n)], runtime: .dsbridge, pageLoad: .first) }
+        #expect(engine.evaluated.withLock { $0.count } == 1)  // one in flight at a time
+        engine.finishOne()
+        #expect(engine.evaluated.withLock { $0.map(\.messages.count) } == [1, 99])
+    }
+
+    @Test func noMessageWaitsLongerThanTheWindow() async {
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)  // the engine is slow
+        clock.advance(by: .milliseconds(49))
+        #expect(engine.evaluated.withLock { $0.count } == 1)
+        clock.advance(by: .milliseconds(1))
+        while engine.evaluated.withLock({ $0.count }) < 2 { await Task.yield() }
+        #expect(engine.evaluated.withLock { $0.last?.messages } == [message(2)])
+    }
+
+    @Test func aTargetThatIsGoneDoesNotHoldTheQueue() {
+        let evaluator = BatchingEvaluator(clock: clock, window: .milliseconds(50))
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)  // no target: dropped
+        evaluator.attach(to: engine)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)
+        #expect(engine.evaluated.withLock { $0.map(\.messages) } == [[message(2)]])
+    }
+}
+
 @Suite("EvaluatorStateMachine")
 struct EvaluatorStateMachineTests {
     typealias Machine = EvaluatorStateMachine<ManualClock.Instant>
@@ -121,7 +191,7 @@ struct EvaluatorStateMachineTests {
     func at(_ milliseconds: Int) -> ManualClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
 
     @Test func returnsDeliverScheduleAndNothingAsTheRulesSay() {
-        var machine = Machine(window: .milliseconds(50))
+        var machine = Machine(window: .milliseconds(50), policy: .fixedWindow)
         let a = PageMessage.completion(callback: "a")
         let b = PageMessage.completion(callback: "b")
         let c = PageMessage.completion(callback: "c")
@@ -133,8 +203,21 @@ struct EvaluatorStateMachineTests {
         #expect(machine.send([a], runtime: .dsbridge, now: at(101)) == .deliver([ScriptBatch(messages: [a])]))
     }
 
+    @Test func whenIdleDeliversAtOnceCollectsWhileInFlightAndBoundsTheWait() {
+        var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
+        let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
+        #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
+        #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
+        #expect(machine.send([c], runtime: .dsbridge, now: at(2)) == .none)
+        #expect(machine.evaluationDidFinish(now: at(3)) == .deliver([ScriptBatch(messages: [b, c])]))
+        #expect(machine.windowDidEnd(now: at(51)) == .none)  // nothing left to wait
+        #expect(machine.evaluationDidFinish(now: at(52)) == .none)
+        #expect(machine.inFlight == 0)
+        #expect(machine.send([a], runtime: .dsbridge, now: at(53)) == .deliver([ScriptBatch(messages: [a])]))
+    }
+
     @Test func splitsAFlushWhereTheRuntimeChangesAndDiscardsWhatWaits() {
-        var machine = Machine(window: .milliseconds(50))
+        var machine = Machine(window: .milliseconds(50), policy: .fixedWindow)
         let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
         _ = machine.send([a], runtime: .dsbridge, now: at(0))
         #expect(machine.send([b], runtime: .keystone, now: at(1)) == .scheduleFlush(at: at(50)))
