@@ -27,3 +27,17 @@ for name in floor prompt message wvjb; do
     printf '%-12s' "$name"
     grep -E "^bench	$name	" <<<"$lines" | awk -F'\t' '{ printf " %s (%s×)", $3, $4 } END { print "" }'
 done
+
+echo
+echo "Chained calls (each awaits the one before): ms per call, the evaluator's two flush policies alternating"
+echo
+latency=$(for run in 1 2 3; do
+    xvfb-run -a "$demo" --page Tests/Benchmark/latency.html --timeout 300 | sed 's/^latency/when idle/'
+    xvfb-run -a "$demo" --page Tests/Benchmark/latency.html --fixed-window --timeout 300 | sed 's/^latency/fixed window/'
+done | grep -E '^(when idle|fixed window)	')
+for path in "awaited async invoke" "JS → Swift → JS"; do
+    for policy in "when idle" "fixed window"; do
+        printf '%-22s %-14s' "$path" "$policy"
+        grep -F "$policy	$path	" <<<"$latency" | awk -F'\t' '{ printf " %s", $3 } END { print "" }'
+    done
+done
