@@ -11,8 +11,11 @@ extension Keystone {
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
         }
         let token = try storage.apply { $0.startTask(callback: callback, for: epoch) }.get()
+        // The task keeps the call (and the page's argument bytes, up to the message limit) only
+        // when middleware may read it: a long-running call holds nothing it does not need.
+        let intercepted = middleware.isEmpty ? nil : call
         let task = Task {
-            await self.run(work, for: call, callback: callback, epoch: epoch, middleware: middleware)
+            await self.run(work, callback: callback, epoch: epoch, intercepted: intercepted.map { ($0, middleware) })
             self.storage.apply { $0.taskFinished(token: token) }
         }
         if let unwanted = storage.apply({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
@@ -20,20 +23,28 @@ extension Keystone {
         }
     }
 
-    /// Runs the work inside the middleware and sends its outcome to `callback`.
-    private func run(_ work: CallWork, for call: InboundCall, callback: String, epoch: PageEpoch, middleware: [any CallMiddleware]) async {
+    /// Runs the work (inside the middleware, when there is any) and sends its outcome to `callback`.
+    private func run(
+        _ work: CallWork, callback: String, epoch: PageEpoch, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?
+    ) async {
         let finished = Locked(false)  // set once a message marked complete has gone
+        let body: @Sendable () async throws -> Data? = { [self] in
+            switch work {
+            case .single(let run):
+                return try await run()
+            case .multiResponse(let run):
+                try await run(ResponseSink { json, isFinal in
+                    try self.sendResult(json, isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
+                })
+                return nil
+            }
+        }
         do {
-            let last: Data? = try await middleware.interceptTask(call) { [self] in
-                switch work {
-                case .single(let run):
-                    return try await run()
-                case .multiResponse(let run):
-                    try await run(ResponseSink { json, isFinal in
-                        try self.sendResult(json, isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
-                    })
-                    return nil
-                }
+            let last: Data?
+            if let (call, middleware) = intercepted {
+                last = try await middleware.interceptTask(call, body)
+            } else {
+                last = try await body()
             }
             if let last {
                 try sendResult(last, isFinal: true, to: callback, epoch: epoch, finished: finished)
