@@ -12,6 +12,18 @@ function assertEqual(actual, expected, what) {
   }
 }
 function assertTrue(condition, what) { if (!condition) throw new Error(what || 'expected true'); }
+/** Resolves once `list` holds `count` entries and they equal `expected`; fails with what arrived
+ *  if they have not after 5 s (a guard against a hang, not a speed bar). */
+function arrivesInOrder(list, expected) {
+  return new Promise(function (resolve, reject) {
+    var waited = 0;
+    (function check() {
+      if (list.length >= expected.length) { try { assertEqual(list, expected); resolve(); } catch (e) { reject(e); } }
+      else if ((waited += 10) > 5000) reject(new Error('only ' + JSON.stringify(list)));
+      else setTimeout(check, 10);
+    })();
+  });
+}
 function runTests() {
   var passed = 0, failed = 0, index = 0;
   function next() {
