@@ -56,9 +56,5 @@ static inline void ks_disconnect_all(gpointer instance, gpointer data) {
     g_signal_handlers_disconnect_matched(instance, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, data);
 }
 
-/// Evaluates `script` in the main frame, ignoring its result.
-static inline void ks_evaluate(WebKitWebView *view, const char *script, gssize length) {
-    webkit_web_view_evaluate_javascript(view, script, length, NULL, NULL, NULL, NULL, NULL);
-}
 
 #endif

@@ -1,4 +1,5 @@
-// WebKitGTKHost+JavaScript.swift — evaluating the app's own JavaScript and reading its result.
+// WebKitGTKHost+JavaScript.swift — evaluating JavaScript in the page and reading its result: the
+// one place the host talks to webkit_web_view_evaluate_javascript.
 #if canImport(CWebKitGTK)
 import CWebKitGTK
 import Foundation
@@ -14,18 +15,13 @@ extension WebKitGTKHost {
     /// - Throws: ``BridgeError`` (`failed`) when the script throws or its value is not JSON.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
-            let work = Unmanaged.passRetained(ScriptEvaluation(host: self, script: javascript, continuation: continuation)).toOpaque()
-            // The source releases the evaluation when it is destroyed; one destroyed before it ran
+            let work = Unmanaged.passRetained(QueuedScript(host: self, script: javascript, continuation: continuation)).toOpaque()
+            // The source releases the script when it is destroyed; one destroyed before it ran
             // (the main loop went away) answers instead of leaving its caller waiting.
             g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-                Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeUnretainedValue().start()
+                Unmanaged<QueuedScript>.fromOpaque(data!).takeUnretainedValue().start()
                 return 0  // G_SOURCE_REMOVE
-            }, work, { data in
-                let evaluation = Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeRetainedValue()
-                if !evaluation.hasStarted {
-                    evaluation.continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first")))
-                }
-            })
+            }, work, { data in Unmanaged<QueuedScript>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
         }
         guard let text = try json.get() else { return .null }
         do {
@@ -34,34 +30,30 @@ extension WebKitGTKHost {
             throw BridgeError(code: .failed, message: "the script's value is not JSON")
         }
     }
+
+    /// Evaluates `script` in the main frame now (on the main loop's thread) and hands `completion`
+    /// the JSON text of its completion value (`nil` for `undefined`), or the error it threw.
+    func run(_ script: String, completion: @escaping (Result<String?, BridgeError>) -> Void) {
+        let pending = Unmanaged.passRetained(RunningScript(host: self, completion: completion)).toOpaque()
+        webkit_web_view_evaluate_javascript(webView, script, -1, nil, nil, nil, { _, result, data in
+            let running = Unmanaged<RunningScript>.fromOpaque(data!).takeRetainedValue()
+            running.completion(running.finish(result))
+        }, pending)
+    }
 }
 
-/// One evaluation of app JavaScript on its way to, and back from, the web view.
-private final class ScriptEvaluation {
+/// A script evaluating in the engine, until its result comes back.
+private final class RunningScript {
     let host: WebKitGTKHost
-    let script: String
-    let continuation: CheckedContinuation<Result<String?, BridgeError>, Never>
-    /// Set on the main loop's thread when the evaluation starts.
-    private(set) var hasStarted = false
+    let completion: (Result<String?, BridgeError>) -> Void
 
-    init(host: WebKitGTKHost, script: String, continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) {
+    init(host: WebKitGTKHost, completion: @escaping (Result<String?, BridgeError>) -> Void) {
         self.host = host
-        self.script = script
-        self.continuation = continuation
-    }
-
-    /// Starts the evaluation on the main loop; the callback owns this object until it finishes.
-    func start() {
-        hasStarted = true
-        let me = Unmanaged.passRetained(self).toOpaque()
-        webkit_web_view_evaluate_javascript(host.webView, script, -1, nil, nil, nil, { source, result, data in
-            let evaluation = Unmanaged<ScriptEvaluation>.fromOpaque(data!).takeRetainedValue()
-            evaluation.continuation.resume(returning: evaluation.finish(result))
-        }, me)
+        self.completion = completion
     }
 
     /// The JSON text of the completion value (`nil` for `undefined`), or the error it threw.
-    private func finish(_ result: OpaquePointer?) -> Result<String?, BridgeError> {
+    func finish(_ result: OpaquePointer?) -> Result<String?, BridgeError> {
         var error: UnsafeMutablePointer<GError>?
         guard let value = webkit_web_view_evaluate_javascript_finish(host.webView, result, &error) else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
@@ -72,6 +64,29 @@ private final class ScriptEvaluation {
         guard jsc_value_is_undefined(value) == 0, let json = jsc_value_to_json(value, 0) else { return .success(nil) }
         defer { g_free(json) }
         return .success(String(cString: json))
+    }
+}
+
+/// App JavaScript on its way to the main loop.
+private final class QueuedScript {
+    let host: WebKitGTKHost
+    let script: String
+    let continuation: CheckedContinuation<Result<String?, BridgeError>, Never>
+    private var hasStarted = false
+
+    init(host: WebKitGTKHost, script: String, continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) {
+        self.host = host
+        self.script = script
+        self.continuation = continuation
+    }
+
+    func start() {
+        hasStarted = true
+        host.run(script) { [continuation] in continuation.resume(returning: $0) }
+    }
+
+    func finishIfNotStarted() {
+        if !hasStarted { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
     }
 }
 #endif

@@ -16,7 +16,7 @@ extension WebKitGTKHost {
         if isQueueSignal {
             fetchWVJBQueue()
         } else if let script = try? Keystone.wvjbPageScript() {
-            script.withCString { ks_evaluate(webView, $0, -1) }  // returns at once when a bridge is in
+            run(script) { _ in }  // returns at once when a bridge is in
         }
         return true
     }
@@ -24,19 +24,13 @@ extension WebKitGTKHost {
     /// Evaluates `WebViewJavascriptBridge._fetchQueue()` and hands the queue to the wire, on the main
     /// loop, in the order the fetches complete (the order they were sent).
     private func fetchWVJBQueue() {
-        let me = Unmanaged.passRetained(self).toOpaque()
-        webkit_web_view_evaluate_javascript(webView, "WebViewJavascriptBridge._fetchQueue()", -1, nil, nil, nil, { _, result, data in
-            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            guard let value = webkit_web_view_evaluate_javascript_finish(host.webView, result, &error) else {
-                if let error { g_error_free(error) }
+        run("WebViewJavascriptBridge._fetchQueue()") { [self] result in
+            // The queue is JSON text, so its completion value is a JSON string literal.
+            guard case .success(let json?) = result, let text = try? DefaultJSONSerializer().decode(String.self, from: Data(json.utf8)) else {
                 return
             }
-            defer { g_object_unref(value) }
-            guard jsc_value_is_string(value) != 0, let text = jsc_value_to_string(value) else { return }
-            defer { g_free(text) }
-            host.receiveWVJBQueue(String(cString: text))
-        }, me)
+            receiveWVJBQueue(text)
+        }
     }
 
     /// The main frame's queue: the engine names the document's origin.
@@ -44,7 +38,7 @@ extension WebKitGTKHost {
         guard let wvjb else { return }
         let frame = CallerFrame(isMainFrame: true, origin: Self.origin(of: webkit_web_view_get_uri(webView).map { String(cString: $0) }))
         if let answers = wvjb.receive(queue: text, from: frame) {
-            guarded(answers, for: hub.pageLoad).withCString { ks_evaluate(webView, $0, -1) }
+            run(guarded(answers, for: hub.pageLoad)) { _ in }
         }
     }
 

@@ -359,10 +359,7 @@ private final class PendingEvaluation {
     func run() {
         hasStarted = true
         guard pageLoad == host.hub.pageLoad else { return done() }
-        let me = Unmanaged.passRetained(self).toOpaque()
-        webkit_web_view_evaluate_javascript(host.webView, host.guarded(script, for: pageLoad), -1, nil, nil, nil, { _, _, data in
-            Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue().done()
-        }, me)
+        host.run(host.guarded(script, for: pageLoad)) { [done] _ in done() }
     }
 
     /// The idle source went away: if it never ran, nobody will report this batch finished.
