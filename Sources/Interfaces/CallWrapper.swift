@@ -8,6 +8,9 @@ package struct CallWrapper: Sendable {
     package var data: Data?
     /// The page's callback (`_dscbstub`): present exactly when the page called asynchronously.
     package var callbackStub: String?
+    /// Whether the page takes a synchronous method's result in the answer to an asynchronous call
+    /// (`"_dsinline": true`, sent by Keystone's runtime only), saving the second round trip.
+    package var acceptsInlineAnswer = false
 
     /// Splits `text`, which must be one JSON object whose members nest at most `maximumDepth` deep.
     /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong, or
@@ -15,6 +18,7 @@ package struct CallWrapper: Sendable {
     package init(splitting text: Data, maximumDepth: Int = .max) throws {
         var data: Range<Int>?
         var stub: Range<Int>?
+        var inline: Range<Int>?
         var isTooDeep = false
         let fault: String? = text.withUnsafeBytes { raw in
             var scanner = JSONGrammar.Scanner(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
@@ -22,7 +26,7 @@ package struct CallWrapper: Sendable {
             scanner.skipSpace()
             guard scanner.peek(UInt8(ascii: "{")) else { return "the message is not a JSON object" }
             scanner.index += 1
-            if let fault = Self.scanMembers(&scanner, raw, data: &data, stub: &stub) { return fault }
+            if let fault = Self.scanMembers(&scanner, raw, data: &data, stub: &stub, inline: &inline) { return fault }
             scanner.skipSpace()
             return scanner.index == scanner.bytes.count ? nil : "the message is not valid JSON"
         }
@@ -35,12 +39,14 @@ package struct CallWrapper: Sendable {
         let base = text.startIndex
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
         self.callbackStub = try stub.map { try Self.callbackName(text[(base + $0.lowerBound)..<(base + $0.upperBound)]) }
+        self.acceptsInlineAnswer = inline.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)].elementsEqual("true".utf8) } ?? false
     }
 
-    /// Scans an object's members after its `{`, through its `}`, noting where `data` and
-    /// `_dscbstub` are; returns what is wrong, if anything.
+    /// Scans an object's members after its `{`, through its `}`, noting where `data`, `_dscbstub`
+    /// and `_dsinline` are; returns what is wrong, if anything.
     private static func scanMembers(
-        _ scanner: inout JSONGrammar.Scanner, _ raw: UnsafeRawBufferPointer, data: inout Range<Int>?, stub: inout Range<Int>?
+        _ scanner: inout JSONGrammar.Scanner, _ raw: UnsafeRawBufferPointer,
+        data: inout Range<Int>?, stub: inout Range<Int>?, inline: inout Range<Int>?
     ) -> String? {
         scanner.skipSpace()
         if scanner.peek(UInt8(ascii: "}")) {
@@ -62,6 +68,7 @@ package struct CallWrapper: Sendable {
             switch member(named: UnsafeRawBufferPointer(rebasing: key.dropFirst().dropLast())) {
             case .data: data = valueStart..<scanner.index
             case .callbackStub: stub = valueStart..<scanner.index
+            case .inline: inline = valueStart..<scanner.index
             case nil: break
             }
             scanner.skipSpace()
@@ -77,16 +84,18 @@ package struct CallWrapper: Sendable {
         }
     }
 
-    private enum Member { case data, callbackStub }
+    private enum Member { case data, callbackStub, inline }
 
     /// Which wrapper member a key's text (between its quotes) names, if any.
     private static func member(named key: UnsafeRawBufferPointer) -> Member? {
         if key.elementsEqual("data".utf8) { return .data }
         if key.elementsEqual("_dscbstub".utf8) { return .callbackStub }
+        if key.elementsEqual("_dsinline".utf8) { return .inline }
         guard key.contains(UInt8(ascii: "\\")), key.count <= 6 * "_dscbstub".utf8.count else { return nil }
         switch JSONStrings.unescape(key.bindMemory(to: UInt8.self)) {
         case "data": return .data
         case "_dscbstub": return .callbackStub
+        case "_dsinline": return .inline
         default: return nil
         }
     }

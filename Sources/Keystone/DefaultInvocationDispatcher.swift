@@ -9,6 +9,8 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
         switch (method.invoker, call.isAsynchronous) {
         case (.sync(let run), false):
             return .answered(try run(data, serializer, context))
+        case (.sync(let run), true) where call.acceptsInlineAnswer:
+            return .answered(try run(data, serializer, context))
         case (.async(let start), true):
             try environment.start(.single(try start(data, serializer, context)))
             return .started

@@ -11,12 +11,17 @@ public struct InboundCall: Sendable {
     public let data: Data?
     /// The page's callback (`_dscbstub`) for an asynchronous call; `nil` for a synchronous one.
     public let callback: String?
+    /// Whether the page takes a synchronous method's result in the answer to this asynchronous
+    /// call, in one round trip (Keystone's runtime asks for this from `invoke`); pages written for
+    /// dsbridge.js never do, and are answered `unsupportedCallKind` as DSBridge answers them.
+    public let acceptsInlineAnswer: Bool
 
-    public init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?) {
+    public init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool = false) {
         self.name = name
         self.frame = frame
         self.data = data
         self.callback = callback
+        self.acceptsInlineAnswer = acceptsInlineAnswer && callback != nil
     }
 
     /// Whether the page waits for the answer through a callback rather than in its `prompt`.

@@ -6,7 +6,8 @@ import Foundation
 /// or by handing its work to ``DispatchEnvironment/start(_:)`` for the others.
 ///
 /// An implementation must answer an unknown method with `notFound` and a call of the wrong kind
-/// with `unsupportedCallKind`, decode the input before any work starts (so a bad argument is
+/// with `unsupportedCallKind` (a synchronous method called asynchronously is of the right kind when
+/// the call ``InboundCall/acceptsInlineAnswer``), decode the input before any work starts (so a bad argument is
 /// refused while the page still waits), and never block. It may throw any error: the hub answers
 /// ``InvalidArgument`` as `invalidArgument` naming the method, and anything else as
 /// `BridgeError(error)`.
@@ -16,7 +17,8 @@ public protocol InvocationDispatcher: Sendable {
 
 /// What dispatching a call came to.
 public enum DispatchOutcome: Sendable {
-    /// A synchronous call's result, as JSON: the page's `prompt` returns it.
+    /// A synchronous method's result, as JSON: the answer to the page's call carries it (for an
+    /// asynchronous call, only when the call ``InboundCall/acceptsInlineAnswer``).
     case answered(Data)
     /// An asynchronous call's work was started; its results reach the page's callback.
     case started

@@ -65,7 +65,9 @@ extension Keystone {
         if name.namespace == Self.builtInNamespace {
             return handleBuiltIn(name, wrapper, frame: frame, epoch: epoch, callback: releasable)
         }
-        let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub)
+        let call = InboundCall(
+            name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub, acceptsInlineAnswer: wrapper.acceptsInlineAnswer
+        )
         if call.isAsynchronous, !frame.isAttestedMainFrame {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
@@ -111,12 +113,25 @@ extension Keystone {
                 try dispatcher.dispatch(call, over: registry, in: environment)
             }
             switch outcome {
-            case .answered(let value): return PromptAnswer.success(value)
+            case .answered(let value) where call.acceptsInlineAnswer: return PromptAnswer.inline(value)
+            case .answered(let value): return answer(value, to: call, epoch: epoch)
             case .started: return PromptAnswer.accepted
             }
         } catch {
             return refuse(Self.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
         }
+    }
+
+    /// A result the dispatcher answered at once: in the answer itself for a synchronous call, and
+    /// through the callback, as one complete result, for an asynchronous call that did not ask
+    /// for it inline (a dispatcher of the app's own that answers any kind).
+    private func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
+        guard let callback = call.callback else { return PromptAnswer.success(value) }
+        guard call.frame.isAttestedMainFrame, let json = try? JSONText(validating: value) else {
+            return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" cannot reach the page"), callback: nil)
+        }
+        send(.result(callback: callback, value: json, complete: true), to: epoch)
+        return PromptAnswer.accepted
     }
 
     /// Whether `name` is a callback name the page runtime opens: `dscb` and digits (dsbridge.js), then

@@ -20,6 +20,16 @@ enum PromptAnswer {
 
     private static let successPrefix: [UInt8] = Array(#"{"code":0,"data":"#.utf8)
 
+    /// `{"code":0,"data":<value>,"inline":true}`: a synchronous method's result in the answer to
+    /// an asynchronous call that asked for it (``InboundCall/acceptsInlineAnswer``); the page's
+    /// runtime settles the call with it and no result comes through the callback.
+    static func inline(_ value: Data) -> String {
+        var answer = success(value)
+        answer.removeLast()
+        answer += #","inline":true}"#
+        return answer
+    }
+
     /// The answer to an asynchronous call that was accepted; its results come through the callback.
     static let accepted = #"{"code":0,"data":""}"#
 

@@ -201,7 +201,17 @@ public final class InMemoryPage: EvaluationTarget {
         _ name: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {
         do {
-            return try await callAsync(name, data, as: Result.self)
+            // Keystone's runtime, the only one with this API, asks for a synchronous method's result
+            // in the answer itself.
+            let (callback, results) = try start(name, data, inline: true)
+            return try await withTaskCancellationHandler {
+                for try await value in results {
+                    return try serializer.decode(Result.self, from: value.bytes)
+                }
+                throw BridgeError(code: .malformedMessage, message: "\"\(name)\" completed without a result")
+            } onCancel: {
+                self.cancel(callback)
+            }
         } catch let error as BridgeError where error.code == .unsupportedCallKind {
             return try call(name, data, as: Result.self)  // a synchronous method, as the runtime falls back
         }
@@ -296,7 +306,11 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// Registers `window.dscbN`, sends the asynchronous call (as a script message in Keystone's
     /// runtime, a `prompt` otherwise), and returns the callback's name and what it receives.
-    private func start(_ method: String, _ data: some Encodable & Sendable) throws -> (String, AsyncThrowingStream<JSONText, any Error>) {
+    /// With `inline`, it asks for a synchronous method's result in the answer (`_dsinline`), as
+    /// Keystone's runtime does from `invoke`.
+    private func start(
+        _ method: String, _ data: some Encodable & Sendable, inline: Bool = false
+    ) throws -> (String, AsyncThrowingStream<JSONText, any Error>) {
         let (stream, continuation) = AsyncThrowingStream<JSONText, any Error>.makeStream()
         let callback = state.withLock { state in
             state.lastCallback += 1
@@ -304,8 +318,13 @@ public final class InMemoryPage: EvaluationTarget {
             state.callbacks[name] = continuation
             return name
         }
-        let arguments = try encodeCall(data, callback: callback)
+        let arguments = try encodeCall(data, callback: callback, inline: inline)
         let answer = runtime == .keystone ? hub.handleMessage(method, arguments: arguments, frame: frame) : prompt(method, argumentText: arguments)
+        if inline, let value = inlineValue(answer) {
+            // Settled by the answer itself: the runtime closes the callback.
+            state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
+            return (callback, AsyncThrowingStream { $0.yield(value); $0.finish() })
+        }
         if case .failure(let error) = decodeAnswer(answer, as: JSONValue.self) {
             // Refused while the page waited: the refusal is the outcome, even when the callback's
             // release was delivered first (a web view delivers it only after the prompt returns).
@@ -315,9 +334,19 @@ public final class InMemoryPage: EvaluationTarget {
         return (callback, stream)
     }
 
-    /// `JSON.stringify({data: data, _dscbstub: callback})`.
-    private func encodeCall(_ data: some Encodable & Sendable, callback: String?) throws -> String {
-        String(decoding: try serializer.encode(CallArguments(data: data, _dscbstub: callback)), as: UTF8.self)
+    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true` when asked.
+    private func encodeCall(_ data: some Encodable & Sendable, callback: String?, inline: Bool = false) throws -> String {
+        String(decoding: try serializer.encode(CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil)), as: UTF8.self)
+    }
+
+    /// The `data` of an answer marked `"inline": true`, as JSON text.
+    private func inlineValue(_ answer: String?) -> JSONText? {
+        guard let answer else { return nil }
+        let bytes = Data(answer.utf8)
+        guard let header = try? serializer.decode(AnswerHeader.self, from: bytes), header.code == 0, header.inline == true,
+            let body = try? serializer.decode(AnswerBody<JSONValue>.self, from: bytes)
+        else { return nil }
+        return try? JSONText(validating: serializer.encode(body.data))
     }
 
     /// Reads `{"code", "data", "error"}` as a page would, throwing the native error.
@@ -338,12 +367,14 @@ public final class InMemoryPage: EvaluationTarget {
 private struct CallArguments<Value: Encodable>: Encodable {
     var data: Value
     var _dscbstub: String?
+    var _dsinline: Bool?
 }
 
 /// The part of a native answer a page checks first.
 private struct AnswerHeader: Decodable {
     var code: Int
     var error: BridgeError?
+    var inline: Bool?
 }
 
 /// The `data` of a native answer.

@@ -19,10 +19,34 @@ test('invoke resolves with the result of an async native method', async () => {
   assert.deepEqual(page.liveCallbacks(), []);
 });
 
-test('invoke of a synchronous native method resolves too', async () => {
-  const { window, native } = await readyPage();
+test('invoke of a synchronous native method resolves in one round trip', async () => {
+  const page = await readyPage();
+  const { window, native } = page;
   native.sync.add = (pair) => pair[0] + pair[1];
   assert.equal(await window.dsBridge.invoke('add', [2, 3]), 5);
+  const calls = native.prompts.filter((p) => p.method === 'add');
+  assert.deepEqual(calls.map((p) => p.arg._dsinline), [true]);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('invoke of a synchronous method falls back to a second, synchronous call when native cannot answer inline', async () => {
+  const page = await readyPage();
+  const { window, native } = page;
+  native.answersInline = false;
+  native.sync.add = (pair) => pair[0] + pair[1];
+  assert.equal(await window.dsBridge.invoke('add', [2, 3]), 5);
+  const calls = native.prompts.filter((p) => p.method === 'add');
+  assert.equal(calls.length, 2);
+  assert.equal(calls[1].arg._dscbstub, undefined);
+  await settle();
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('dsBridge.call with a callback never asks for an inline answer, as dsbridge.js does not', async () => {
+  const { window, native } = await readyPage();
+  native.sync.add = (pair) => pair[0] + pair[1];
+  window.dsBridge.call('add', [2, 3], () => {});
+  assert.equal(native.prompts.at(-1).arg._dsinline, undefined);
 });
 
 test('invoke rejects with an Error carrying the native code and message', async () => {

@@ -116,6 +116,23 @@ struct ErrorAnswerTests {
         #expect(page.receivedMessages == [.release(callback: "dscb3")])
     }
 
+    @Test func aSyncMethodCalledAsynchronouslyAnswersInlineWhenThePageAsks() throws {
+        let text = page.prompt("math.add", argumentText: #"{"data":[1,2],"_dscbstub":"dscb4","_dsinline":true}"#)
+        #expect(text == #"{"code":0,"data":3,"inline":true}"#)
+        #expect(page.receivedMessages.isEmpty)  // nothing through the callback, nothing released
+        // Only `true` asks; the flag means nothing to an asynchronous method or a synchronous call.
+        let notTrue = try read(page.prompt("math.add", argumentText: #"{"data":[1,2],"_dscbstub":"dscb5","_dsinline":1}"#))
+        #expect(notTrue.error?.code == .unsupportedCallKind)
+        #expect(page.prompt("math.add", argumentText: #"{"data":[1,2],"_dsinline":true}"#) == #"{"code":0,"data":3}"#)
+        #expect(page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb6","_dsinline":true}"#) == #"{"code":0,"data":""}"#)
+    }
+
+    @Test func anInlineCallOfASyncMethodThatFailsIsAnsweredWithItsError() throws {
+        let answer = try read(page.prompt("math.add", argumentText: #"{"data":"x","_dscbstub":"dscb7","_dsinline":true}"#))
+        #expect(answer.error?.code == .invalidArgument)
+        #expect(page.receivedMessages == [.release(callback: "dscb7")])
+    }
+
     @Test func callingAMultiResponseMethodSynchronouslyIsRefused() throws {
         let answer = try read(page.prompt("stream.countdown", argumentText: #"{"data":3}"#))
         #expect(answer.error?.code == .unsupportedCallKind)

@@ -14,7 +14,9 @@ struct WVJBStyleTests {
         }
         page.initialize()
         #expect(try await page.callHandler("testObjcCallback", ["foo": "bar"], as: String.self) == "Response from testObjcCallback")
+        let before = page.receivedMessages.count
         #expect(try await page.callHandler("add", [2, 3], as: Int.self) == 5)  // synchronous methods answer too
+        #expect(page.receivedMessages.count == before)  // in the call's own answer: no refusal, no second call
         let error = await #expect(throws: BridgeError.self) { try await page.callHandler("missing", as: Int.self) }
         #expect(error?.code == .notFound)
         #expect(throws: BridgeError.self) { try keystone.register(namespace: "a..b") { _ in } }

@@ -63,9 +63,12 @@
     }
   }
 
-  function wrap(data, callback) {
+  /** The `{data, _dscbstub}` wrapper; `inline` asks native to answer a synchronous method's
+   *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip. */
+  function wrap(data, callback, inline) {
     var arg = { data: data === undefined ? null : data };
     if (callback) arg._dscbstub = callback;
+    if (inline) arg._dsinline = true;
     return JSON.stringify(arg);
   }
 
@@ -164,9 +167,15 @@
       fail(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
       return onAbort;
     }
-    sendNative(method, wrap(data, name)).then(function (text) {
+    sendNative(method, wrap(data, name, !!sink.synchronous)).then(function (text) {
       var answer = readAnswer(text);
-      if (answer.error) {
+      if (answer.inline === true && answer.code === 0 && !answer.error) {
+        // A synchronous method's result, answered at once: no result comes through the callback.
+        if (finish()) {
+          sink.result(answer.data);
+          sink.end();
+        }
+      } else if (answer.error) {
         if (answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !finished && sink.synchronous) {
           finish();
           sink.synchronous();

@@ -23,6 +23,7 @@ class FakeNative {
     this.cancels = [];   // callback names from _dsb.cancel
     this.closed = 0;
     this.page = null;
+    this.answersInline = true; // as Keystone's default dispatcher: a sync method's result in the answer
   }
 
   handle(method, argText) {
@@ -44,8 +45,12 @@ class FakeNative {
     }
     const stub = arg._dscbstub;
     if (this.sync[method]) {
-      if (stub) { this.send([{ callback: stub, release: true }]); return refuse(3, `"${method}" is synchronous`); }
-      try { return ok(this.sync[method](arg.data)); } catch (e) { return refuse(e.code || 5, e.message); }
+      const inline = stub && arg._dsinline === true && this.answersInline;
+      if (stub && !inline) { this.send([{ callback: stub, release: true }]); return refuse(3, `"${method}" is synchronous`); }
+      try {
+        const value = this.sync[method](arg.data);
+        return inline ? JSON.stringify({ code: 0, data: value === undefined ? '' : value, inline: true }) : ok(value);
+      } catch (e) { return refuse(e.code || 5, e.message); }
     }
     if (this.async[method]) {
       if (!stub) return refuse(3, `"${method}" is asynchronous`);
