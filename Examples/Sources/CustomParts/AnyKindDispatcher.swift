@@ -14,11 +14,9 @@ public struct AnyKindDispatcher: InvocationDispatcher {
         }
         let (data, serializer, context) = (call.data, environment.serializer, environment.context)
         switch method.invoker {
-        case .sync(let run) where !call.isAsynchronous:
-            return .answered(try run(data, serializer, context))
         case .sync(let run):
-            let result = try run(data, serializer, context)
-            try environment.start(.single { result })
+            // Answered at once; for a call with a callback, the hub sends the result through it.
+            return .answered(try run(data, serializer, context))
         case .async(let start) where call.isAsynchronous:
             try environment.start(.single(try start(data, serializer, context)))
         case .multiResponse(let start) where call.isAsynchronous:
