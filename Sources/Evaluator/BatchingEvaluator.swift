@@ -3,8 +3,8 @@ import Interfaces
 
 /// The default ``JavaScriptEvaluator``: sends a message at once when the page is idle and collects
 /// what comes while an evaluation is in flight into the next one, so the engine is never flooded
-/// and a chain of calls never waits; no message waits longer than the window (50 ms by default).
-/// ``FlushPolicy/fixedWindow`` keeps the classic one-evaluation-per-window rule.
+/// (one evaluation in flight at most) and a chain of calls never waits.
+/// ``FlushPolicy/fixedWindow`` keeps the classic one-evaluation-per-window rule (50 ms by default).
 ///
 /// Time comes from the injected clock; tests pass a manual clock and advance it instead of sleeping.
 public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Instant: Sendable {

@@ -3,8 +3,8 @@
 ///
 /// With ``FlushPolicy/whenIdle``:
 /// - A message sent while no evaluation is in flight goes out at once.
-/// - While one is, messages collect and go out together when the last one finishes, or when the
-///   oldest has waited a whole window, whichever comes first.
+/// - While one is, messages collect and go out together the moment it finishes: never more than
+///   one evaluation in flight, however long the engine takes.
 ///
 /// With ``FlushPolicy/fixedWindow``:
 /// - Leading edge: a message sent when nothing was flushed in the last `window` goes out at once.
@@ -38,10 +38,7 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
         case .fixedWindow:
             return flushOrSchedule(now: now)
         case .whenIdle:
-            if inFlight == 0 { return deliver(now: now) }
-            guard !isFlushScheduled else { return .none }
-            isFlushScheduled = true  // the longest any message waits
-            return .scheduleFlush(at: now.advanced(by: window))
+            return inFlight == 0 ? deliver(now: now) : .none
         }
     }
 
@@ -56,13 +53,10 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
         waiting.removeAll()
     }
 
-    /// The scheduled window end has come.
+    /// The scheduled window end has come (only ``FlushPolicy/fixedWindow`` schedules one).
     mutating func windowDidEnd(now: Instant) -> Action {
         isFlushScheduled = false
-        switch policy {
-        case .fixedWindow: return flushOrSchedule(now: now)
-        case .whenIdle: return waiting.isEmpty ? .none : deliver(now: now)
-        }
+        return policy == .fixedWindow ? flushOrSchedule(now: now) : .none
     }
 
     private mutating func flushOrSchedule(now: Instant) -> Action {

@@ -26,9 +26,10 @@ public enum ScriptRenderer {
             }
         case .keystone:
             out.append(contentsOf: "try{window._keystone.deliver([".utf8)
-            for (index, message) in messages.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                appendStructured(message, to: &out)
+            var index = messages.startIndex
+            while index < messages.endIndex {
+                if index > messages.startIndex { out.append(UInt8(ascii: ",")) }
+                index = appendRun(of: messages, from: index, to: &out)
             }
             out.append(contentsOf: "])}catch(e){}".utf8)
         }
@@ -73,6 +74,30 @@ public enum ScriptRenderer {
     }
 
     // MARK: Keystone's page runtime
+
+    /// Appends the message at `start`, or, when results for one callback follow each other, all of
+    /// them as one `{"callback":…,"values":[…]}` (a stream's flood costs a few bytes per result
+    /// beyond its JSON); returns the index after what it appended.
+    private static func appendRun(of messages: [PageMessage], from start: Int, to out: inout [UInt8]) -> Int {
+        guard case .result(let callback, _, false) = messages[start], start + 1 < messages.endIndex,
+            case .result(callback, _, _) = messages[start + 1]
+        else {
+            appendStructured(messages[start], to: &out)
+            return start + 1
+        }
+        appendCallbackKey(callback, to: &out)
+        out.append(contentsOf: #","values":["#.utf8)
+        var index = start
+        var isComplete = false
+        while index < messages.endIndex, !isComplete, case .result(callback, let value, let complete) = messages[index] {
+            if index > start { out.append(UInt8(ascii: ",")) }
+            JSONText.appendScriptLiteral(value, to: &out)
+            isComplete = complete
+            index += 1
+        }
+        out.append(contentsOf: (isComplete ? #"],"complete":true}"# : "]}").utf8)
+        return index
+    }
 
     /// One message as a JSON object for `_keystone.deliver`.
     private static func appendStructured(_ message: PageMessage, to out: inout [UInt8]) {

@@ -76,10 +76,34 @@ struct ScriptRendererTests {
             .event(name: "tick", value: try json(#"{"n":1}"#)),
         ], for: .keystone)
         #expect(script == """
-            try{window._keystone.deliver([{"callback":"a","value":1},{"callback":"a","value":2,"complete":true},\
+            try{window._keystone.deliver([{"callback":"a","values":[1,2],"complete":true},\
             {"callback":"b","error":{"code":5,"message":"no"}},{"callback":"c","complete":true},{"callback":"d","release":true},\
             {"method":"ns.m","callbackId":3,"args":[1,"x"]},{"event":"tick","value":{"n":1}}])}catch(e){}
             """)
+    }
+
+    @Test func sendsARunOfResultsForOneCallbackTogetherAndStopsTheRunAtItsEnd() throws {
+        let script = ScriptRenderer.render([
+            .result(callback: "a", value: try json("1"), complete: false),
+            .result(callback: "a", value: try json("2"), complete: false),
+            .result(callback: "a", value: try json("3"), complete: true),
+            .result(callback: "a", value: try json("4"), complete: false),  // after completion: its own
+            .result(callback: "b", value: try json("5"), complete: false),
+            .result(callback: "a", value: try json("6"), complete: false),
+            .result(callback: "a", value: try json("7"), complete: false),
+        ], for: .keystone)
+        #expect(script == """
+            try{window._keystone.deliver([{"callback":"a","values":[1,2,3],"complete":true},{"callback":"a","value":4},\
+            {"callback":"b","value":5},{"callback":"a","values":[6,7]}])}catch(e){}
+            """)
+    }
+
+    @Test func aFloodOfResultsCostsAFewBytesEachBeyondItsJSON() throws {
+        let values = try (0..<10_000).map { try json(String($0)) }
+        let messages = values.map { PageMessage.result(callback: "dscb123_k3x9", value: $0, complete: false) }
+        let script = ScriptRenderer.render(messages, for: .keystone)
+        let jsonBytes = values.reduce(0) { $0 + $1.bytes.count }
+        #expect(script.utf8.count - jsonBytes <= values.count + 96)  // a comma each, and one wrapper
     }
 
     @Test func escapesLineSeparatorsInKeystonesDialectToo() throws {

@@ -68,6 +68,29 @@ test('invoke rejects with an Error carrying the native code and message', async 
   assert.deepEqual(page.liveCallbacks(), []);
 });
 
+test('a run of results sent together (values) reaches a stream in order, then ends it', async () => {
+  const page = await readyPage();
+  page.native.async.flood = (n, reply) => {
+    const values = Array.from({ length: n }, (_, i) => i);
+    page.native.send([{ callback: page.native.prompts.at(-1).arg._dscbstub, values, complete: true }]);
+  };
+  const seen = [];
+  for await (const value of page.window.dsBridge.stream('flood', 5)) seen.push(value);
+  assert.deepEqual(seen, [0, 1, 2, 3, 4]);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('a page callback that throws on one of a run of values still gets the rest', async () => {
+  const page = await readyPage();
+  const seen = [];
+  page.native.async.flood = (n, reply) => {
+    page.native.send([{ callback: page.native.prompts.at(-1).arg._dscbstub, values: [1, 2, 3] }]);
+  };
+  page.window.dsBridge.call('flood', 3, (value) => { seen.push(value); if (value === 1) throw new Error('page bug'); });
+  await settle();
+  assert.deepEqual(seen, [1, 2, 3]);
+});
+
 test('stream yields every result, then ends', async () => {
   const page = await readyPage();
   page.native.async.countdown = (n, reply) => {

@@ -193,6 +193,16 @@
 
   // --- Native -> page ----------------------------------------------------------------------------
 
+  /** Calls `receive` with each result a message carries: `value`, or each of `values` (a run of
+   *  results for one callback, sent together); one that throws does not stop the rest. */
+  function eachValue(message, receive) {
+    if ('value' in message) receive(message.value);
+    if (!Array.isArray(message.values)) return;
+    for (var i = 0; i < message.values.length; i++) {
+      try { receive(message.values[i]); } catch (e) { /* the next result still arrives */ }
+    }
+  }
+
   function deliverOne(message) {
     if (message.callback !== undefined) {
       var name = message.callback;
@@ -202,7 +212,7 @@
         else if (message.release) closeCallback(name);
         else {
           try {
-            if ('value' in message) record.result(message.value);
+            eachValue(message, function (value) { record.result(value); });
           } finally {
             if (message.complete) record.end(); // even when the page's callback threw
           }
@@ -214,7 +224,7 @@
       try {
         if (typeof plain === 'function') {
           if (message.error) plain('', message.error);
-          else if ('value' in message) plain(message.value);
+          else eachValue(message, function (value) { plain(value); });
         }
       } finally {
         if (message.error || message.complete || message.release) delete window[name];
