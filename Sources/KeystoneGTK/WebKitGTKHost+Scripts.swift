@@ -12,36 +12,40 @@ extension WebKitGTKHost {
     /// The page-world relay: `_dsbridge=` prompts and `window._keystoneHost.send` go to the
     /// isolated world as DOM events in this frame, and its answers come back the same way. It holds
     /// nothing secret; a page script that goes around it reaches the host unattested.
+    ///
+    /// The events carry plain strings, never JSON to re-parse: a prompt is `+` (or `-` without a
+    /// default text), the message's length, `:`, the message, then the default text; a message is
+    /// its id, a new line, the method, a new line and the arguments; an answer is the id, a new
+    /// line and the answer. The isolated world takes a message by cancelling its event, so the
+    /// relay knows at once whether this frame has a channel to the host.
     static let relayScript = """
         (function () {
-          var answer = null, acked = false, pending = {}, next = 0;
+          var answer = null, pending = {}, next = 0;
           var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
           addEventListener('keystone:promptAnswer', function (e) { if (typeof e.detail === 'string') answer = e.detail; });
-          addEventListener('keystone:ack', function () { acked = true; });
           addEventListener('keystone:answer', function (e) {
-            var m;
-            try { m = JSON.parse(e.detail); } catch (x) { return; }
-            var resolve = Array.isArray(m) && pending[m[0]];
+            var d = e.detail, cut = typeof d === 'string' ? d.indexOf('\\n') : -1;
+            var resolve = cut > 0 && pending[d.slice(0, cut)];
             if (!resolve) return;
-            delete pending[m[0]];
-            resolve(m[1]);
+            delete pending[d.slice(0, cut)];
+            resolve(d.slice(cut + 1));
           });
           var prompt = window.prompt;
           window.prompt = function (message, defaultText) {
             if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
               answer = null;
-              dispatchEvent(new CustomEvent('keystone:prompt', { detail: JSON.stringify([message, defaultText == null ? null : String(defaultText)]) }));
+              var rest = defaultText == null ? '-' : '+';
+              dispatchEvent(new CustomEvent('keystone:prompt', { detail: rest + message.length + ':' + message + (defaultText == null ? '' : String(defaultText)) }));
               if (answer !== null) return answer;
             }
             return prompt.apply(window, arguments);
           };
           function send(method, text) {
             return new Promise(function (resolve) {
-              var id = ++next;
+              var id = String(++next);
               pending[id] = resolve;
-              acked = false;
-              dispatchEvent(new CustomEvent('keystone:send', { detail: JSON.stringify([id, String(method), String(text)]) }));
-              if (!acked) { delete pending[id]; resolve(unavailable); }
+              var event = new CustomEvent('keystone:send', { detail: id + '\\n' + String(method) + '\\n' + String(text), cancelable: true });
+              if (dispatchEvent(event)) { delete pending[id]; resolve(unavailable); }
             });
           }
           Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
@@ -61,26 +65,23 @@ extension WebKitGTKHost {
               var handler = handlers && handlers.keystone;
               function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
               function reply(type, detail) { window.dispatchEvent(new CustomEvent(type, { detail: detail })); }
-              function read(event) {
-                try {
-                  var m = JSON.parse(event.detail);
-                  return Array.isArray(m) ? m : null;
-                } catch (x) { return null; }
-              }
               window.addEventListener('keystone:prompt', function (event) {
-                var m = read(event);
-                if (!m || typeof m[0] !== 'string') return;
-                var answer = prompt.call(window, tag() + m[0], m[1] == null ? undefined : String(m[1]));
+                var d = event.detail, colon = typeof d === 'string' ? d.indexOf(':') : -1;
+                var length = colon > 1 ? Number(d.slice(1, colon)) : NaN;
+                if (!(length >= 0) || colon + 1 + length > d.length) return;
+                var message = d.substr(colon + 1, length);
+                var answer = prompt.call(window, tag() + message, d[0] === '+' ? d.slice(colon + 1 + length) : undefined);
                 reply('keystone:promptAnswer', answer == null ? '' : String(answer));
               });
               if (!handler) return;
               \(HostScripts.documentReporting(post: "handler.postMessage(tag() + '\\u0001document\\n' + token)"))
               window.addEventListener('keystone:send', function (event) {
-                var m = read(event);
-                if (!m) return;
-                reply('keystone:ack', '');
-                handler.postMessage(tag() + String(m[1]) + '\\n' + String(m[2])).then(function (answer) {
-                  reply('keystone:answer', JSON.stringify([m[0], answer]));
+                var d = event.detail, cut = typeof d === 'string' ? d.indexOf('\\n') : -1;
+                if (cut < 1) return;
+                event.preventDefault();
+                var id = d.slice(0, cut);
+                handler.postMessage(tag() + d.slice(cut + 1)).then(function (answer) {
+                  reply('keystone:answer', id + '\\n' + answer);
                 });
               });
             })();
