@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KeystoneWebKit", targets: ["KeystoneWebKit"]),
         .executable(name: "keystone-demo", targets: ["KeystoneDemo"]),
         .executable(name: "keystone-benchmark", targets: ["KeystoneBenchmark"]),
+        .executable(name: "keystone-engine-benchmark", targets: ["KeystoneEngineBenchmark"]),
         .executable(name: "keystone-fuzz", targets: ["KeystoneFuzz"]),
     ],
     dependencies: [],
@@ -34,6 +35,12 @@ let package = Package(
             resources: [.copy("Resources/demo.html")]
         ),
         .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),
+        // Keystone's side of the real-engine benchmark (scripts/bench.sh); the raw floor it is
+        // compared with is Tests/Benchmark/floor.c, WebKitGTK with nothing else.
+        .executableTarget(
+            name: "KeystoneEngineBenchmark",
+            dependencies: ["Keystone", .target(name: "KeystoneGTK", condition: .when(platforms: [.linux]))]
+        ),
         // The fuzz harness: libFuzzer's target when built by scripts/fuzz.sh, a corpus replay otherwise.
         .executableTarget(name: "KeystoneFuzz", dependencies: ["Keystone", "CLibFuzzer"]),
         .target(name: "CLibFuzzer"),

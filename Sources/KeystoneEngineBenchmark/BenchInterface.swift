@@ -1,0 +1,22 @@
+// BenchInterface.swift — the methods the real-engine benchmark page calls.
+import Keystone
+
+/// Namespace `bench`: the smallest method of each kind, so the figures are the bridge's own cost.
+struct BenchInterface: BridgeInterface {
+    let counter: EvaluationCounter
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("echo") { (value: Int) in value }
+        methods.async("echoAsync") { (value: Int) async in value }
+        // Native calling the page in the middle of the page's call: JS → Swift → JS → Swift → JS.
+        methods.async("roundTrip") { (value: Int, context: CallContext) async throws in
+            try await context.page.call("bench.pageEcho", value, as: Int.self)
+        }
+        // `count` results as fast as the page can be sent them, evaluations counted meanwhile.
+        methods.multiResponse("flood") { (count: Int, writer: ResponseWriter<Int>) in
+            counter.start()
+            for n in 0..<max(0, count) { try await writer.write(n) }
+        }
+        methods.sync("floodStats") { () -> EvaluationCounter.Stats in counter.stop() }
+    }
+}

@@ -1,0 +1,64 @@
+// KeystoneEngineBenchmark.swift — Keystone's side of the real-engine benchmark: a page in
+// WebKitGTK calling the `bench` interface, its console lines printed for scripts/bench.sh.
+#if canImport(KeystoneGTK) && os(Linux)
+import Foundation
+import Keystone
+import KeystoneGTK
+
+/// `keystone-engine-benchmark PAGE [TIMEOUT]`: loads `PAGE` (Tests/Benchmark/engine.html) in a
+/// web view with a Keystone, prints the page's console lines, and exits when the page closes
+/// itself (status 0) or the timeout passes (status 2). It decides nothing: scripts/bench.sh
+/// compares its figures with the raw floor's (Tests/Benchmark/floor.c) measured in the same run.
+@main
+struct KeystoneEngineBenchmark {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let page = arguments.first, FileManager.default.fileExists(atPath: page) else {
+            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS]")
+            exit(1)
+        }
+        exit(run(page: page, timeout: arguments.dropFirst().first.flatMap(Double.init) ?? 300))
+    }
+
+    static func run(page: String, timeout: Double) -> Int32 {
+        let loop = GTKMainLoop()
+        let status = Locked<Int32>(2)
+        var components = KeystoneComponents()
+        components.closePage = {
+            status.withLock { $0 = 0 }
+            loop.quit()
+        }
+        let keystone = Keystone(components: components)
+        let counter = EvaluationCounter()
+        let host: WebKitGTKHost
+        do {
+            try keystone.register(BenchInterface(counter: counter), namespace: "bench")
+            host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true))
+        } catch {
+            print("the benchmark failed to start: \(error)")
+            return 1
+        }
+        host.consoleHandler = { _, text in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        // The counter stands between the evaluator and the host, so the flood's evaluations can be
+        // counted; it forwards every batch unchanged.
+        counter.target = host
+        keystone.attach(to: counter)
+        let window = WebViewWindow(showing: host, title: "Keystone engine benchmark")
+        host.load(uri: URL(fileURLWithPath: page).standardizedFileURL.absoluteString)
+        loop.after(seconds: timeout) {
+            print("timed out")
+            loop.quit()
+        }
+        loop.run()
+        withExtendedLifetime((host, window)) {}
+        return status.withLock { $0 }
+    }
+}
+#else
+@main
+struct KeystoneEngineBenchmark {
+    static func main() {
+        print("keystone-engine-benchmark runs WebKitGTK, on Linux only")
+    }
+}
+#endif
