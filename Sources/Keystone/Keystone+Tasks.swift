@@ -14,13 +14,26 @@ extension Keystone {
         // The task keeps the call (and the page's argument bytes, up to the message limit) only
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
-        let task = Task {
+        let operation: @Sendable () async -> Void = {
             await self.run(work, callback: callback, epoch: epoch, intercepted: intercepted.map { ($0, middleware) })
             self.storage.apply { $0.taskFinished(token: token) }
         }
+        let task = Self.startImmediately(operation)
         if let unwanted = storage.apply({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
             unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
         }
+    }
+
+    /// Starts `operation` in a new task that runs on this thread until it first suspends, as
+    /// DSBridge runs an asynchronous method on the thread that received the call: a method that
+    /// answers without waiting has its result queued before the page's call is answered, with no
+    /// hop to another thread. The rest runs on the global executor. Where `Task.immediate` is not
+    /// available (Apple systems before 26), the task starts on the global executor.
+    static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26, iOS 26, *) {
+            return Task.immediate(operation: operation)
+        }
+        return Task(operation: operation)
     }
 
     /// Runs the work (inside the middleware, when there is any) and sends its outcome to `callback`.
