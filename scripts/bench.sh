@@ -1,43 +1,37 @@
 #!/usr/bin/env bash
-# bench.sh — prints the timed benchmarks, for reading only: they decide nothing, since wall time on
-# a shared machine is noisy (the test command's bar counts instructions).
-#  1. A sync call's time as a ratio to a bare JSONDecoder + JSONEncoder of the same payload, best
-#     of interleaved rounds.
-#  2. The transports side by side in a real WebKitGTK page: prompt, script message with reply, and
-#     WebViewJavascriptBridge's navigation-plus-fetch, each as a ratio to WebKit's own prompt round
-#     trip (the floor) measured in the same page, rounds interleaved; three runs of each page,
-#     alternating.
+# bench.sh — prints one table of Keystone's per-call cost beside its floors, every row measured in
+# this run, and writes the chart Docs/performance.svg. For reading only: it decides nothing, since
+# wall time on a shared machine is noisy (the test command's bar counts instructions).
+#  - In process: a tiny sync call, an async call until its script is handed on, an untyped echo,
+#    each timed beside a bare JSONDecoder + JSONEncoder of the same payload, rounds interleaved.
+#  - In a real WebKitGTK page: the same rounds (Tests/Benchmark/engine.js) through Keystone
+#    (keystone-engine-benchmark) and through WebKit's own transports with nothing else
+#    (Tests/Benchmark/floor.c), the two programs alternating, three runs each; the chained calls
+#    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
+#
+#   scripts/bench.sh [RUNS]      RUNS: runs of each side (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prepare.sh
+runs=${1:-3}
+
 swift build -c release --product keystone-benchmark -Xswiftc -warnings-as-errors
-.build/release/keystone-benchmark
+swift build -c release --product keystone-engine-benchmark -Xswiftc -warnings-as-errors
+bin=$(swift build -c release --show-bin-path)
+mkdir -p .build/bench
+# shellcheck disable=SC2046  # pkg-config's flags are words
+cc -O2 -Wall -Wextra -Werror -Wno-deprecated-declarations -o .build/bench/floor Tests/Benchmark/floor.c $(pkg-config --cflags --libs webkit2gtk-4.1)
 
-swift build -c release --product keystone-demo -Xswiftc -warnings-as-errors
-demo=.build/release/keystone-demo
-echo
-echo "Transports in WebKitGTK: median ms per synchronous echo, and its ratio to WebKit's own prompt round trip"
-echo
-lines=$(for run in 1 2 3; do
-    xvfb-run -a "$demo" --page Tests/Benchmark/transports.html --timeout 300
-    xvfb-run -a "$demo" --page Tests/Benchmark/transports-wvjb.html --bare --wire wvjb --timeout 300
-done | grep -E '^bench	')
-printf 'transport    runs (ms per call, ratio to floor)\n'
-for name in floor prompt message wvjb; do
-    printf '%-12s' "$name"
-    grep -E "^bench	$name	" <<<"$lines" | awk -F'\t' '{ printf " %s (%s×)", $3, $4 } END { print "" }'
+samples=.build/bench/engine-samples.tsv
+: >"$samples"
+for run in $(seq "$runs"); do
+    echo "real engine: run $run of $runs" >&2
+    xvfb-run -a .build/bench/floor Tests/Benchmark/floor.html 300 | sed 's/^/floor\t/' >>"$samples"
+    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 | sed 's/^/keystone\t/' >>"$samples"
+    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 --fixed-window | sed 's/^/fixed\t/' >>"$samples"
 done
 
 echo
-echo "Chained calls (each awaits the one before): ms per call, the evaluator's two flush policies alternating"
+echo "Keystone beside its floors: median of every round; ratio = Keystone / floor"
 echo
-latency=$(for run in 1 2 3; do
-    xvfb-run -a "$demo" --page Tests/Benchmark/latency.html --timeout 300 | sed 's/^latency/when idle/'
-    xvfb-run -a "$demo" --page Tests/Benchmark/latency.html --fixed-window --timeout 300 | sed 's/^latency/fixed window/'
-done | grep -E '^(when idle|fixed window)	')
-for path in "awaited async invoke" "JS → Swift → JS"; do
-    for policy in "when idle" "fixed window"; do
-        printf '%-22s %-14s' "$path" "$policy"
-        grep -F "$policy	$path	" <<<"$latency" | awk -F'\t' '{ printf " %s", $3 } END { print "" }'
-    done
-done
+"$bin/keystone-benchmark" --report --engine-samples "$samples" --chart Docs/performance.svg

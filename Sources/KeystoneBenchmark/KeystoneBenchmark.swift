@@ -2,6 +2,10 @@
 import Foundation
 import Keystone
 
+/// `keystone-benchmark --report [--engine-samples FILE] [--chart FILE.svg]`: the table
+/// scripts/bench.sh prints — the in-process rows measured now, the real-engine rows read from the
+/// samples the script collected in the same run — and the chart.
+///
 /// `keystone-benchmark`: prints the timed table — each figure the best of interleaved rounds, as a
 /// ratio to a floor measured in the same run. It decides nothing; machines are noisy.
 ///
@@ -12,12 +16,22 @@ import Keystone
 struct KeystoneBenchmark {
     static let bar = 1.25
 
+    /// The argument after `flag`, if any.
+    static func value(after flag: String) -> String? {
+        let arguments = CommandLine.arguments
+        guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
     static func main() throws {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--counted-run") {
             try InstructionGate.countedRun()
         } else if arguments.contains("--gate") {
             exit(try InstructionGate.run(bar: bar) ? 0 : 1)
+        } else if arguments.contains("--report") {
+            try BenchmarkReport.run(engineSamples: value(after: "--engine-samples").map(URL.init(fileURLWithPath:)),
+                                    chart: value(after: "--chart").map(URL.init(fileURLWithPath:)))
         } else {
             try TimedTable.print()
         }

@@ -21,6 +21,8 @@ struct SyncCallWorkload: Sendable {
     struct Bench: BridgeInterface {
         func exposeMethods(to methods: inout MethodList) {
             methods.sync("echo") { (payload: Payload) in payload }
+            methods.sync("untypedEcho") { (value: JSONValue) in value }
+            methods.async("echoAsync") { (value: Int) async in value }
         }
     }
 
@@ -62,6 +64,11 @@ struct SyncCallWorkload: Sendable {
     /// One sync call through the Keystone, as a page's `prompt` makes it.
     func call() -> Int {
         keystone.handlePrompt("_dsbridge=bench.echo", defaultText: promptText)?.utf8.count ?? 0
+    }
+
+    /// The same call of a method that reads and writes the payload as an untyped `JSONValue`.
+    func untypedCall() -> Int {
+        keystone.handlePrompt("_dsbridge=bench.untypedEcho", defaultText: promptText)?.utf8.count ?? 0
     }
 }
 

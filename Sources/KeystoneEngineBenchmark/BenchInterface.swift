@@ -4,6 +4,7 @@ import Keystone
 /// Namespace `bench`: the smallest method of each kind, so the figures are the bridge's own cost.
 struct BenchInterface: BridgeInterface {
     let counter: EvaluationCounter
+    let policy: FlushPolicy
 
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("echo") { (value: Int) in value }
@@ -18,5 +19,6 @@ struct BenchInterface: BridgeInterface {
             for n in 0..<max(0, count) { try await writer.write(n) }
         }
         methods.sync("floodStats") { () -> EvaluationCounter.Stats in counter.stop() }
+        methods.sync("isFixedWindow") { policy == .fixedWindow }
     }
 }

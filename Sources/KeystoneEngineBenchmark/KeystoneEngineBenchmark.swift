@@ -5,25 +5,30 @@ import Foundation
 import Keystone
 import KeystoneGTK
 
-/// `keystone-engine-benchmark PAGE [TIMEOUT]`: loads `PAGE` (Tests/Benchmark/engine.html) in a
-/// web view with a Keystone, prints the page's console lines, and exits when the page closes
-/// itself (status 0) or the timeout passes (status 2). It decides nothing: scripts/bench.sh
-/// compares its figures with the raw floor's (Tests/Benchmark/floor.c) measured in the same run.
+/// `keystone-engine-benchmark PAGE [TIMEOUT] [--fixed-window]`: loads `PAGE`
+/// (Tests/Benchmark/engine.html) in a web view with a Keystone, prints the page's console lines,
+/// and exits when the page closes itself (status 0) or the timeout passes (status 2). With
+/// `--fixed-window` the evaluator uses ``FlushPolicy/fixedWindow``; the page then times only the
+/// chained calls, the paths the policy changes. It decides nothing: scripts/bench.sh compares its
+/// figures with the raw floor's (Tests/Benchmark/floor.c) measured in the same run.
 @main
 struct KeystoneEngineBenchmark {
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let policy: FlushPolicy = arguments.contains("--fixed-window") ? .fixedWindow : .whenIdle
+        arguments.removeAll { $0 == "--fixed-window" }
         guard let page = arguments.first, FileManager.default.fileExists(atPath: page) else {
-            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS]")
+            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS] [--fixed-window]")
             exit(1)
         }
-        exit(run(page: page, timeout: arguments.dropFirst().first.flatMap(Double.init) ?? 300))
+        exit(run(page: page, timeout: arguments.dropFirst().first.flatMap(Double.init) ?? 300, policy: policy))
     }
 
-    static func run(page: String, timeout: Double) -> Int32 {
+    static func run(page: String, timeout: Double, policy: FlushPolicy) -> Int32 {
         let loop = GTKMainLoop()
         let status = Locked<Int32>(2)
         var components = KeystoneComponents()
+        components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: policy)
         components.closePage = {
             status.withLock { $0 = 0 }
             loop.quit()
@@ -32,7 +37,7 @@ struct KeystoneEngineBenchmark {
         let counter = EvaluationCounter()
         let host: WebKitGTKHost
         do {
-            try keystone.register(BenchInterface(counter: counter), namespace: "bench")
+            try keystone.register(BenchInterface(counter: counter, policy: policy), namespace: "bench")
             host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true))
         } catch {
             print("the benchmark failed to start: \(error)")

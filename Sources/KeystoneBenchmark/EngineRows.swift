@@ -1,0 +1,54 @@
+// EngineRows.swift — the real-engine rows, read from the samples scripts/bench.sh collected.
+import Foundation
+
+/// The real-engine rows: the medians of every round's figure, Keystone's and the raw floor's,
+/// from lines `side<TAB>sample<TAB>path<TAB>ms` (side `floor`, `keystone`, or `fixed` for
+/// Keystone under the fixed window), and the flood's counts from `keystone<TAB>flood<TAB>…`.
+struct EngineRows {
+    var rows: [BenchmarkRow] = []
+    var flood: Flood?
+
+    struct Flood {
+        var results: Int
+        var evaluations: Int
+        var maxInFlight: Int
+        var scriptBytes: Int
+        var resultJSONBytes: Int
+
+        /// Script bytes beyond the results' own JSON, per result.
+        var overheadPerResult: Double { Double(scriptBytes - resultJSONBytes) / Double(max(1, results)) }
+    }
+
+    /// The paths in the order the table shows them, with their targets.
+    static let paths: [(name: String, target: BenchmarkRow.Target?)] = [
+        ("sync call", .ratio(1.2)),
+        ("invoke of a sync method", .ratio(1.2)),
+        ("awaited async call", .ratio(2)),
+        ("JS → Swift → JS", .absolute(3)),
+        ("burst of 10,000 calls", .ratio(1.3)),
+    ]
+
+    init(contentsOf url: URL) throws {
+        var samples: [String: [String: [Double]]] = [:]
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if fields.count == 4, fields[1] == "sample", let ms = Double(fields[3]) {
+                samples[fields[0], default: [:]][fields[2], default: []].append(ms)
+            } else if fields.count >= 7, fields[1] == "flood", let numbers = Optional(fields[2...6].compactMap { Int($0) }), numbers.count == 5 {
+                flood = Flood(results: numbers[0], evaluations: numbers[1], maxInFlight: numbers[2], scriptBytes: numbers[3], resultJSONBytes: numbers[4])
+            }
+        }
+        func median(_ side: String, _ path: String) -> Double? {
+            guard let list = samples[side]?[path], !list.isEmpty else { return nil }
+            return list.sorted()[list.count / 2]
+        }
+        for (path, target) in Self.paths {
+            guard let keystone = median("keystone", path) else { continue }
+            rows.append(BenchmarkRow(path: "real engine: \(path)", keystone: keystone, floor: median("floor", path), unit: .milliseconds, target: target))
+        }
+        for path in ["awaited async call", "JS → Swift → JS"] {
+            guard let fixed = median("fixed", path) else { continue }
+            rows.append(BenchmarkRow(path: "real engine: \(path), fixed 50 ms window", keystone: fixed, floor: median("floor", path), unit: .milliseconds, target: nil))
+        }
+    }
+}

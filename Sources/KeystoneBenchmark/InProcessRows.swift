@@ -1,0 +1,78 @@
+// InProcessRows.swift — the in-process rows of the benchmark table, each timed beside its floor.
+import Dispatch
+import Foundation
+import Keystone
+
+/// One row of the table: what was measured, Keystone's figure, the floor's, and the bar it is held to.
+struct BenchmarkRow {
+    var path: String
+    var keystone: Double
+    var floor: Double?
+    var unit: Unit
+    /// The most Keystone may cost: as a ratio to the floor, or in the unit itself.
+    var target: Target?
+
+    enum Unit { case seconds, milliseconds }
+    enum Target {
+        case ratio(Double)
+        case absolute(Double)
+    }
+
+    var ratio: Double? { floor.map { keystone / $0 } }
+
+    var meetsTarget: Bool? {
+        switch target {
+        case .ratio(let bar): ratio.map { $0 <= bar }
+        case .absolute(let bar): keystone <= bar
+        case nil: nil
+        }
+    }
+}
+
+/// The in-process rows: a tiny sync call, an isolated async call until its script is handed to the
+/// page, an untyped (`JSONValue`) echo, each with its floor, rounds interleaved.
+enum InProcessRows {
+    static func measure() throws -> [BenchmarkRow] {
+        let keystone = try SyncCallWorkload.makeKeystone()
+        let tiny = try SyncCallWorkload(items: 1, keystone: keystone)
+        let (tinyFloor, tinyCall) = try TimedTable.measurePair(iterations: 20_000, floor: tiny.floor, subject: tiny.call)
+
+        let handOff = try AsyncHandOff()
+        let (asyncFloor, asyncCall) = try TimedTable.measurePair(iterations: 5_000, floor: tiny.floor, subject: handOff.call)
+
+        let untyped = try SyncCallWorkload(items: 10, keystone: keystone)
+        let (typedFloor, untypedCall) = try TimedTable.measurePair(iterations: 4_000, floor: untyped.floor, subject: untyped.untypedCall)
+
+        return [
+            BenchmarkRow(path: "in process: tiny sync call (\(tiny.dataText.count) B)", keystone: tinyCall, floor: tinyFloor, unit: .seconds, target: .ratio(1.25)),
+            BenchmarkRow(path: "in process: async call until handed on", keystone: asyncCall, floor: asyncFloor, unit: .seconds, target: .absolute(10e-6)),
+            BenchmarkRow(
+                path: "in process: JSONValue echo (\(untyped.dataText.count) B)", keystone: untypedCall, floor: typedFloor, unit: .seconds, target: .ratio(1.5)
+            ),
+        ]
+    }
+}
+
+/// An asynchronous call made alone, timed until the evaluator hands its result's script to the
+/// page: the page's call, the hop to the method's task, the result, the batch.
+final class AsyncHandOff: EvaluationTarget, @unchecked Sendable {
+    private let keystone: Keystone
+    private let handedOn = DispatchSemaphore(value: 0)
+
+    init() throws {
+        keystone = try SyncCallWorkload.makeKeystone()
+        keystone.attach(to: self)
+        _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)
+    }
+
+    func evaluate(_ batch: ScriptBatch) {
+        handedOn.signal()
+    }
+
+    /// One call, returned once its script is handed on.
+    func call() -> Int {
+        let answer = keystone.handleMessage("bench.echoAsync", arguments: #"{"data":1,"_dscbstub":"dscb1_b"}"#)
+        handedOn.wait()
+        return answer.utf8.count
+    }
+}
