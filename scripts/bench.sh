@@ -6,7 +6,8 @@
 #    each timed beside a bare JSONDecoder + JSONEncoder of the same payload, rounds interleaved.
 #  - In a real WebKitGTK page: the same rounds (Tests/Benchmark/engine.js) through Keystone
 #    (keystone-engine-benchmark) and through WebKit's own transports with nothing else
-#    (Tests/Benchmark/floor.c), the two programs alternating, three runs each; the chained calls
+#    (Tests/Benchmark/floor.c), the two programs alternating, three runs each (the best run's
+#    median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
 #
 #   scripts/bench.sh [RUNS]      RUNS: runs of each side (default 3)
@@ -26,12 +27,12 @@ samples=.build/bench/engine-samples.tsv
 : >"$samples"
 for run in $(seq "$runs"); do
     echo "real engine: run $run of $runs" >&2
-    xvfb-run -a .build/bench/floor Tests/Benchmark/floor.html 300 | sed 's/^/floor\t/' >>"$samples"
-    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 | sed 's/^/keystone\t/' >>"$samples"
-    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 --fixed-window | sed 's/^/fixed\t/' >>"$samples"
+    xvfb-run -a .build/bench/floor Tests/Benchmark/floor.html 300 | sed "s/^/floor:$run\t/" >>"$samples"
+    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 | sed "s/^/keystone:$run\t/" >>"$samples"
+    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 --fixed-window | sed "s/^/fixed:$run\t/" >>"$samples"
 done
 
 echo
-echo "Keystone beside its floors: median of every round; ratio = Keystone / floor"
+echo "Keystone beside its floors: best of $runs runs, each the median of its rounds; ratio = Keystone / floor"
 echo
 "$bin/keystone-benchmark" --report --engine-samples "$samples" --chart Docs/performance.svg
