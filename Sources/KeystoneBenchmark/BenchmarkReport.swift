@@ -38,7 +38,7 @@ enum BenchmarkReport {
         if let flood {
             let overhead = flood.overheadPerResult
             lines.append(
-                "| real engine: flood of \(flood.results) results | \(flood.evaluations) evaluations, at most \(flood.maxInFlight) in flight, "
+                "| real engine: flood of \(flood.results) results | \(flood.evaluations) evaluation\(flood.evaluations == 1 ? "" : "s"), at most \(flood.maxInFlight) in flight, "
                     + String(format: "%.1f", overhead) + " B of script per result beyond its JSON | — | — | 1 in flight, ≤ 48 B | "
                     + (flood.maxInFlight <= 1 && overhead <= 48 ? "yes" : "no") + " |"
             )
