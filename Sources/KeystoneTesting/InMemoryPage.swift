@@ -116,14 +116,20 @@ public final class InMemoryPage: EvaluationTarget {
     public func callAsync<Result: Decodable & Sendable>(
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {
-        let (callback, results) = try start(method, data)
-        return try await withTaskCancellationHandler {
-            for try await value in results {
+        try await firstResult(of: method, try start(method, data), as: Result.self)
+    }
+
+    /// The first result `started` receives; cancelling the awaiting task cancels the call.
+    private func firstResult<Result: Decodable & Sendable>(
+        of method: String, _ started: (callback: String, results: AsyncThrowingStream<JSONText, any Error>), as: Result.Type
+    ) async throws -> Result {
+        try await withTaskCancellationHandler {
+            for try await value in started.results {
                 return try serializer.decode(Result.self, from: value.bytes)
             }
             throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result")
         } onCancel: {
-            self.cancel(callback)
+            self.cancel(started.callback)
         }
     }
 
@@ -203,15 +209,7 @@ public final class InMemoryPage: EvaluationTarget {
         do {
             // Keystone's runtime, the only one with this API, asks for a synchronous method's result
             // in the answer itself.
-            let (callback, results) = try start(name, data, inline: true)
-            return try await withTaskCancellationHandler {
-                for try await value in results {
-                    return try serializer.decode(Result.self, from: value.bytes)
-                }
-                throw BridgeError(code: .malformedMessage, message: "\"\(name)\" completed without a result")
-            } onCancel: {
-                self.cancel(callback)
-            }
+            return try await firstResult(of: name, try start(name, data, inline: true), as: Result.self)
         } catch let error as BridgeError where error.code == .unsupportedCallKind {
             return try call(name, data, as: Result.self)  // a synchronous method, as the runtime falls back
         }
