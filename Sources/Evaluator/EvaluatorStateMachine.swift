@@ -33,6 +33,12 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     }
 
     mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Instant) -> Action {
+        if policy == .whenIdle, inFlight == 0, waiting.isEmpty, !messages.isEmpty {
+            // The common case, an idle page: the messages are the batch, with nothing to merge.
+            lastFlush = now
+            inFlight = 1
+            return .deliver([ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad)])
+        }
         waiting.append(contentsOf: messages.lazy.map { ($0, runtime, pageLoad) })
         switch policy {
         case .fixedWindow:
