@@ -80,6 +80,13 @@ struct NameDispatcher: InvocationDispatcher {
     }
 }
 
+/// A dispatcher that answers every call at once, however the page called it.
+struct AtOnceDispatcher: InvocationDispatcher {
+    func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
+        .answered(Data(JSONText(quoting: call.name.description).bytes))
+    }
+}
+
 /// A hub that forwards to a Keystone and counts prompts: a host takes any hub.
 final class CountingHub: BridgeHub {
     let inner: Keystone
@@ -145,6 +152,17 @@ struct ComponentSwapTests {
         page.initialize()
         #expect(try page.call("any.thing", as: String.self) == "any.thing")
         #expect(try await page.callAsync("later.on", as: String.self) == "later.on")
+        #expect(keystone.runningCallCount == 0)
+    }
+
+    @Test func anAsynchronousCallADispatcherAnswersAtOnceGetsItsResultThroughTheCallback() async throws {
+        let (keystone, page) = makeBridge(KeystoneComponents(dispatcher: AtOnceDispatcher()))
+        page.initialize()
+        #expect(page.prompt("any.thing", argumentText: #"{"data":null,"_dscbstub":"dscb9"}"#) == #"{"code":0,"data":""}"#)
+        #expect(page.receivedMessages == [.result(callback: "dscb9", value: JSONText(quoting: "any.thing"), complete: true)])
+        // Asked for inline, the same result is the answer itself, and nothing comes through the callback.
+        #expect(page.prompt("any.thing", argumentText: #"{"data":null,"_dscbstub":"dscb10","_dsinline":true}"#) == #"{"code":0,"data":"any.thing","inline":true}"#)
+        #expect(page.receivedMessages.count == 1)
         #expect(keystone.runningCallCount == 0)
     }
 
