@@ -6,7 +6,7 @@
 #    each timed beside a bare JSONDecoder + JSONEncoder of the same payload, rounds interleaved.
 #  - In a real WebKitGTK page: the same rounds (Tests/Benchmark/engine.js) through Keystone
 #    (keystone-engine-benchmark) and through WebKit's own transports with nothing else
-#    (Tests/Benchmark/floor.c), the two programs alternating, three runs each (the best run's
+#    (Tests/Benchmark/floor.c), the two programs alternating, in turn first, three runs each (the best run's
 #    median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
 #
@@ -25,10 +25,12 @@ cc -O2 -Wall -Wextra -Werror -Wno-deprecated-declarations -o .build/bench/floor 
 
 samples=.build/bench/engine-samples.tsv
 : >"$samples"
+floor_run() { xvfb-run -a .build/bench/floor Tests/Benchmark/floor.html 300 | sed "s/^/floor:$1\t/" >>"$samples"; }
+keystone_run() { xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 | sed "s/^/keystone:$1\t/" >>"$samples"; }
 for run in $(seq "$runs"); do
     echo "real engine: run $run of $runs" >&2
-    xvfb-run -a .build/bench/floor Tests/Benchmark/floor.html 300 | sed "s/^/floor:$run\t/" >>"$samples"
-    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 | sed "s/^/keystone:$run\t/" >>"$samples"
+    # The order alternates, so neither side always runs first.
+    if [ $((run % 2)) -eq 1 ]; then floor_run "$run"; keystone_run "$run"; else keystone_run "$run"; floor_run "$run"; fi
     xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/engine.html 300 --fixed-window | sed "s/^/fixed:$run\t/" >>"$samples"
 done
 
