@@ -18,7 +18,13 @@ extension Keystone {
             await self.run(work, callback: callback, epoch: epoch, intercepted: intercepted.map { ($0, middleware) })
             self.storage.apply { $0.taskFinished(token: token) }
         }
-        let task = Self.startImmediately(operation)
+        // A single result starts here; a producer, which may write any number of results without
+        // ever waiting, starts on the global executor, never holding the calling thread.
+        let task: Task<Void, Never>
+        switch work {
+        case .single: task = Self.startImmediately(operation)
+        case .multiResponse: task = Task(operation: operation)
+        }
         if let unwanted = storage.apply({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
             unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
         }
@@ -29,6 +35,8 @@ extension Keystone {
     /// answers without waiting has its result queued before the page's call is answered, with no
     /// hop to another thread. The rest runs on the global executor. Where `Task.immediate` is not
     /// available (Apple systems before 26), the task starts on the global executor.
+    /// Multi-response methods do not start this way: a producer that writes without waiting would
+    /// hold the calling thread, a web view's main thread, for as long as it writes.
     static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         if #available(macOS 26, iOS 26, *) {
             return Task.immediate(operation: operation)
