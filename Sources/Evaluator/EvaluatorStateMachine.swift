@@ -23,7 +23,10 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     let policy: FlushPolicy
     /// Evaluations handed to the target that it has not reported finished.
     private(set) var inFlight = 0
-    private(set) var waiting: [(message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch)] = []
+    /// What waits, already grouped: one group per run of messages for the same runtime and page
+    /// load, each a batch when it goes out. Messages are appended in place: a flood that collects
+    /// while an evaluation is in flight costs linear time.
+    private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch)] = []
     private var lastFlush: Instant?
     private var isFlushScheduled = false
 
@@ -33,13 +36,13 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     }
 
     mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Instant) -> Action {
-        if policy == .whenIdle, inFlight == 0, waiting.isEmpty, !messages.isEmpty {
-            // The common case, an idle page: the messages are the batch, with nothing to merge.
-            lastFlush = now
-            inFlight = 1
-            return .deliver([ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad)])
+        if !messages.isEmpty {
+            if let last = waiting.last, last.runtime == runtime, last.pageLoad == pageLoad {
+                waiting[waiting.count - 1].messages.append(contentsOf: messages)
+            } else {
+                waiting.append((messages, runtime, pageLoad))
+            }
         }
-        waiting.append(contentsOf: messages.lazy.map { ($0, runtime, pageLoad) })
         switch policy {
         case .fixedWindow:
             return flushOrSchedule(now: now)
@@ -76,28 +79,9 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
 
     private mutating func deliver(now: Instant) -> Action {
         lastFlush = now
-        let batches = batches()
-        waiting.removeAll()
+        let batches = waiting.map { ScriptBatch(messages: $0.messages, runtime: $0.runtime, pageLoad: $0.pageLoad) }
+        waiting = []
         inFlight += batches.count
         return .deliver(batches)
-    }
-
-    /// The waiting messages as batches, a new one wherever the runtime or the page load changes.
-    private func batches() -> [ScriptBatch] {
-        var batches: [ScriptBatch] = []
-        var start = 0
-        for index in waiting.indices where index + 1 == waiting.count || !Self.sameBatch(waiting[index], waiting[index + 1]) {
-            let last = waiting[index]
-            batches.append(ScriptBatch(messages: waiting[start...index].map(\.message), runtime: last.runtime, pageLoad: last.pageLoad))
-            start = index + 1
-        }
-        return batches
-    }
-
-    private static func sameBatch(
-        _ a: (message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch),
-        _ b: (message: PageMessage, runtime: PageRuntime, pageLoad: PageEpoch)
-    ) -> Bool {
-        a.runtime == b.runtime && a.pageLoad == b.pageLoad
     }
 }
