@@ -5,30 +5,34 @@ import Foundation
 enum PromptAnswer {
     /// `{"code":0,"data":<value>}` around already-encoded JSON.
     static func success(_ value: Data) -> String {
-        let count = successPrefix.count + value.count + 1
-        // Written straight into the string's storage: one allocation, one copy of the value.
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            let raw = UnsafeMutableRawBufferPointer(buffer)
-            raw.copyBytes(from: successPrefix)
-            value.withUnsafeBytes { bytes in
-                UnsafeMutableRawBufferPointer(rebasing: raw[successPrefix.count..<(count - 1)]).copyMemory(from: bytes)
-            }
-            raw[count - 1] = UInt8(ascii: "}")
-            return count
-        }
+        wrapping(value, closing: successEnd)
     }
-
-    private static let successPrefix: [UInt8] = Array(#"{"code":0,"data":"#.utf8)
 
     /// `{"code":0,"data":<value>,"inline":true}`: a synchronous method's result in the answer to
     /// an asynchronous call that asked for it (``InboundCall/acceptsInlineAnswer``); the page's
     /// runtime settles the call with it and no result comes through the callback.
     static func inline(_ value: Data) -> String {
-        var answer = success(value)
-        answer.removeLast()
-        answer += #","inline":true}"#
-        return answer
+        wrapping(value, closing: inlineEnd)
     }
+
+    /// `{"code":0,"data":` + `value` + `closing`, written straight into the string's storage: one
+    /// allocation, one copy of the value.
+    private static func wrapping(_ value: Data, closing: [UInt8]) -> String {
+        let count = successPrefix.count + value.count + closing.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.copyBytes(from: successPrefix)
+            value.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(rebasing: raw[successPrefix.count..<(successPrefix.count + value.count)]).copyMemory(from: bytes)
+            }
+            UnsafeMutableRawBufferPointer(rebasing: raw[(count - closing.count)...]).copyBytes(from: closing)
+            return count
+        }
+    }
+
+    private static let successPrefix: [UInt8] = Array(#"{"code":0,"data":"#.utf8)
+    private static let successEnd: [UInt8] = Array("}".utf8)
+    private static let inlineEnd: [UInt8] = Array(#","inline":true}"#.utf8)
 
     /// The answer to an asynchronous call that was accepted; its results come through the callback.
     static let accepted = #"{"code":0,"data":""}"#
