@@ -39,7 +39,11 @@ let package = Package(
         // compared with is Tests/Benchmark/floor.c, WebKitGTK with nothing else.
         .executableTarget(
             name: "KeystoneEngineBenchmark",
-            dependencies: ["Keystone", .target(name: "KeystoneGTK", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                "Keystone",
+                .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
+                .target(name: "CWebKitGTK", condition: .when(platforms: [.linux])),
+            ]
         ),
         // The fuzz harness: libFuzzer's target when built by scripts/fuzz.sh, a corpus replay otherwise.
         .executableTarget(name: "KeystoneFuzz", dependencies: ["Keystone", "CLibFuzzer"]),

@@ -51,6 +51,22 @@ static inline gulong ks_on_message_with_reply(WebKitUserContentManager *manager,
     return id;
 }
 
+typedef void (*KSMessageHandler)(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data);
+
+/// Registers the script message handler `name` without a reply, in the page's own world.
+static inline gulong ks_on_message(WebKitUserContentManager *manager, const char *name, KSMessageHandler handler, gpointer data) {
+    char signal[256];
+    snprintf(signal, sizeof signal, "script-message-received::%s", name);
+    gulong id = g_signal_connect(manager, signal, G_CALLBACK(handler), data);
+    webkit_user_content_manager_register_script_message_handler(manager, name);
+    return id;
+}
+
+/// The text of a script message's value (free it with g_free).
+static inline char *ks_message_text(WebKitJavascriptResult *result) {
+    return jsc_value_to_string(webkit_javascript_result_get_js_value(result));
+}
+
 /// Disconnects every handler connected with `data` on `instance`.
 static inline void ks_disconnect_all(gpointer instance, gpointer data) {
     g_signal_handlers_disconnect_matched(instance, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, data);

@@ -51,13 +51,11 @@ struct EngineRows {
             guard let keystone = median("keystone", path) else { continue }
             rows.append(BenchmarkRow(path: "real engine: \(path)", keystone: keystone, floor: median("floor", path), unit: .milliseconds, target: target))
         }
-        // The same web view's prompt without the bridge: what the host and its process add, apart
-        // from the bridge's own path.
-        if let own = median("keystone", "the page's own prompt, answered by the app") {
-            rows.insert(
-                BenchmarkRow(path: "real engine: the page's own prompt, same web view", keystone: own, floor: median("floor", "sync call"), unit: .milliseconds, target: nil),
-                at: 1
-            )
+        // Beside the floor in the same web view, in the same rounds: what the bridge's own path
+        // adds, apart from what the process and the web view cost.
+        for (path, _) in Self.paths {
+            guard let keystone = median("keystone", path), let here = median("keystone", "here: \(path)") else { continue }
+            rows.append(BenchmarkRow(path: "same web view: \(path)", keystone: keystone, floor: here, unit: .milliseconds, target: nil))
         }
         for path in ["awaited async call", "JS → Swift → JS"] {
             guard let fixed = median("fixed", path) else { continue }

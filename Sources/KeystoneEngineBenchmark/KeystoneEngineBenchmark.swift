@@ -44,9 +44,8 @@ struct KeystoneEngineBenchmark {
             return 1
         }
         host.consoleHandler = { _, text in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
-        // The page's own prompts, answered with their default text: WebKit's prompt through this
-        // host, without the bridge, for comparison with the bridge's sync call in the same web view.
-        host.dialogHandler = ScriptDialogHandler(prompt: { _, defaultText in defaultText })
+        // WebKit's own transports in this web view too, for the page to time beside the bridge.
+        SameViewFloor.install(in: host)
         // The counter stands between the evaluator and the host, so the flood's evaluations can be
         // counted; it forwards every batch unchanged.
         counter.target = host
