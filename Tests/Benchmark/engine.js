@@ -34,3 +34,26 @@ function benchEngine(paths, report, done) {
     done();
   })().catch(function (error) { report('bench failed: ' + error.message); done(); });
 }
+
+// The raw floor's paths: WebKit's own transports, answered as floor.c answers them (and as
+// keystone-engine-benchmark's SameViewFloor answers them in the bridge's web view):
+// webkit.messageHandlers.floor (a message with a reply), floorAsync (a message in,
+// __floorResult(i) evaluated out) and floorChain (a message in, __floorCall(i) out, whose
+// prompt("answer", i) comes back as __floorResult(i)). The same names as the bridge's paths.
+function floorPaths() {
+  var handlers = window.webkit.messageHandlers;
+  var waiting = {};
+  window.__floorResult = function (value) { var resolve = waiting[value]; delete waiting[value]; if (resolve) resolve(value); };
+  window.__floorCall = function (value) { prompt('answer', String(value)); };
+  function answered(handler, i) {
+    return new Promise(function (resolve) { waiting[i] = resolve; handler.postMessage(String(i)); });
+  }
+  function echo(i) { return handlers.floor.postMessage(String(i)).then(Number); }
+  return {
+    'sync call': { calls: 200, one: function (i) { return Number(prompt('echo', String(i))); } },
+    'invoke of a sync method': { calls: 200, one: echo },
+    'awaited async call': { calls: 100, one: function (i) { return answered(handlers.floorAsync, i); } },
+    'JS → Swift → JS': { calls: 50, one: function (i) { return answered(handlers.floorChain, i); } },
+    'burst of 10,000 calls': { burst: 10000, one: echo }
+  };
+}
