@@ -7,9 +7,7 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
         let method = try Self.find(call.name, in: registry)
         let (data, serializer, context) = (call.data, environment.serializer, environment.context)
         switch (method.invoker, call.isAsynchronous) {
-        case (.sync(let run), false):
-            return .answered(try run(data, serializer, context))
-        case (.sync(let run), true) where call.acceptsInlineAnswer:
+        case (.sync(let run), _) where !call.isAsynchronous || call.acceptsInlineAnswer:
             return .answered(try run(data, serializer, context))
         case (.async(let start), true):
             try environment.start(.single(try start(data, serializer, context)))
@@ -17,7 +15,7 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
         case (.multiResponse(let start), true):
             try environment.start(.multiResponse(try start(data, serializer, context)))
             return .started
-        case (.sync, true):
+        case (.sync, _):
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
         case (.async, false), (.multiResponse, false):
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is asynchronous: call it with a callback")

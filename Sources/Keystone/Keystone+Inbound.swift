@@ -113,7 +113,6 @@ extension Keystone {
                 try dispatcher.dispatch(call, over: registry, in: environment)
             }
             switch outcome {
-            case .answered(let value) where call.acceptsInlineAnswer: return PromptAnswer.inline(value)
             case .answered(let value): return answer(value, to: call, epoch: epoch)
             case .started: return PromptAnswer.accepted
             }
@@ -122,13 +121,15 @@ extension Keystone {
         }
     }
 
-    /// A result the dispatcher answered at once: in the answer itself for a synchronous call, and
-    /// through the callback, as one complete result, for an asynchronous call that did not ask
-    /// for it inline (a dispatcher of the app's own that answers any kind).
+    /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
+    /// one that asked for it inline, and otherwise through the callback, as one complete result
+    /// (a dispatcher of the app's own that answers any kind). Only the main frame's asynchronous
+    /// calls get this far.
     private func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
         guard let callback = call.callback else { return PromptAnswer.success(value) }
-        guard call.frame.isAttestedMainFrame, let json = try? JSONText(validating: value) else {
-            return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" cannot reach the page"), callback: nil)
+        if call.acceptsInlineAnswer { return PromptAnswer.inline(value) }
+        guard let json = try? JSONText(validating: value) else {
+            return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"), callback: callback)
         }
         send(.result(callback: callback, value: json, complete: true), to: epoch)
         return PromptAnswer.accepted

@@ -339,12 +339,10 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// The `data` of an answer marked `"inline": true`, as JSON text.
     private func inlineValue(_ answer: String?) -> JSONText? {
-        guard let answer else { return nil }
-        let bytes = Data(answer.utf8)
-        guard let header = try? serializer.decode(AnswerHeader.self, from: bytes), header.code == 0, header.inline == true,
-            let body = try? serializer.decode(AnswerBody<JSONValue>.self, from: bytes)
+        guard let answer, (try? serializer.decode(AnswerHeader.self, from: Data(answer.utf8)))?.inline == true,
+            case .success(let value) = decodeAnswer(answer, as: JSONValue.self)
         else { return nil }
-        return try? JSONText(validating: serializer.encode(body.data))
+        return try? JSONText(validating: serializer.encode(value))
     }
 
     /// Reads `{"code", "data", "error"}` as a page would, throwing the native error.
