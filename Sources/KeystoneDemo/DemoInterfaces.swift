@@ -109,6 +109,17 @@ struct NativeInterface: BridgeInterface {
     }
 }
 
+/// Namespace `sequence`: notes in the order they arrive, so a page can check the order its calls
+/// reached Swift in.
+struct SequenceInterface: BridgeInterface {
+    let notes = Locked<[String]>([])
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("note") { (text: String) in notes.withLock { $0.append(text) } }
+        methods.sync("take") { () -> [String] in notes.withLock { taken in defer { taken = [] }; return taken } }
+    }
+}
+
 /// Namespace `host`: what the app does with its web view besides the bridge.
 struct HostInterface: BridgeInterface {
     /// Evaluates app JavaScript in the page and returns its value.
@@ -142,6 +153,7 @@ extension Keystone {
         try register(StreamInterface(), namespace: "stream")
         try register(ErrorsInterface(), namespace: "errors")
         try register(ConsoleInterface(), namespace: "console")
+        try register(SequenceInterface(), namespace: "sequence")
         try register(
             NativeInterface(pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 }),
             namespace: "native"

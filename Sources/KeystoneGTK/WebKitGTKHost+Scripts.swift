@@ -15,20 +15,33 @@ extension WebKitGTKHost {
     ///
     /// The events carry plain strings, never JSON to re-parse: a prompt is `+` (or `-` without a
     /// default text), the message's length, `:`, the message, then the default text; a message is
-    /// its id, a new line, the method, a new line and the arguments; an answer is the id, a new
-    /// line and the answer. The isolated world takes a message by cancelling its event, so the
-    /// relay knows at once whether this frame has a channel to the host.
+    /// its id, a new line, the method, a new line and the arguments. An answer is the id, a new
+    /// line and the answer; answers to a batch are the ids joined by commas, a new line, then each
+    /// answer as its length, `:` and the answer, in order. The isolated world takes a message by
+    /// cancelling its event, so the relay knows at once whether this frame has a channel to the
+    /// host.
     static let relayScript = """
         (function () {
           var answer = null, pending = {}, next = 0;
           var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
           addEventListener('keystone:promptAnswer', function (e) { if (typeof e.detail === 'string') answer = e.detail; });
+          function settle(id, text) {
+            var resolve = pending[id];
+            if (!resolve) return;
+            delete pending[id];
+            resolve(text);
+          }
           addEventListener('keystone:answer', function (e) {
             var d = e.detail, cut = typeof d === 'string' ? d.indexOf('\\n') : -1;
-            var resolve = cut > 0 && pending[d.slice(0, cut)];
-            if (!resolve) return;
-            delete pending[d.slice(0, cut)];
-            resolve(d.slice(cut + 1));
+            if (cut < 1) return;
+            var ids = d.slice(0, cut).split(','), at = cut + 1;
+            if (ids.length === 1) return settle(ids[0], d.slice(at));
+            for (var k = 0; k < ids.length; k++) {
+              var colon = d.indexOf(':', at), length = colon > at ? Number(d.slice(at, colon)) : NaN;
+              if (!(length >= 0) || colon + 1 + length > d.length) return;
+              settle(ids[k], d.substr(colon + 1, length));
+              at = colon + 1 + length;
+            }
           });
           var prompt = window.prompt;
           window.prompt = function (message, defaultText) {
@@ -55,6 +68,12 @@ extension WebKitGTKHost {
     /// The isolated world's script: answers the relay's events with what the engine shows this
     /// world — whether this is the top frame, and its origin — tagged with a secret page scripts
     /// never see, so the host can tell its prompts from a page's own.
+    ///
+    /// Messages sent in one turn of the page's event loop go to the host together, as one batch
+    /// (``batchMethod``, then each message as its length, `:` and the message), posted when the
+    /// turn's script ends, or sooner when it reaches ``batchLength`` UTF-16 code units: one trip
+    /// between the processes instead of one each. A prompt first posts what is waiting, so a
+    /// synchronous call never overtakes an asynchronous one made before it.
     static func isolatedScript(secret: String) -> String {
         let prefix = JSONText(quoting: "\u{1}keystone:\(secret):").string
         return """
@@ -65,7 +84,18 @@ extension WebKitGTKHost {
               var handler = handlers && handlers.keystone;
               function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
               function reply(type, detail) { window.dispatchEvent(new CustomEvent(type, { detail: detail })); }
+              var queue = [], ids = [], queuedLength = 0;
+              function post() {
+                if (!queue.length) return;
+                var answerIds = ids.join(','), body = queue.length === 1 ? queue[0]
+                  : \(JSONText(quoting: batchMethod + "\n").string) + queue.map(function (m) { return m.length + ':' + m; }).join('');
+                queue = []; ids = []; queuedLength = 0;
+                handler.postMessage(tag() + body).then(function (answer) {
+                  reply('keystone:answer', answerIds + '\\n' + answer);
+                });
+              }
               window.addEventListener('keystone:prompt', function (event) {
+                post();
                 var d = event.detail, colon = typeof d === 'string' ? d.indexOf(':') : -1;
                 var length = colon > 1 ? Number(d.slice(1, colon)) : NaN;
                 if (!(length >= 0) || colon + 1 + length > d.length) return;
@@ -79,14 +109,22 @@ extension WebKitGTKHost {
                 var d = event.detail, cut = typeof d === 'string' ? d.indexOf('\\n') : -1;
                 if (cut < 1) return;
                 event.preventDefault();
-                var id = d.slice(0, cut);
-                handler.postMessage(tag() + d.slice(cut + 1)).then(function (answer) {
-                  reply('keystone:answer', id + '\\n' + answer);
-                });
+                var message = d.slice(cut + 1);
+                if (queuedLength + message.length > \(batchLength)) post();
+                if (!queue.length) queueMicrotask(post);
+                queue.push(message);
+                ids.push(d.slice(0, cut));
+                queuedLength += message.length;
               });
             })();
             """
     }
+
+    /// The method a batch of messages is sent as; no method a page calls can have this name.
+    static let batchMethod = "\u{1}batch"
+    /// The most UTF-16 code units of messages the isolated world puts in one batch; a longer
+    /// message goes alone.
+    static let batchLength = 1 << 20
 
     /// Relays the page's `console` lines on their own channel, when asked to.
     static let consoleScript = """

@@ -316,11 +316,15 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// text) when ``Options/relaysConsole`` is set; calls never travel on it.
     static let consoleChannel = "keystoneConsole"
 
-    /// A script message: the host's tag, then `method`, a new line, and the arguments.
+    /// A script message: the host's tag, then `method`, a new line, and the arguments; or a batch
+    /// of such messages (``batchMethod``), answered together.
     private func answerMessage(_ message: String) -> String {
         let (frame, text) = untag(message)
         guard let (method, arguments) = Self.splitLine(Substring(text).utf8) else {
-            return BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
+            return Self.namesNoMethod
+        }
+        if method.elementsEqual(Self.batchMethod.utf8) {
+            return answerBatch(Substring(arguments), frame: frame)
         }
         if method.elementsEqual("\u{1}document".utf8) {
             // Only the isolated world sends this, and only from the top frame: the document that
@@ -329,6 +333,40 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             return ""
         }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
+    }
+
+    private static let namesNoMethod = BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
+
+    /// Answers a batch — each message as its length in UTF-16 code units, `:` and the message
+    /// (`method`, a new line, the arguments) — with each answer framed the same way, in order. Only
+    /// the host's isolated world can post a batch; a malformed one (which it never sends) is
+    /// answered as far as it reads, then with one `malformedMessage`.
+    private func answerBatch(_ batch: Substring, frame: CallerFrame) -> String {
+        var answers = ""
+        var rest = batch
+        func append(_ answer: String) {
+            answers += String(answer.utf16.count)
+            answers += ":"
+            answers += answer
+        }
+        while !rest.isEmpty {
+            let digits = rest.utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            guard digits.count < 10, let length = Int(Substring(digits)), rest.utf8.dropFirst(digits.count).first == UInt8(ascii: ":"),
+                let start = rest.utf16.index(digits.endIndex, offsetBy: 1, limitedBy: rest.endIndex),
+                let end = rest.utf16.index(start, offsetBy: length, limitedBy: rest.endIndex)
+            else {
+                append(BridgeError(code: .malformedMessage, message: "a batch of messages could not be read").promptAnswer)
+                break
+            }
+            guard let (method, arguments) = Self.splitLine(rest[start..<end].utf8) else {
+                append(Self.namesNoMethod)
+                rest = rest[end...]
+                continue
+            }
+            append(hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame))
+            rest = rest[end...]
+        }
+        return answers
     }
 
     private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String {
