@@ -52,10 +52,18 @@ struct EngineRows {
             rows.append(BenchmarkRow(path: "real engine: \(path)", keystone: keystone, floor: median("floor", path), unit: .milliseconds, target: target))
         }
         // Beside the floor in the same web view, in the same rounds: what the bridge's own path
-        // adds, apart from what the process and the web view cost.
-        for (path, _) in Self.paths {
+        // adds, apart from what the process and the web view cost. The ratio pairs each round's
+        // figure with the floor's in that round.
+        func pairedRatio(_ path: String) -> Double? {
+            guard let runs = samples["keystone"]?[path], let floors = samples["keystone"]?["here: \(path)"] else { return nil }
+            let ratios = runs.flatMap { run, figures in zip(figures, floors[run] ?? []).map { $0 / $1 } }.sorted()
+            return ratios.isEmpty ? nil : ratios[ratios.count / 2]
+        }
+        for (path, target) in Self.paths {
             guard let keystone = median("keystone", path), let here = median("keystone", "here: \(path)") else { continue }
-            rows.append(BenchmarkRow(path: "same web view: \(path)", keystone: keystone, floor: here, unit: .milliseconds, target: nil))
+            var row = BenchmarkRow(path: "same web view: \(path)", keystone: keystone, floor: here, unit: .milliseconds, target: target)
+            row.pairedRatio = pairedRatio(path)
+            rows.append(row)
         }
         for path in ["awaited async call", "JS → Swift → JS"] {
             guard let fixed = median("fixed", path) else { continue }

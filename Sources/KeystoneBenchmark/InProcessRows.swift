@@ -18,7 +18,11 @@ struct BenchmarkRow {
         case absolute(Double)
     }
 
-    var ratio: Double? { floor.map { keystone / $0 } }
+    /// The median of ratios taken round by round, when Keystone and its floor ran in the same
+    /// rounds: a disturbance that slows one round slows both sides of its ratio.
+    var pairedRatio: Double?
+
+    var ratio: Double? { pairedRatio ?? floor.map { keystone / $0 } }
 
     var meetsTarget: Bool? {
         switch target {
