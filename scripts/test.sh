@@ -13,6 +13,7 @@ command -v valgrind >/dev/null || install_packages valgrind
 
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
+bash Tests/Demo/cli.sh
 # The seams, proven from outside: a package that sees only Keystone's public API.
 swift build --package-path Examples -Xswiftc -warnings-as-errors
 swift run --skip-build --package-path Examples ExamplesCheck

@@ -6,20 +6,66 @@ import Keystone
 import KeystoneGTK
 #endif
 
-/// `keystone-demo [--page FILE] [--bare] [--allow-subframes] [--allow-origin ORIGIN]… [--public NAMESPACE]…
-/// [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…`
+/// `keystone-demo [FLAG]…`: every flag is listed, with an example, in ``KeystoneDemo/flags`` and
+/// by `keystone-demo --help`.
 ///
 /// Without `--page`: opens the bundled demo page in a real web view and prints every kind of call
-/// with its result and time. With `--page`: serves FILE against the same interfaces and prints the
-/// page's console lines; exits 0 when the page calls `window.close()`, 2 on timeout. `--bare`
-/// injects only `window._dswk = true`, for a page that brings its own dsbridge.js;
-/// `--allow-subframes` answers subframes too (and injects into them). The policy flags: only
-/// `--allow-origin` origins get the bridge; with `--authorize-with`, only `--public` namespaces
-/// answer until the page presents `{"token": TOKEN}`; `--strict` answers only declared methods.
-/// Each `--call` makes Swift call the page handler METHOD before the page has loaded, and prints
-/// its result.
+/// with its result, its time and what it proves. With `--page`: serves FILE against the same
+/// interfaces and prints the page's console lines; exits 0 when the page calls `window.close()`, 2
+/// on timeout. A flag it does not know, a flag without its value, or a page file that is not there
+/// is one line on standard error and exit status 1.
 @main
 struct KeystoneDemo {
+    /// A command-line flag: its name, the value it takes (if any), what it does, and an example.
+    struct Flag {
+        var name: String
+        var value: String?
+        var help: String
+        var example: String
+    }
+
+    static let flags = [
+        Flag(name: "--page", value: "FILE", help: "serve FILE against the demo interfaces and print its console lines", example: "--page Tests/E2E/pages/calls.html"),
+        Flag(name: "--bare", value: nil, help: "inject only window._dswk = true, for a page that brings its own dsbridge.js", example: "--page my.html --bare"),
+        Flag(name: "--wire", value: "dsbridge|wvjb", help: "the wire a --bare page speaks (default dsbridge)", example: "--page wvjb.html --bare --wire wvjb"),
+        Flag(name: "--fixed-window", value: nil, help: "send to the page once per 50 ms window instead of as soon as it is idle", example: "--fixed-window"),
+        Flag(name: "--allow-subframes", value: nil, help: "answer subframes too, and inject into them", example: "--page frames.html --allow-subframes"),
+        Flag(name: "--allow-origin", value: "ORIGIN", help: "give the bridge only to this origin (repeatable)", example: "--allow-origin file://"),
+        Flag(name: "--public", value: "NAMESPACE", help: "with --authorize-with, a namespace that answers before authorisation (repeatable)", example: "--public math"),
+        Flag(name: "--authorize-with", value: "TOKEN", help: "answer only --public namespaces until the page presents {token: TOKEN}", example: "--authorize-with s3cret"),
+        Flag(name: "--strict", value: nil, help: "answer only methods the page declared with dsBridge.declare", example: "--page my.html --strict"),
+        Flag(name: "--timeout", value: "SECONDS", help: "give up after SECONDS, exit status 2 (default 30)", example: "--timeout 60"),
+        Flag(name: "--call", value: "METHOD", help: "have Swift call the page handler METHOD once the page is ready (repeatable)", example: "--page my.html --call page.title"),
+        Flag(name: "--help", value: nil, help: "print this and exit", example: "--help"),
+    ]
+
+    static var help: String {
+        let width = flags.map { $0.name.count + ($0.value.map { $0.count + 1 } ?? 0) }.max() ?? 0
+        let lines = flags.map { flag -> String in
+            let usage = flag.name + (flag.value.map { " " + $0 } ?? "")
+            return "  " + usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + flag.help + "\n"
+                + "  " + String(repeating: " ", count: width) + "  e.g. keystone-demo " + flag.example
+        }
+        return """
+            usage: keystone-demo [FLAG]…
+            Without --page, runs the bundled demo page: every kind of call between a real WebKitGTK page and
+            Swift, each row with its result, its time and what it proves.
+
+            \(lines.joined(separator: "\n"))
+            """
+    }
+
+    /// What the command line asks for.
+    enum Request {
+        case run(Arguments)
+        case help
+    }
+
+    /// A command line the demo cannot run, said in one line.
+    struct UsageError: Error {
+        var message: String
+    }
+
     struct Arguments {
         var page: String?
         var bare = false
@@ -33,28 +79,30 @@ struct KeystoneDemo {
         var wire = PageWire.dsbridge
         var flushPolicy = FlushPolicy.whenIdle
 
-        init(_ arguments: [String]) throws {
-            var rest = arguments[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "--page": page = rest.popFirst()
-                case "--bare": bare = true
-                case "--allow-subframes": allowsSubframes = true
-                case "--timeout": timeout = rest.popFirst().flatMap(Double.init) ?? timeout
-                case "--call": calls += rest.popFirst().map { [$0] } ?? []
-                case "--allow-origin": allowedOrigins = (allowedOrigins ?? []).union(rest.popFirst().map { [$0] } ?? [])
-                case "--public": publicNamespaces += rest.popFirst().map { [$0] } ?? []
-                case "--authorize-with": authorizationToken = rest.popFirst()
-                case "--strict": isStrict = true
-                case "--fixed-window": flushPolicy = .fixedWindow
-                case "--wire":
-                    switch rest.popFirst() {
-                    case "wvjb": wire = .webViewJavascriptBridge
-                    case "dsbridge": wire = .dsbridge
-                    default: throw BridgeError(code: .invalidArgument, message: "--wire takes dsbridge or wvjb")
-                    }
-                default: throw BridgeError(code: .invalidArgument, message: "unknown argument \(argument)")
+        init() {}
+
+        /// Sets what `flag` asks for; `value` is its value, empty for a flag that takes none.
+        mutating func apply(_ flag: String, value: String) throws {
+            switch flag {
+            case "--page": page = value
+            case "--bare": bare = true
+            case "--allow-subframes": allowsSubframes = true
+            case "--timeout":
+                guard let seconds = Double(value), seconds > 0 else { throw UsageError(message: "--timeout takes a number of seconds above 0") }
+                timeout = seconds
+            case "--call": calls.append(value)
+            case "--allow-origin": allowedOrigins = (allowedOrigins ?? []).union([value])
+            case "--public": publicNamespaces.append(value)
+            case "--authorize-with": authorizationToken = value
+            case "--strict": isStrict = true
+            case "--fixed-window": flushPolicy = .fixedWindow
+            case "--wire":
+                switch value {
+                case "wvjb": wire = .webViewJavascriptBridge
+                case "dsbridge": wire = .dsbridge
+                default: throw UsageError(message: "--wire takes dsbridge or wvjb")
                 }
+            default: throw UsageError(message: "unknown flag \(flag)")
             }
         }
 
@@ -70,18 +118,43 @@ struct KeystoneDemo {
         }
     }
 
-    static let usage = """
-        usage: keystone-demo [--page FILE] [--bare] [--wire dsbridge|wvjb] [--fixed-window] [--allow-subframes] [--allow-origin ORIGIN]…
-                             [--public NAMESPACE]… [--authorize-with TOKEN] [--strict] [--timeout SECONDS] [--call METHOD]…
-        """
+    /// Reads the command line: every flag is one of ``flags``, each value is present, and the page
+    /// file exists.
+    static func request(_ commandLine: [String]) throws -> Request {
+        var arguments = Arguments()
+        var rest = commandLine[...]
+        while let argument = rest.popFirst() {
+            if argument == "--help" || argument == "-h" { return .help }
+            guard let flag = flags.first(where: { $0.name == argument }) else {
+                throw UsageError(message: argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument \(argument)")
+            }
+            var value = ""
+            if let placeholder = flag.value {
+                guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw UsageError(message: "\(flag.name) needs a value: \(placeholder)") }
+                value = next
+            }
+            try arguments.apply(flag.name, value: value)
+        }
+        if let page = arguments.page, !FileManager.default.fileExists(atPath: page) {
+            throw UsageError(message: "no page file at \(page)")
+        }
+        return .run(arguments)
+    }
 
     static func main() {
         let arguments: Arguments
         do {
-            arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+            switch try request(Array(CommandLine.arguments.dropFirst())) {
+            case .help:
+                Output.line(help)
+                exit(0)
+            case .run(let requested):
+                arguments = requested
+            }
         } catch {
-            Output.line(Self.usage)
-            exit(64)
+            let message = (error as? UsageError)?.message ?? "\(error)"
+            FileHandle.standardError.write(Data("keystone-demo: \(message) (see keystone-demo --help)\n".utf8))
+            exit(1)
         }
         #if canImport(KeystoneGTK) && os(Linux)
         rerunUnderXvfbWithoutDisplay()
@@ -115,10 +188,12 @@ enum Output {
         lock.withLock { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
     }
 
-    static func row(_ kind: String, _ call: String, _ result: String, _ milliseconds: Double) {
+    /// A transcript row: the kind of call, the call, its result and time, and under it what the
+    /// row proves.
+    static func row(_ kind: String, _ call: String, _ result: String, _ milliseconds: Double, proves: String) {
         func pad(_ text: String, _ width: Int) -> String {
             text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
         }
-        line("\(pad(kind, 23)) \(pad(call, 52)) → \(pad(result, 16)) \(String(format: "%8.2f ms", milliseconds))")
+        line("\(pad(kind, 23)) \(pad(call, 52)) → \(pad(result, 16)) \(String(format: "%8.2f ms", milliseconds))\n\(pad("", 23)) proves: \(proves)")
     }
 }

@@ -76,7 +76,10 @@ final class WebViewDemo: Sendable {
             let greeting = keystone.start("page.greet", "Swift", as: String.self)
             swiftCalls.withLock { $0 = Task {
                 let text = (try? await greeting.value) ?? "failed"
-                Output.row("Swift → JS", #"keystone.call("page.greet", "Swift")"#, text, start.duration(to: .now).milliseconds)
+                Output.row(
+                    "Swift → JS", #"keystone.call("page.greet", "Swift")"#, text, start.duration(to: .now).milliseconds,
+                    proves: "Swift calls a page handler with a typed result; made before the page loaded, it waits for the page's dsinit"
+                )
             } }
             return true
         }
@@ -120,8 +123,8 @@ final class WebViewDemo: Sendable {
     private func consoleHandler(transcript: Bool) -> @Sendable (String, String) -> Void {
         { level, text in
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if transcript, fields.count == 5, fields[0] == "transcript" {
-                Output.row(fields[1], fields[2], fields[3], Double(fields[4]) ?? 0)
+            if transcript, fields.count == 6, fields[0] == "transcript" {
+                Output.row(fields[1], fields[2], fields[3], Double(fields[4]) ?? 0, proves: fields[5])
             } else {
                 Output.line(level == "log" || level == "info" ? text : "[\(level)] \(text)")
             }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# cli.sh — the demo's command line as a newcomer meets it: --help lists every flag with an example;
+# an unknown flag, a flag without its value, a bad value or a missing page file is one line on
+# standard error and exit status 1, never a stack trace or a hang.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+demo="$(swift build --show-bin-path)/keystone-demo"
+failed=0
+fail() { echo "not ok - $1"; failed=1; }
+
+help=$(timeout 20 "$demo" --help)
+[ $? -eq 0 ] || fail "--help exits 0"
+# Every flag the demo knows is listed, each followed by an example line.
+for flag in $(sed -nE 's/.*Flag\(name: "(--[a-z-]+)".*/\1/p' Sources/KeystoneDemo/KeystoneDemo.swift); do
+    grep -A1 -E "^  $flag( |$)" <<<"$help" | grep -q "e.g. keystone-demo " || fail "--help lists $flag with an example"
+done
+
+refused() {  # refused WHAT EXPECTED-TEXT ARGUMENTS…
+    local what=$1 expected=$2
+    shift 2
+    local out err status
+    err=$(mktemp)
+    out=$(timeout 20 "$demo" "$@" 2>"$err")
+    status=$?
+    [ "$status" -eq 1 ] || fail "$what: exit status 1, got $status"
+    [ -z "$out" ] || fail "$what: nothing on standard output"
+    [ "$(wc -l <"$err")" -eq 1 ] || fail "$what: one line on standard error, got: $(cat "$err")"
+    grep -q "^keystone-demo: $expected" "$err" || fail "$what: says '$expected', got: $(cat "$err")"
+    rm -f "$err"
+}
+refused "an unknown flag" "unknown flag --colour" --colour
+refused "a stray argument" "unexpected argument page.html" page.html
+refused "a missing page file" "no page file at Tests/none.html" --page Tests/none.html
+refused "a flag without its value" "--page needs a value" --page
+refused "a value where a flag follows" "--timeout needs a value" --timeout --bare
+refused "a bad timeout" "--timeout takes a number" --timeout soon
+refused "a bad wire" "--wire takes dsbridge or wvjb" --wire morse
+
+if [ "$failed" -eq 0 ]; then echo "demo command line: ok"; fi
+exit "$failed"
