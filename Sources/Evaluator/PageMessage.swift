@@ -1,5 +1,6 @@
 // PageMessage.swift — one message bound for the page, kept structured until a script is rendered.
 import Interfaces
+
 /// One message from Swift to the page.
 ///
 /// Messages stay structured all the way through the evaluator; only ``ScriptRenderer`` turns a

@@ -158,32 +158,42 @@ public struct MethodList: Sendable {
     private mutating func addSync<Output: Encodable & Sendable>(
         _ name: String, _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
     ) {
-        add(name, BridgeMethod(invoker: .sync { data, serializer, context in
-            try encodeResult(run(data, serializer, context), serializer)
-        }))
+        add(
+            name,
+            BridgeMethod(
+                invoker: .sync { data, serializer, context in
+                    try encodeResult(run(data, serializer, context), serializer)
+                }))
     }
 
     private mutating func addAsync<Output: Encodable & Sendable>(
         _ name: String,
         _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Output
     ) {
-        add(name, BridgeMethod(invoker: .async { data, serializer, context in
-            let run = try start(data, serializer, context)
-            return { try encodeResult(await run(), serializer) }
-        }))
+        add(
+            name,
+            BridgeMethod(
+                invoker: .async { data, serializer, context in
+                    let run = try start(data, serializer, context)
+                    return { try encodeResult(await run(), serializer) }
+                }))
     }
 
     private mutating func addMultiResponse<Output: Encodable & Sendable>(
         _ name: String,
-        _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws
+        _ start:
+            @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws
             -> @Sendable (ResponseWriter<Output>) async throws -> Void
     ) {
-        add(name, BridgeMethod(invoker: .multiResponse { data, serializer, context in
-            let run = try start(data, serializer, context)
-            return { sink in
-                try await run(ResponseWriter { value, isFinal in try await sink.send(encodeResult(value, serializer), isFinal: isFinal) })
-            }
-        }))
+        add(
+            name,
+            BridgeMethod(
+                invoker: .multiResponse { data, serializer, context in
+                    let run = try start(data, serializer, context)
+                    return { sink in
+                        try await run(ResponseWriter { value, isFinal in try await sink.send(encodeResult(value, serializer), isFinal: isFinal) })
+                    }
+                }))
     }
 }
 

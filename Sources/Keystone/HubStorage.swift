@@ -30,7 +30,7 @@ final class HubStorage: Sendable {
 
     /// Runs one event that produces no evaluator input.
     @discardableResult
-    func apply<Result>(_ event: (inout Machine) -> Result) -> Result {
+    func update<Result>(_ event: (inout Machine) -> Result) -> Result {
         state.withLock { event(&$0.machine) }
     }
 

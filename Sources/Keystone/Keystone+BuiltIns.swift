@@ -127,7 +127,7 @@ extension Keystone {
         let (policy, storage) = (components.policy, storage)
         let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: callback)
         let work = CallWork.single {
-            let granted = try await policy.authorize(credentials, from: frame) && storage.apply { $0.authorize(epoch) }
+            let granted = try await policy.authorize(credentials, from: frame) && storage.update { $0.authorize(epoch) }
             return Data((granted ? "true" : "false").utf8)
         }
         do {
@@ -152,7 +152,7 @@ extension Keystone {
             if case .found = registry.lookup(name) { continue }
             missing.append(method)
         }
-        if case .failure(let error) = storage.apply({ $0.declare(declared) }) { return refuse(error, callback: nil) }
+        if case .failure(let error) = storage.update({ $0.declare(declared) }) { return refuse(error, callback: nil) }
         let encoded = (try? components.serializer.encode(missing)) ?? Data("[]".utf8)
         return PromptAnswer.success(encoded)
     }

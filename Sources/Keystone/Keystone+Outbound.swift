@@ -147,7 +147,7 @@ extension Keystone {
 
     /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers.
     func receiveReturnValue(_ header: ReturnHeader, data: Data?) {
-        switch storage.apply({ $0.receiveAnswer(id: header.id, complete: header.complete ?? true) }) {
+        switch storage.update({ $0.receiveAnswer(id: header.id, complete: header.complete ?? true) }) {
         case .deliver(let call, let complete):
             call.receive(data, complete)
         case .repeated(let method):
@@ -175,7 +175,7 @@ extension Keystone {
     }
 
     private func cancelPendingCall(_ id: Int) {
-        storage.apply { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
+        storage.update { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it

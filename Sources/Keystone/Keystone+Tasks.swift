@@ -10,13 +10,13 @@ extension Keystone {
         guard let callback = call.callback else {
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
         }
-        let token = try storage.apply { $0.startTask(callback: callback, for: epoch) }.get()
+        let token = try storage.update { $0.startTask(callback: callback, for: epoch) }.get()
         // The task keeps the call (and the page's argument bytes, up to the message limit) only
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
         let operation: @Sendable () async -> Void = {
             await self.run(work, callback: callback, epoch: epoch, intercepted: intercepted.map { ($0, middleware) })
-            self.storage.apply { $0.taskFinished(token: token) }
+            self.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without
         // ever waiting, starts on the global executor, never holding the calling thread.
@@ -25,7 +25,7 @@ extension Keystone {
         case .single: task = Self.startImmediately(operation)
         case .multiResponse: task = Task(operation: operation)
         }
-        if let unwanted = storage.apply({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
+        if let unwanted = storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
             unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
         }
     }
@@ -54,9 +54,10 @@ extension Keystone {
             case .single(let run):
                 return try await run()
             case .multiResponse(let run):
-                try await run(ResponseSink { json, isFinal in
-                    try self.sendResult(json, isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
-                })
+                try await run(
+                    ResponseSink { json, isFinal in
+                        try self.sendResult(json, isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
+                    })
                 return nil
             }
         }
@@ -104,7 +105,7 @@ extension Keystone {
 
     /// Cancels the running call whose callback is `callback`; returns whether there was one.
     func cancelRunningCall(callback: String) -> Bool {
-        switch storage.apply({ $0.cancelTask(callback: callback) }) {
+        switch storage.update({ $0.cancelTask(callback: callback) }) {
         case .notFound:
             return false
         case .found(let work):

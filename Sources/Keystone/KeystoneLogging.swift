@@ -22,12 +22,6 @@ public struct KeystoneLogging: Sendable {
     /// How many characters of a payload a debug line shows.
     public let payloadLimit: Int
 
-    private init(sink: (@Sendable (Record) -> Void)?, lowestLevel: Level, payloadLimit: Int) {
-        self.sink = sink
-        self.lowestLevel = lowestLevel
-        self.payloadLimit = payloadLimit
-    }
-
     /// Logs nothing.
     public static let silent = KeystoneLogging(sink: nil, lowestLevel: .warning, payloadLimit: 0)
 

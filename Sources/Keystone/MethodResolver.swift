@@ -58,4 +58,3 @@ public struct DefaultMethodResolver: MethodResolver {
         BridgeError(code: .notFound, message: "\"\(text)\" is not a method name: a part is empty or padded with white space")
     }
 }
-

@@ -25,11 +25,12 @@ enum BenchmarkReport {
             "|---|---|---|---|---|---|",
         ]
         for row in rows {
-            let target: String = switch row.target {
-            case .ratio(let bar): "≤ \(String(format: "%g", bar))×"
-            case .absolute(let bar): "≤ " + format(bar, row.unit)
-            case nil: "—"
-            }
+            let target: String =
+                switch row.target {
+                case .ratio(let bar): "≤ \(String(format: "%g", bar))×"
+                case .absolute(let bar): "≤ " + format(bar, row.unit)
+                case nil: "—"
+                }
             let met = row.meetsTarget.map { $0 ? "yes" : "no" } ?? "—"
             let floor = row.floor.map { format($0, row.unit) } ?? "—"
             let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "—"

@@ -34,20 +34,25 @@ enum InstructionGate {
             for items in SyncCallWorkload.itemCounts {
                 let workload = try SyncCallWorkload(items: items, keystone: keystone)
                 let iterations = max(4, 400 / items)
-                syncCalls.append((
-                    workload,
-                    Measurement(iterations: iterations, bytes: workload.dataText.count, run: workload.floor),
-                    Measurement(iterations: iterations, bytes: workload.dataText.count, run: workload.call)
-                ))
+                syncCalls.append(
+                    (
+                        workload,
+                        Measurement(iterations: iterations, bytes: workload.dataText.count, run: workload.floor),
+                        Measurement(iterations: iterations, bytes: workload.dataText.count, run: workload.call)
+                    ))
             }
             for input in HostileInput.all {
-                hostile.append((input, HostileInput.sizes.map { size in
-                    let text = input.promptText(bytes: size)
-                    let method = "_dsbridge=hostile." + input.method
-                    return Measurement(iterations: max(1, (1 << 16) / size), bytes: text.utf8.count) {
-                        keystone.handlePrompt(method, defaultText: text)?.utf8.count ?? 0
-                    }
-                }))
+                hostile.append(
+                    (
+                        input,
+                        HostileInput.sizes.map { size in
+                            let text = input.promptText(bytes: size)
+                            let method = "_dsbridge=hostile." + input.method
+                            return Measurement(iterations: max(1, (1 << 16) / size), bytes: text.utf8.count) {
+                                keystone.handlePrompt(method, defaultText: text)?.utf8.count ?? 0
+                            }
+                        }
+                    ))
             }
         }
 

@@ -30,8 +30,9 @@ struct KeystoneBenchmark {
         } else if arguments.contains("--gate") {
             exit(try InstructionGate.run(bar: bar) ? 0 : 1)
         } else if arguments.contains("--report") {
-            try BenchmarkReport.run(engineSamples: value(after: "--engine-samples").map(URL.init(fileURLWithPath:)),
-                                    chart: value(after: "--chart").map(URL.init(fileURLWithPath:)))
+            try BenchmarkReport.run(
+                engineSamples: value(after: "--engine-samples").map(URL.init(fileURLWithPath:)),
+                chart: value(after: "--chart").map(URL.init(fileURLWithPath:)))
         } else {
             try TimedTable.print()
         }

@@ -22,13 +22,16 @@ enum TimedTable {
         }
         let messages = values.enumerated().map { PageMessage.result(callback: "dscb\($0.offset)", value: $0.element, complete: true) }
         // The floor for rendering: copying the batch's JSON into one string, which any script must do.
-        let (copyFloor, render) = measurePair(iterations: 2000, floor: {
-            var bytes: [UInt8] = []
-            for value in values { bytes.append(contentsOf: value.bytes) }
-            return String(decoding: bytes, as: UTF8.self).utf8.count
-        }, subject: {
-            ScriptRenderer.render(messages).utf8.count
-        })
+        let (copyFloor, render) = measurePair(
+            iterations: 2000,
+            floor: {
+                var bytes: [UInt8] = []
+                for value in values { bytes.append(contentsOf: value.bytes) }
+                return String(decoding: bytes, as: UTF8.self).utf8.count
+            },
+            subject: {
+                ScriptRenderer.render(messages).utf8.count
+            })
         Swift.print("\nrendering a 64-message batch: \(format(render)), \(String(format: "%.2f", render / copyFloor))× copying its JSON into one string")
     }
 

@@ -37,9 +37,10 @@ struct SyncCallWorkload: Sendable {
     let encoder = JSONEncoder()
 
     init(items: Int, keystone: Keystone) throws {
-        let payload = Payload(items: (0..<items).map {
-            Item(id: $0, name: "item \($0) \u{2028}é😀", tags: ["a", "b\"c"], score: Double($0) / 3, active: $0.isMultiple(of: 2))
-        })
+        let payload = Payload(
+            items: (0..<items).map {
+                Item(id: $0, name: "item \($0) \u{2028}é😀", tags: ["a", "b\"c"], score: Double($0) / 3, active: $0.isMultiple(of: 2))
+            })
         self.items = items
         self.dataText = try encoder.encode(payload)
         self.promptText = #"{"data":"# + String(decoding: dataText, as: UTF8.self) + "}"

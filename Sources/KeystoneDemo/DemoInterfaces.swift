@@ -116,7 +116,11 @@ struct SequenceInterface: BridgeInterface {
 
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("note") { (text: String) in notes.withLock { $0.append(text) } }
-        methods.sync("take") { () -> [String] in notes.withLock { taken in defer { taken = [] }; return taken } }
+        methods.sync("take") { () -> [String] in
+            notes.withLock { taken in
+                defer { taken = [] }; return taken
+            }
+        }
     }
 }
 

@@ -74,13 +74,15 @@ final class WebViewDemo: Sendable {
             host.load(uri: url.absoluteString)
             let start = ContinuousClock.now
             let greeting = keystone.start("page.greet", "Swift", as: String.self)
-            swiftCalls.withLock { $0 = Task {
-                let text = (try? await greeting.value) ?? "failed"
-                Output.row(
-                    "Swift → JS", #"keystone.call("page.greet", "Swift")"#, text, start.duration(to: .now).milliseconds,
-                    proves: "Swift calls a page handler with a typed result; made before the page loaded, it waits for the page's dsinit"
-                )
-            } }
+            swiftCalls.withLock {
+                $0 = Task {
+                    let text = (try? await greeting.value) ?? "failed"
+                    Output.row(
+                        "Swift → JS", #"keystone.call("page.greet", "Swift")"#, text, start.duration(to: .now).milliseconds,
+                        proves: "Swift calls a page handler with a typed result; made before the page loaded, it waits for the page's dsinit"
+                    )
+                }
+            }
             return true
         }
         let url = URL(fileURLWithPath: page).standardizedFileURL
@@ -92,15 +94,17 @@ final class WebViewDemo: Sendable {
         // Made at once, in order, before the page has loaded: they wait for its dsinit and reach
         // it in the order they were made.
         let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
-        swiftCalls.withLock { $0 = Task {
-            for (method, call) in calls {
-                do {
-                    Output.line("swift call \(method) → \(try await call.value)")
-                } catch {
-                    Output.line("swift call \(method) failed: \(error)")
+        swiftCalls.withLock {
+            $0 = Task {
+                for (method, call) in calls {
+                    do {
+                        Output.line("swift call \(method) → \(try await call.value)")
+                    } catch {
+                        Output.line("swift call \(method) failed: \(error)")
+                    }
                 }
             }
-        } }
+        }
         return true
     }
 

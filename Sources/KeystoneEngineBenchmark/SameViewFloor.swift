@@ -15,23 +15,29 @@ enum SameViewFloor {
         let view = ks_web_view(host.widget.assumingMemoryBound(to: GtkWidget.self))!
         let manager = webkit_web_view_get_user_content_manager(view)!
         let data = UnsafeMutableRawPointer(view)
-        _ = ks_on_message_with_reply(manager, "floor", nil, { _, value, reply, _ in
-            guard let value, let reply else { return 0 }
-            let text = jsc_value_to_string(value)
-            let answer = jsc_value_new_string(jsc_value_get_context(value), text)
-            webkit_script_message_reply_return_value(reply, answer)
-            g_object_unref(answer)
-            g_free(text)
-            return 1
-        }, nil)
-        _ = ks_on_message(manager, "floorAsync", { _, result, data in
-            guard let result, let data else { return }
-            SameViewFloor.callPage(data, "__floorResult", result)
-        }, data)
-        _ = ks_on_message(manager, "floorChain", { _, result, data in
-            guard let result, let data else { return }
-            SameViewFloor.callPage(data, "__floorCall", result)
-        }, data)
+        _ = ks_on_message_with_reply(
+            manager, "floor", nil,
+            { _, value, reply, _ in
+                guard let value, let reply else { return 0 }
+                let text = jsc_value_to_string(value)
+                let answer = jsc_value_new_string(jsc_value_get_context(value), text)
+                webkit_script_message_reply_return_value(reply, answer)
+                g_object_unref(answer)
+                g_free(text)
+                return 1
+            }, nil)
+        _ = ks_on_message(
+            manager, "floorAsync",
+            { _, result, data in
+                guard let result, let data else { return }
+                SameViewFloor.callPage(data, "__floorResult", result)
+            }, data)
+        _ = ks_on_message(
+            manager, "floorChain",
+            { _, result, data in
+                guard let result, let data else { return }
+                SameViewFloor.callPage(data, "__floorCall", result)
+            }, data)
         let address = UInt(bitPattern: data)
         host.dialogHandler = ScriptDialogHandler(prompt: { message, defaultText in
             if message == "answer", let defaultText { evaluate(UnsafeMutableRawPointer(bitPattern: address)!, "__floorResult", defaultText) }

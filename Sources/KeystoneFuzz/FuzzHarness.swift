@@ -125,7 +125,8 @@ enum FuzzHarness {
     static func checkCall(_ bytes: ArraySlice<UInt8>, asPrompt: Bool) {
         let (method, arguments) = split(bytes)
         withFreshKeystone(Data(bytes)) { keystone in
-            let answer: String? = asPrompt
+            let answer: String? =
+                asPrompt
                 ? keystone.handlePrompt(Keystone.promptPrefix + method, defaultText: arguments)
                 : keystone.handleMessage(method, arguments: arguments)
             guard let answer else { return fail("a bridge prompt was not answered", Data(bytes)) }

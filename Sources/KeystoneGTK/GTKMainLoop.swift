@@ -30,10 +30,12 @@ public final class GTKMainLoop: @unchecked Sendable {
     /// Runs `body` on the loop's thread after `seconds`.
     public func after(seconds: Double, _ body: @escaping @Sendable () -> Void) {
         let work = Unmanaged.passRetained(ScheduledWork(body)).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(max(0, seconds * 1000)), { data in
-            Unmanaged<ScheduledWork>.fromOpaque(data!).takeUnretainedValue().body()
-            return 0  // G_SOURCE_REMOVE
-        }, work, { data in Unmanaged<ScheduledWork>.fromOpaque(data!).release() })
+        g_timeout_add_full(
+            G_PRIORITY_DEFAULT, UInt32(max(0, seconds * 1000)),
+            { data in
+                Unmanaged<ScheduledWork>.fromOpaque(data!).takeUnretainedValue().body()
+                return 0  // G_SOURCE_REMOVE
+            }, work, { data in Unmanaged<ScheduledWork>.fromOpaque(data!).release() })
     }
 }
 

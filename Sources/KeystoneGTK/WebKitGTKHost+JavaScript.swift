@@ -18,10 +18,12 @@ extension WebKitGTKHost {
             let work = Unmanaged.passRetained(QueuedScript(host: self, script: javascript, continuation: continuation)).toOpaque()
             // The source releases the script when it is destroyed; one destroyed before it ran
             // (the main loop went away) answers instead of leaving its caller waiting.
-            g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-                Unmanaged<QueuedScript>.fromOpaque(data!).takeUnretainedValue().start()
-                return 0  // G_SOURCE_REMOVE
-            }, work, { data in Unmanaged<QueuedScript>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
+            g_idle_add_full(
+                G_PRIORITY_DEFAULT,
+                { data in
+                    Unmanaged<QueuedScript>.fromOpaque(data!).takeUnretainedValue().start()
+                    return 0  // G_SOURCE_REMOVE
+                }, work, { data in Unmanaged<QueuedScript>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
         }
         guard let text = try json.get() else { return .null }
         do {
@@ -35,10 +37,12 @@ extension WebKitGTKHost {
     /// the JSON text of its completion value (`nil` for `undefined`), or the error it threw.
     func run(_ script: String, completion: @escaping (Result<String?, BridgeError>) -> Void) {
         let pending = Unmanaged.passRetained(RunningScript(host: self, completion: completion)).toOpaque()
-        webkit_web_view_evaluate_javascript(webView, script, -1, nil, nil, nil, { _, result, data in
-            let running = Unmanaged<RunningScript>.fromOpaque(data!).takeRetainedValue()
-            running.completion(running.finish(result))
-        }, pending)
+        webkit_web_view_evaluate_javascript(
+            webView, script, -1, nil, nil, nil,
+            { _, result, data in
+                let running = Unmanaged<RunningScript>.fromOpaque(data!).takeRetainedValue()
+                running.completion(running.finish(result))
+            }, pending)
     }
 }
 

@@ -131,49 +131,61 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     private func connectSignals() {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = ks_on_script_dialog(webView, { _, dialog, data in
-            guard let dialog, let data else { return 0 }
-            return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
-        }, me)
-        _ = ks_on_message_with_reply(manager, "keystone", Self.worldName, { _, value, reply, data in
-            guard let value, let reply, let data else { return 0 }
-            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-            let answer = jsc_value_new_string(jsc_value_get_context(value), host.answerMessage(WebKitGTKHost.string(value)))
-            // The reply takes its own reference; the new value's is ours to drop.
-            webkit_script_message_reply_return_value(reply, answer)
-            g_object_unref(answer)
-            return 1
-        }, me)
-        if options.relaysConsole {
-            // A channel of its own: no method name a page calls can reach it, or be taken by it.
-            _ = ks_on_message_with_reply(manager, Self.consoleChannel, nil, { _, value, reply, data in
+        _ = ks_on_script_dialog(
+            webView,
+            { _, dialog, data in
+                guard let dialog, let data else { return 0 }
+                return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
+            }, me)
+        _ = ks_on_message_with_reply(
+            manager, "keystone", Self.worldName,
+            { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                let line = WebKitGTKHost.string(value)
-                if let (level, text) = WebKitGTKHost.splitLine(Substring(line).utf8) {
-                    host.consoleHandler?(String(decoding: level, as: UTF8.self), String(decoding: text, as: UTF8.self))
-                }
-                let answer = jsc_value_new_null(jsc_value_get_context(value))
+                let answer = jsc_value_new_string(jsc_value_get_context(value), host.answerMessage(WebKitGTKHost.string(value)))
+                // The reply takes its own reference; the new value's is ours to drop.
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
                 return 1
             }, me)
+        if options.relaysConsole {
+            // A channel of its own: no method name a page calls can reach it, or be taken by it.
+            _ = ks_on_message_with_reply(
+                manager, Self.consoleChannel, nil,
+                { _, value, reply, data in
+                    guard let value, let reply, let data else { return 0 }
+                    let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+                    let line = WebKitGTKHost.string(value)
+                    if let (level, text) = WebKitGTKHost.splitLine(Substring(line).utf8) {
+                        host.consoleHandler?(String(decoding: level, as: UTF8.self), String(decoding: text, as: UTF8.self))
+                    }
+                    let answer = jsc_value_new_null(jsc_value_get_context(value))
+                    webkit_script_message_reply_return_value(reply, answer)
+                    g_object_unref(answer)
+                    return 1
+                }, me)
         }
-        _ = ks_on_load_changed(webView, { _, event, data in
-            guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
-            Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
-        }, me)
-        _ = ks_on_decide_policy(webView, { _, decision, type, data in
-            guard let decision, let data, let uri = ks_navigation_decision_uri(decision, type) else { return 0 }
-            let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-            guard host.decideWVJBNavigation(String(cString: uri)) else { return 0 }
-            webkit_policy_decision_ignore(decision)
-            return 1
-        }, me)
-        _ = ks_on_web_process_terminated(webView, { _, reason, data in
-            guard let data else { return }
-            Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().webProcessDidTerminate(reason)
-        }, me)
+        _ = ks_on_load_changed(
+            webView,
+            { _, event, data in
+                guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
+                Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
+            }, me)
+        _ = ks_on_decide_policy(
+            webView,
+            { _, decision, type, data in
+                guard let decision, let data, let uri = ks_navigation_decision_uri(decision, type) else { return 0 }
+                let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+                guard host.decideWVJBNavigation(String(cString: uri)) else { return 0 }
+                webkit_policy_decision_ignore(decision)
+                return 1
+            }, me)
+        _ = ks_on_web_process_terminated(
+            webView,
+            { _, reason, data in
+                guard let data else { return }
+                Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().webProcessDidTerminate(reason)
+            }, me)
     }
 
     deinit {
@@ -213,11 +225,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         hub.pageDidUnload()
         wvjb?.pageDidUnload()
         hasCommittedDocument = false
-        let termination: WebProcessTermination = switch reason {
-        case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
-        case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
-        default: .crashed
-        }
+        let termination: WebProcessTermination =
+            switch reason {
+            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
+            case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
+            default: .crashed
+            }
         terminationHandler?(termination)
         if options.reloadsAfterTermination { webkit_web_view_reload(webView) }
     }
@@ -247,10 +260,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script, pageLoad: batch.pageLoad, done: done)).toOpaque()
         // Always through the main loop, even from its own thread: the queue keeps batches in order.
         // The source releases the work when it is destroyed, whether or not it ran.
-        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
-            Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue().run()
-            return 0  // G_SOURCE_REMOVE
-        }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
+        g_idle_add_full(
+            G_PRIORITY_DEFAULT,
+            { data in
+                Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue().run()
+                return 0  // G_SOURCE_REMOVE
+            }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
     }
 
     /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's

@@ -268,9 +268,11 @@ public final class InMemoryPage: EvaluationTarget {
                 if runtime == .keystone { returnValue(.failure(BridgeError(error)), id: callbackId, complete: true) }
             }
         case .async(let handler):
-            handler(values, Reply { [weak self] value, complete in
-                self?.returnValue(.success(value), id: callbackId, complete: complete)
-            })
+            handler(
+                values,
+                Reply { [weak self] value, complete in
+                    self?.returnValue(.success(value), id: callbackId, complete: complete)
+                })
         case nil:
             // dsbridge.js 3.1.4 answers nothing for a handler it lacks; Keystone's runtime says so.
             if runtime == .keystone {
@@ -292,10 +294,11 @@ public final class InMemoryPage: EvaluationTarget {
 
     private func returnValue(_ result: Swift.Result<JSONValue?, BridgeError>, id: Int, complete: Bool) {
         struct Answer: Encodable, Sendable { var id: Int; var data: JSONValue?; var error: BridgeError?; var complete: Bool }
-        let answer = switch result {
-        case .success(let value): Answer(id: id, data: value, complete: complete)
-        case .failure(let error): Answer(id: id, error: error, complete: complete)
-        }
+        let answer =
+            switch result {
+            case .success(let value): Answer(id: id, data: value, complete: complete)
+            case .failure(let error): Answer(id: id, error: error, complete: complete)
+            }
         guard let text = try? encodeCall(answer, callback: nil) else { return }
         _ = prompt("_dsb.returnValue", argumentText: text)
     }
@@ -321,7 +324,12 @@ public final class InMemoryPage: EvaluationTarget {
         if inline, let value = inlineValue(answer) {
             // Settled by the answer itself: the runtime closes the callback.
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
-            return (callback, AsyncThrowingStream { $0.yield(value); $0.finish() })
+            return (
+                callback,
+                AsyncThrowingStream {
+                    $0.yield(value); $0.finish()
+                }
+            )
         }
         if case .failure(let error) = decodeAnswer(answer, as: JSONValue.self) {
             // Refused while the page waited: the refusal is the outcome, even when the callback's

@@ -70,11 +70,12 @@ struct BatchingEvaluatorTests {
         evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first)
         clock.advance(by: .milliseconds(50))
         let batches = await target.waitForBatches(3)
-        #expect(batches == [
-            ScriptBatch(messages: [message(1)], runtime: .keystone),
-            ScriptBatch(messages: [message(2)], runtime: .keystone),
-            ScriptBatch(messages: [message(3)], runtime: .dsbridge),
-        ])
+        #expect(
+            batches == [
+                ScriptBatch(messages: [message(1)], runtime: .keystone),
+                ScriptBatch(messages: [message(2)], runtime: .keystone),
+                ScriptBatch(messages: [message(3)], runtime: .dsbridge),
+            ])
     }
 
     @Test func holdsItsTargetWeakly() {

@@ -1,6 +1,6 @@
+import Evaluator
 // JSONTextTests.swift — the JSON grammar check and the literal quoting that keep scripts safe.
 import Foundation
-import Evaluator
 import Interfaces
 import Testing
 

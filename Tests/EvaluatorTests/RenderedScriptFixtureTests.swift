@@ -1,6 +1,6 @@
+import Evaluator
 // RenderedScriptFixtureTests.swift — renders the adversarial table into the fixture `node` evaluates.
 import Foundation
-import Evaluator
 import Interfaces
 import KeystoneTesting
 import Testing
@@ -27,14 +27,15 @@ struct RenderedScriptFixtureTests {
         let encoder = JSONEncoder()
         let nested = try JSONText(validating: encoder.encode(["nested": [value]]))
         let arguments = try JSONText(validating: encoder.encode([JSONValue.string(value), ["k": .string(value)]]))
-        return ScriptBatch(messages: [
-            .result(callback: "first", value: JSONText(quoting: value), complete: false),
-            .result(callback: "second", value: nested, complete: true),
-            .failure(callback: "third", error: BridgeError(code: .init(rawValue: 1000), message: value)),
-            .call(method: value, callbackId: 1, arguments: arguments),
-            .result(callback: "named " + value, value: try JSONText(validating: Data("1".utf8)), complete: true),
-            .event(name: value, value: JSONText(quoting: value)),
-        ], runtime: runtime)
+        return ScriptBatch(
+            messages: [
+                .result(callback: "first", value: JSONText(quoting: value), complete: false),
+                .result(callback: "second", value: nested, complete: true),
+                .failure(callback: "third", error: BridgeError(code: .init(rawValue: 1000), message: value)),
+                .call(method: value, callbackId: 1, arguments: arguments),
+                .result(callback: "named " + value, value: try JSONText(validating: Data("1".utf8)), complete: true),
+                .event(name: value, value: JSONText(quoting: value)),
+            ], runtime: runtime)
     }
 
     static func cases() throws -> [RenderedScriptCase] {

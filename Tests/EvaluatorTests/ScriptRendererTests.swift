@@ -1,6 +1,6 @@
+import Evaluator
 // ScriptRendererTests.swift — golden texts for every message kind, and the size of what is sent.
 import Foundation
-import Evaluator
 import Interfaces
 import Testing
 
@@ -66,36 +66,40 @@ struct ScriptRendererTests {
     }
 
     @Test func rendersOneDeliverCallWithStructuredMessagesForKeystonesRuntime() throws {
-        let script = ScriptRenderer.render([
-            .result(callback: "a", value: try json("1"), complete: false),
-            .result(callback: "a", value: try json("2"), complete: true),
-            .failure(callback: "b", error: BridgeError(code: .failed, message: "no")),
-            .completion(callback: "c"),
-            .release(callback: "d"),
-            .call(method: "ns.m", callbackId: 3, arguments: try json(#"[1,"x"]"#)),
-            .event(name: "tick", value: try json(#"{"n":1}"#)),
-        ], for: .keystone)
-        #expect(script == """
-            try{window._keystone.deliver([{"callback":"a","values":[1,2],"complete":true},\
-            {"callback":"b","error":{"code":5,"message":"no"}},{"callback":"c","complete":true},{"callback":"d","release":true},\
-            {"method":"ns.m","callbackId":3,"args":[1,"x"]},{"event":"tick","value":{"n":1}}])}catch(e){}
-            """)
+        let script = ScriptRenderer.render(
+            [
+                .result(callback: "a", value: try json("1"), complete: false),
+                .result(callback: "a", value: try json("2"), complete: true),
+                .failure(callback: "b", error: BridgeError(code: .failed, message: "no")),
+                .completion(callback: "c"),
+                .release(callback: "d"),
+                .call(method: "ns.m", callbackId: 3, arguments: try json(#"[1,"x"]"#)),
+                .event(name: "tick", value: try json(#"{"n":1}"#)),
+            ], for: .keystone)
+        #expect(
+            script == """
+                try{window._keystone.deliver([{"callback":"a","values":[1,2],"complete":true},\
+                {"callback":"b","error":{"code":5,"message":"no"}},{"callback":"c","complete":true},{"callback":"d","release":true},\
+                {"method":"ns.m","callbackId":3,"args":[1,"x"]},{"event":"tick","value":{"n":1}}])}catch(e){}
+                """)
     }
 
     @Test func sendsARunOfResultsForOneCallbackTogetherAndStopsTheRunAtItsEnd() throws {
-        let script = ScriptRenderer.render([
-            .result(callback: "a", value: try json("1"), complete: false),
-            .result(callback: "a", value: try json("2"), complete: false),
-            .result(callback: "a", value: try json("3"), complete: true),
-            .result(callback: "a", value: try json("4"), complete: false),  // after completion: its own
-            .result(callback: "b", value: try json("5"), complete: false),
-            .result(callback: "a", value: try json("6"), complete: false),
-            .result(callback: "a", value: try json("7"), complete: false),
-        ], for: .keystone)
-        #expect(script == """
-            try{window._keystone.deliver([{"callback":"a","values":[1,2,3],"complete":true},{"callback":"a","value":4},\
-            {"callback":"b","value":5},{"callback":"a","values":[6,7]}])}catch(e){}
-            """)
+        let script = ScriptRenderer.render(
+            [
+                .result(callback: "a", value: try json("1"), complete: false),
+                .result(callback: "a", value: try json("2"), complete: false),
+                .result(callback: "a", value: try json("3"), complete: true),
+                .result(callback: "a", value: try json("4"), complete: false),  // after completion: its own
+                .result(callback: "b", value: try json("5"), complete: false),
+                .result(callback: "a", value: try json("6"), complete: false),
+                .result(callback: "a", value: try json("7"), complete: false),
+            ], for: .keystone)
+        #expect(
+            script == """
+                try{window._keystone.deliver([{"callback":"a","values":[1,2,3],"complete":true},{"callback":"a","value":4},\
+                {"callback":"b","value":5},{"callback":"a","values":[6,7]}])}catch(e){}
+                """)
     }
 
     @Test func aFloodOfResultsCostsAFewBytesEachBeyondItsJSON() throws {

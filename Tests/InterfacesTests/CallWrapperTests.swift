@@ -10,22 +10,23 @@ struct CallWrapperTests {
         return (wrapper.data.map { String(decoding: $0, as: UTF8.self) }, wrapper.callbackStub)
     }
 
-    @Test(arguments: [
-        (#"{"data":{"a":[1,{"b":"}"}]},"_dscbstub":"dscb3"}"#, #"{"a":[1,{"b":"}"}]}"#, "dscb3"),
-        (#" { "_dscbstub" : "dscb0" , "data" : "x" } "#, #""x""#, "dscb0"),
-        (#"{"data":null}"#, "null", nil),
-        (#"{"data":""}"#, #""""#, nil),
-        (#"{"other":[1,2],"data":-1.5e3}"#, "-1.5e3", nil),
-        (#"{}"#, nil, nil),
-        (#"{"_dscbstub":"a\"b\u00e9"}"#, nil, "a\"bé"),
-        (#"{"data":1,"data":2}"#, "2", nil),
-        // As JSON.parse reads them: escaped keys by what they say, the last of a repeated key.
-        (#"{"d\u0061ta":[1,2]}"#, "[1,2]", nil),
-        (#"{"_dscbstu\u0062":"dscb1"}"#, nil, "dscb1"),
-        (#"{"data":1,"d\u0061ta":2,"\u005f\u0064scbstub":"x","_dscbstub":"y"}"#, "2", "y"),
-        (#"{"d\u0061ta":1,"data":2}"#, "2", nil),
-        (#"{"dat\u0061x":1,"dat":2,"\ud800":3}"#, nil, nil),
-    ] as [(String, String?, String?)])
+    @Test(
+        arguments: [
+            (#"{"data":{"a":[1,{"b":"}"}]},"_dscbstub":"dscb3"}"#, #"{"a":[1,{"b":"}"}]}"#, "dscb3"),
+            (#" { "_dscbstub" : "dscb0" , "data" : "x" } "#, #""x""#, "dscb0"),
+            (#"{"data":null}"#, "null", nil),
+            (#"{"data":""}"#, #""""#, nil),
+            (#"{"other":[1,2],"data":-1.5e3}"#, "-1.5e3", nil),
+            (#"{}"#, nil, nil),
+            (#"{"_dscbstub":"a\"b\u00e9"}"#, nil, "a\"bé"),
+            (#"{"data":1,"data":2}"#, "2", nil),
+            // As JSON.parse reads them: escaped keys by what they say, the last of a repeated key.
+            (#"{"d\u0061ta":[1,2]}"#, "[1,2]", nil),
+            (#"{"_dscbstu\u0062":"dscb1"}"#, nil, "dscb1"),
+            (#"{"data":1,"d\u0061ta":2,"\u005f\u0064scbstub":"x","_dscbstub":"y"}"#, "2", "y"),
+            (#"{"d\u0061ta":1,"data":2}"#, "2", nil),
+            (#"{"dat\u0061x":1,"dat":2,"\ud800":3}"#, nil, nil),
+        ] as [(String, String?, String?)])
     func findsDataAndTheCallback(_ text: String, _ data: String?, _ stub: String?) throws {
         let parts = try split(text)
         #expect(parts.data == data)

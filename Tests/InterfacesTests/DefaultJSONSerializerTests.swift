@@ -91,7 +91,7 @@ struct DefaultJSONSerializerTests {
     }
 
     @Test func writesNumbersAsJavaScriptDoes() throws {
-        #expect(try encode([1.0, -0.5, 1e21, 1.0 / 3, 123456789012]) == "[1,-0.5,1e+21,0.3333333333333333,123456789012]")
+        #expect(try encode([1.0, -0.5, 1e21, 1.0 / 3, 123_456_789_012]) == "[1,-0.5,1e+21,0.3333333333333333,123456789012]")
         #expect(try encode([Int64.min]) == "[-9223372036854775808]")
         #expect(try encode([UInt64.max]) == "[18446744073709551615]")
     }

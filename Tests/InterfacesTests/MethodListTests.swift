@@ -53,7 +53,9 @@ struct MethodListTests {
     @Test func anAsyncMethodDecodesItsInputBeforeItsWorkStarts() throws {
         let ran = Locked(false)
         var list = MethodList()
-        list.async("work") { (n: Int) async in ran.withLock { $0 = true }; return n }
+        list.async("work") { (n: Int) async in
+            ran.withLock { $0 = true }; return n
+        }
         guard case .async(let start) = list.methods["work"]?.invoker else {
             Issue.record("expected an async method")
             return
@@ -84,9 +86,10 @@ struct MethodListTests {
             return
         }
         let sent = Locked<[String]>([])
-        try await start(nil, DefaultJSONSerializer(), .stub)(ResponseSink { json, isFinal in
-            sent.withLock { $0.append("\(String(decoding: json, as: UTF8.self))\(isFinal ? " final" : "")") }
-        })
+        try await start(nil, DefaultJSONSerializer(), .stub)(
+            ResponseSink { json, isFinal in
+                sent.withLock { $0.append("\(String(decoding: json, as: UTF8.self))\(isFinal ? " final" : "")") }
+            })
         #expect(sent.withLock { $0 } == ["1", "2 final"])
     }
 }

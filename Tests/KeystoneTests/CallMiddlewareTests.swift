@@ -77,8 +77,12 @@ struct CallMiddlewareTests {
             let ran: Locked<Bool>
             func exposeMethods(to methods: inout MethodList) {
                 let ran = ran
-                methods.sync("wipe") { () -> Bool in ran.withLock { $0 = true }; return true }
-                methods.async("later") { () async -> Bool in ran.withLock { $0 = true }; return true }
+                methods.sync("wipe") { () -> Bool in
+                    ran.withLock { $0 = true }; return true
+                }
+                methods.async("later") { () async -> Bool in
+                    ran.withLock { $0 = true }; return true
+                }
             }
         }
         let (keystone, page) = makeBridge(KeystoneComponents(middleware: [RefuseNamespace(namespace: "admin")]))
@@ -112,10 +116,11 @@ struct CallMiddlewareTests {
         try keystone.register(Calculator(), namespace: "a.b")
         #expect(try page.call("a.b.add", [1, 2], as: Double.self) == 3)
         _ = try? page.call("a.b.missing", as: Int.self)
-        #expect(log.withLock { $0 } == [
-            "outer in a.b.add https://shop.example [1,2]", "inner in a.b.add https://shop.example [1,2]", "inner out", "outer out",
-            "outer in a.b.missing https://shop.example null", "inner in a.b.missing https://shop.example null", "inner out", "outer out",
-        ])
+        #expect(
+            log.withLock { $0 } == [
+                "outer in a.b.add https://shop.example [1,2]", "inner in a.b.add https://shop.example [1,2]", "inner out", "outer out",
+                "outer in a.b.missing https://shop.example null", "inner in a.b.missing https://shop.example null", "inner out", "outer out",
+            ])
     }
 
     @Test func theProtocolsOwnCallsDoNotPassThroughMiddleware() {

@@ -32,10 +32,11 @@ struct FrameTrustTests {
 
     @Test func aSubframeCannotAnswerCancelCloseOrReannounceForTheMainFrame() async throws {
         let closed = Locked(0)
-        let (keystone, page) = makeBridge(KeystoneComponents(
-            policy: DefaultCallPolicy(allowsSubframes: true),
-            closePage: { closed.withLock { $0 += 1 } }
-        ))
+        let (keystone, page) = makeBridge(
+            KeystoneComponents(
+                policy: DefaultCallPolicy(allowsSubframes: true),
+                closePage: { closed.withLock { $0 += 1 } }
+            ))
         try keystone.register(Endless(events: AsyncStream<String>.makeStream().1), namespace: "endless")
         page.registerAsync("never") { _, _ in }
         page.initialize()

@@ -128,4 +128,3 @@ struct PageRuntimeResourceTests {
         #expect(try Keystone.pageRuntimeTypes().contains("interface DSBridge"))
     }
 }
-

@@ -93,9 +93,10 @@ struct OrderedCallTests {
         var values: [Int] = []
         for try await value in page.stream("two", of: Int.self) { values.append(value) }
         #expect(values == [1, 2])
-        let callback = try #require(page.receivedMessages.compactMap { message -> String? in
-            if case .result(let callback, _, true) = message { callback } else { nil }
-        }.first)
+        let callback = try #require(
+            page.receivedMessages.compactMap { message -> String? in
+                if case .result(let callback, _, true) = message { callback } else { nil }
+            }.first)
         // One message completes the call with its value: no separate completion follows.
         #expect(page.receivedMessages.filter { if case .completion = $0 { true } else { false } }.isEmpty)
         #expect(page.receivedMessages.last == .result(callback: callback, value: try JSONText(validating: Data("2".utf8)), complete: true))

@@ -157,9 +157,11 @@ struct OutboundCallTests {
 
     @Test func cancellingTheAwaitingTaskSettlesTheCallOnceAsCancelled() async throws {
         let warnings = Locked<[String]>([])
-        let (keystone, page) = makeBridge(KeystoneComponents(logging: .debug { record in
-            if record.message.hasPrefix("dropped") { warnings.withLock { $0.append(record.message) } }
-        }))
+        let (keystone, page) = makeBridge(
+            KeystoneComponents(
+                logging: .debug { record in
+                    if record.message.hasPrefix("dropped") { warnings.withLock { $0.append(record.message) } }
+                }))
         page.registerAsync("never") { _, _ in }
         page.initialize()
         let task = Task { try await keystone.call("never", as: Int.self) }
@@ -193,7 +195,9 @@ struct OutboundCallTests {
                     defer { settled.withLock { $0 += 1 } }
                     return try await keystone.call(n.isMultiple(of: 2) ? "never" : "later", as: String.self)
                 }
-                group.addTask { task.cancel(); _ = await task.result }
+                group.addTask {
+                    task.cancel(); _ = await task.result
+                }
             }
         }
         #expect(settled.withLock { $0 } == 300)
@@ -222,10 +226,11 @@ struct OutboundCallTests {
         #expect(try await keystone.call("add", 1, 2, as: Double.self) == 3)
         #expect(page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"data":"again"}}"#) == #"{"code":0,"data":""}"#)
         let dropped = lines.withLock { $0 }.filter { $0.message.hasPrefix("dropped") }
-        #expect(dropped.map(\.message) == [
-            "dropped an answer for call 999, which nobody waits for",
-            "dropped an answer for call 1, which nobody waits for",
-        ])
+        #expect(
+            dropped.map(\.message) == [
+                "dropped an answer for call 999, which nobody waits for",
+                "dropped an answer for call 1, which nobody waits for",
+            ])
         #expect(dropped.allSatisfy { $0.level == .debug })
     }
 
@@ -239,10 +244,11 @@ struct OutboundCallTests {
         }
         page.initialize()
         #expect(try await keystone.call("twice", as: Int.self) == 1)
-        #expect(warnings.withLock { $0 } == [
-            #"the page's handler "twice" answered call 1 again: a call keeps its first answer; use stream for every answer"#,
-            #"the page's handler "twice" answered call 1 again: a call keeps its first answer; use stream for every answer"#,
-        ])
+        #expect(
+            warnings.withLock { $0 } == [
+                #"the page's handler "twice" answered call 1 again: a call keeps its first answer; use stream for every answer"#,
+                #"the page's handler "twice" answered call 1 again: a call keeps its first answer; use stream for every answer"#,
+            ])
         // The last answer closed the call: nothing is left open, and a stream gets every answer.
         #expect(keystone.pendingCallCount == 0)
         var answers: [Int] = []

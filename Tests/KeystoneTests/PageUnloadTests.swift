@@ -122,7 +122,9 @@ final class QueueingTarget: EvaluationTarget {
 
     func runQueued() {
         let page = showing.withLock { $0 }
-        for batch in queued.withLock({ queued in defer { queued.removeAll() }; return queued }) { page.evaluate(batch) }
+        for batch in queued.withLock({ queued in
+            defer { queued.removeAll() }; return queued
+        }) { page.evaluate(batch) }
     }
 }
 

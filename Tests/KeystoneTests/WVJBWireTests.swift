@@ -82,11 +82,12 @@ struct WVJBWireTests {
     }
 
     @Test func synchronousMethodsAndRefusalsAreAnsweredAtOnce() throws {
-        let immediate = try #require(queue([
-            ["handlerName": "math.add", "data": [4, 5], "callbackId": "cb_1_1"],
-            ["handlerName": "nowhere.method", "data": 1, "callbackId": "cb_2_1"],
-            ["handlerName": "math.add", "data": [1, 1]],  // no callback: nothing to answer
-        ]))
+        let immediate = try #require(
+            queue([
+                ["handlerName": "math.add", "data": [4, 5], "callbackId": "cb_1_1"],
+                ["handlerName": "nowhere.method", "data": 1, "callbackId": "cb_2_1"],
+                ["handlerName": "math.add", "data": [1, 1]],  // no callback: nothing to answer
+            ]))
         let answers = WVJBPageRecorder.messages(in: immediate)
         #expect(answers.first == ["responseId": "cb_1_1", "responseData": 9])
         guard answers.count == 2, case .object(let refusal) = answers[1] else {
@@ -107,13 +108,17 @@ struct WVJBWireTests {
     @Test func valuesCrossByteExactBothWays() async throws {
         let values = AdversarialStrings.table.map(\.value) + [String(repeating: "ab\u{2028}😀\"\\</script>", count: 50_000)]
         page.received.withLock { $0.removeAll() }
-        _ = queue(.array(values.enumerated().map { index, value in
-            ["handlerName": "echoBack", "data": .string(value), "callbackId": .string("cb_\(index)_1")]
-        }))
+        _ = queue(
+            .array(
+                values.enumerated().map { index, value in
+                    ["handlerName": "echoBack", "data": .string(value), "callbackId": .string("cb_\(index)_1")]
+                }))
         try keystone.register(namespace: "") { $0.async("echoBack") { (value: String) async in value } }
-        _ = queue(.array(values.enumerated().map { index, value in
-            ["handlerName": "echoBack", "data": .string(value), "callbackId": .string("cb_\(index)_2")]
-        }))
+        _ = queue(
+            .array(
+                values.enumerated().map { index, value in
+                    ["handlerName": "echoBack", "data": .string(value), "callbackId": .string("cb_\(index)_2")]
+                }))
         let answers = await waitFor(values.count * 2)
         let echoed = answers.compactMap { answer -> String? in
             guard case .object(let object) = answer, case .string(let value) = object["responseData"] else { return nil }

@@ -55,13 +55,14 @@ struct ExamplesCheck {
         let serializer = SortedKeysSerializer()
         let audit = AuditMiddleware(closing: "admin")
         let evaluator = ImmediateEvaluator()
-        let keystone = Keystone(components: KeystoneComponents(
-            serializer: serializer,
-            registry: AllowListRegistry(allowing: ["profile", "admin"]),
-            dispatcher: AnyKindDispatcher(),
-            middleware: [audit],
-            evaluator: evaluator
-        ))
+        let keystone = Keystone(
+            components: KeystoneComponents(
+                serializer: serializer,
+                registry: AllowListRegistry(allowing: ["profile", "admin"]),
+                dispatcher: AnyKindDispatcher(),
+                middleware: [audit],
+                evaluator: evaluator
+            ))
         try keystone.register(Profile(), namespace: "profile")
         try keystone.register(Admin(), namespace: "admin")
         do {
@@ -80,15 +81,17 @@ struct ExamplesCheck {
         }
         page.initialize()
 
-        check(page.prompt("profile.card", argumentText: #"{"data":null}"#) == #"{"code":0,"data":{"age":36,"name":"Ada"}}"#,
-              "the serializer writes the result with its keys sorted")
+        check(
+            page.prompt("profile.card", argumentText: #"{"data":null}"#) == #"{"code":0,"data":{"age":36,"name":"Ada"}}"#,
+            "the serializer writes the result with its keys sorted")
         check(serializer.encodeCount > 0, "the serializer encoded it")
         check((try? page.call("profile.caller", as: String.self)) == "https://app.example", "a method reads its caller's origin from its context")
         let card = try await page.callAsync("profile.card", as: Profile.Card.self)
         check(card.name == "Ada", "the dispatcher answers a synchronous method called with a callback")
         check((try? page.call("admin.wipe", as: Bool.self)) == nil, "the middleware refuses the closed namespace")
-        check(try await page.callAsync("profile.greet", "Grace", as: String.self) == "hello Grace",
-              "a method calls back into the page that called it")
+        check(
+            try await page.callAsync("profile.greet", "Grace", as: String.self) == "hello Grace",
+            "a method calls back into the page that called it")
         check(transcript.recorded.contains { $0.contains("_handleMessageFromNative") }, "the target received the scripts a web view would run")
         check(evaluator.evaluationCount == transcript.recorded.count, "the evaluator sent each group at once")
         check(audit.trail.contains("refused admin.wipe from https://app.example"), "the middleware kept its audit trail")
