@@ -15,7 +15,7 @@ public struct JSONText: Sendable, Hashable, CustomStringConvertible {
     let protoKeys: [Range<Int>]
 
     /// Checks that `bytes` is exactly one JSON value (surrounding white space allowed).
-    /// - Throws: ``BridgeError`` with code `unencodableValue` when it is not.
+    /// - Throws: `BridgeError` with code `unencodableValue` when it is not.
     public init(validating bytes: Data) throws(BridgeError) {
         let (offset, protoKeys) = JSONGrammar.check(bytes)
         if let offset {

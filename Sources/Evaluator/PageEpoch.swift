@@ -2,8 +2,10 @@
 /// Identifies one page load. Each navigation or reload starts a new epoch; a message sent for an
 /// older epoch is dropped, so a late result can never reach the next page's callbacks.
 public struct PageEpoch: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The page load's number: each new page load has a larger one.
     public let rawValue: Int
 
+    /// Creates the page load numbered `rawValue`.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }

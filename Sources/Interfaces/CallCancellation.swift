@@ -3,6 +3,7 @@
 public final class CallCancellation: Sendable {
     private let state = Locked(false)
 
+    /// Creates a cancellation that has not been cancelled.
     public init() {}
 
     /// Whether ``cancel()`` was called.

@@ -2,7 +2,7 @@
 /// The call an interface method is answering: who made it, whether it was cancelled, and the page
 /// load that made it.
 ///
-/// A method asks for one by taking it as a parameter (``MethodList/async(_:_:)-(_,(Input,CallContext))``
+/// A method asks for one by taking it as a parameter (``MethodList/async(_:_:)-(_,(Input,CallContext)->Output)``
 /// and its siblings); methods that do not ask are unchanged.
 ///
 /// ```swift

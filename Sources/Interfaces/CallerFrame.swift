@@ -13,6 +13,8 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Whether the engine vouches for ``isMainFrame`` and ``origin``.
     public var isAttested: Bool
 
+    /// Creates a frame as a host reports it: whether it is the main frame, its origin, and whether
+    /// the engine vouched for both.
     public init(isMainFrame: Bool, origin: String?, isAttested: Bool = true) {
         self.isMainFrame = isMainFrame
         self.origin = origin

@@ -5,6 +5,7 @@ public struct InvalidArgument: Error, Sendable {
     /// Where decoding failed and what was expected, without the payload itself.
     public var reason: String
 
+    /// Creates the error, with `reason` saying what was wrong (never quoting the value).
     public init(reason: String) {
         self.reason = reason
     }

@@ -35,6 +35,8 @@ public struct DefaultJSONSerializer: JSONSerializer {
     /// What coders hand to `init(from:)` and `encode(to:)` as `userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
 
+    /// Creates the serializer, reading at most `maximumDepth` levels of nesting, with `userInfo`
+    /// for the values' own `Codable` code.
     public init(maximumDepth: Int = 512, userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.maximumDepth = maximumDepth
         self.userInfo = userInfo

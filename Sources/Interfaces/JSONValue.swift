@@ -9,11 +9,17 @@
 /// typed input, and writes it back with its keys in order. Through other decoders it is read by
 /// trying each kind of value in turn, which costs more the deeper the value is nested.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, as a `Double` (as JavaScript holds it).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array of values, in order.
     case array([JSONValue])
+    /// An object, its keys in the order they were written.
     case object(JSONObject)
 }
 

@@ -15,6 +15,7 @@ public struct MethodList: Sendable {
     /// registry refuses a list that has any.
     public private(set) var invalidNames: [String] = []
 
+    /// Creates an empty list; an interface fills it in `exposeMethods(to:)`.
     public init() {}
 
     /// The names listed so far.

@@ -16,8 +16,8 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// The page has gone (navigation, reload, or its web process ended): everything bound for it
     /// settles or is dropped.
     func pageDidUnload()
-    /// The page load scripts may run in now: a target evaluates a ``ScriptBatch`` only while its
-    /// ``ScriptBatch/pageLoad`` is this one.
+    /// The page load scripts may run in now: a target evaluates a `ScriptBatch` only while its
+    /// `ScriptBatch/pageLoad` is this one.
     var pageLoad: PageEpoch { get }
     /// The origins whose documents get the page runtime and the host's relay (`nil`: every
     /// document). A host reads it once, when it is created.

@@ -2,7 +2,7 @@
 /// The most a page may send a Keystone or keep open at once.
 ///
 /// Every byte from a page is hostile, so every input has a bound: past one, the call is refused
-/// with ``BridgeError/Code-swift.struct/limitExceeded`` (12), whose message names the limit and
+/// with `BridgeError/Code-swift.struct/limitExceeded` (12), whose message names the limit and
 /// never the payload. Each check runs before anything is decoded, echoed or put in a script.
 ///
 /// ```swift
@@ -25,6 +25,7 @@ public struct BridgeLimits: Sendable, Hashable {
     /// How many methods a page load may declare (`_dsb.declare`), in all. Default 10,000.
     public var declaredMethods: Int
 
+    /// Creates limits, each defaulting to the value its property documents.
     public init(
         messageBytes: Int = 16 << 20,
         nestingDepth: Int = 128,

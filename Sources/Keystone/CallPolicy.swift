@@ -5,7 +5,7 @@
 /// its policy about every call, the protocol's own (`_dsb.*`) included, before anything else reads
 /// the call.
 ///
-/// An implementation must be fast, must not block, and must throw a ``BridgeError`` with code
+/// An implementation must be fast, must not block, and must throw a `BridgeError` with code
 /// `notAllowed` to refuse, with a message naming the rule (it reaches the page).
 public protocol CallPolicy: Sendable {
     /// Returns when `frame` may call `name` during a page load that has established `access`;

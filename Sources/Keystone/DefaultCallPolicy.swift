@@ -37,6 +37,8 @@ public struct DefaultCallPolicy: CallPolicy {
     /// Whether a page may only call the methods it declared. Off by default.
     public var requiresDeclaration: Bool
 
+    /// Creates the policy; each parameter sets the property of the same name, and the defaults
+    /// answer only the attested main frame of any origin.
     public init(
         allowsSubframes: Bool = false,
         allowsUnattested: Bool = false,

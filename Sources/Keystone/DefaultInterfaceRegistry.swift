@@ -3,6 +3,7 @@
 public final class DefaultInterfaceRegistry: InterfaceRegistry {
     private let interfaces = Locked<[String: MethodList]>([:])
 
+    /// Creates an empty registry.
     public init() {}
 
     public func register(_ methods: MethodList, namespace: String) throws(BridgeError) {

@@ -1,8 +1,11 @@
 // DefaultInvocationDispatcher.swift — the default dispatcher over a registry's erased methods.
 /// The default ``InvocationDispatcher``.
 public struct DefaultInvocationDispatcher: InvocationDispatcher {
+    /// Creates the dispatcher.
     public init() {}
 
+    /// Runs `call` over `registry`: a synchronous method at once, an asynchronous or multi-response
+    /// one as work the Keystone starts, or refuses it with a coded error.
     public func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
         let method = try Self.find(call.name, in: registry)
         let (data, serializer, context) = (call.data, environment.serializer, environment.context)

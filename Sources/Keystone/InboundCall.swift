@@ -16,6 +16,8 @@ public struct InboundCall: Sendable {
     /// dsbridge.js never do, and are answered `unsupportedCallKind` as DSBridge answers them.
     public let acceptsInlineAnswer: Bool
 
+    /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
+    /// for tests.
     public init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool = false) {
         self.name = name
         self.frame = frame

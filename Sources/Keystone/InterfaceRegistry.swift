@@ -1,6 +1,7 @@
 // InterfaceRegistry.swift — where registered interfaces live, by namespace.
 /// What a registry found for a method name.
 public enum MethodLookup: Sendable {
+    /// The method the name resolved to.
     case found(BridgeMethod)
     /// No interface is registered under the namespace.
     case noInterface
@@ -10,12 +11,12 @@ public enum MethodLookup: Sendable {
 
 /// Holds the interfaces registered under namespaces and finds the method a name names.
 ///
-/// An implementation must refuse what can never be called (``MethodList/checkRegistration(namespace:)``
+/// An implementation must refuse what can never be called (`MethodList/checkRegistration(namespace:)`
 /// says what), keep one method list per namespace (registering again replaces it), be safe to call
 /// from many threads at once, and never call out while holding a lock.
 public protocol InterfaceRegistry: Sendable {
     /// Registers `methods` under `namespace`, replacing what was there.
-    /// - Throws: ``BridgeError`` with code `invalidRegistration` for an unusable namespace or name.
+    /// - Throws: `BridgeError` with code `invalidRegistration` for an unusable namespace or name.
     func register(_ methods: MethodList, namespace: String) throws(BridgeError)
     /// Removes the interface under `namespace`; returns whether there was one.
     @discardableResult

@@ -9,9 +9,11 @@ import Foundation
 /// with `unsupportedCallKind` (a synchronous method called asynchronously is of the right kind when
 /// the call ``InboundCall/acceptsInlineAnswer``), decode the input before any work starts (so a bad argument is
 /// refused while the page still waits), and never block. It may throw any error: the hub answers
-/// ``InvalidArgument`` as `invalidArgument` naming the method, and anything else as
+/// `InvalidArgument` as `invalidArgument` naming the method, and anything else as
 /// `BridgeError(error)`.
 public protocol InvocationDispatcher: Sendable {
+    /// Runs `call` over `registry` in `environment`, and says how it was answered: at once, as work
+    /// to start, or refused.
     func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome
 }
 

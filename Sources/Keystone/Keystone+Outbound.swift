@@ -5,7 +5,7 @@ extension Keystone {
     /// Calls the page's handler `method` with positional `arguments` and waits for its answer.
     ///
     /// Calls made before the page sends `_dsb.dsinit` wait and go out in order after it. The call
-    /// settles exactly once: with the page's first answer, with a ``BridgeError``, or with code
+    /// settles exactly once: with the page's first answer, with a `BridgeError`, or with code
     /// `cancelled` when the awaiting task is cancelled. A page written for dsbridge.js 3.1.4 never
     /// answers a call to a handler it lacks; cancel the task (for example with a timeout) to stop
     /// waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
@@ -42,7 +42,7 @@ extension Keystone {
 
     /// Sends a call of the page's handler `method` whose answer nobody waits for, in order with
     /// every other call; the page's answer, if any, is dropped.
-    /// - Throws: ``BridgeError`` (`unencodableValue`) when an argument does not encode.
+    /// - Throws: `BridgeError` (`unencodableValue`) when an argument does not encode.
     public func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
         let text = try encodeArguments(arguments)
         storage.apply { machine in ((), machine.post(method: method, arguments: text, to: nil) ?? []) }
@@ -61,7 +61,7 @@ extension Keystone {
     /// Sends the named event to the page's listeners (`dsBridge.on(name, fn)` in Keystone's page
     /// runtime). Events sent before the page initializes wait like any other message; a page running
     /// dsbridge.js has no listeners and receives none.
-    /// - Throws: ``BridgeError`` with code `unencodableValue` when `value` does not encode to JSON.
+    /// - Throws: `BridgeError` with code `unencodableValue` when `value` does not encode to JSON.
     public func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
         try emit(name, value, to: nil)
     }

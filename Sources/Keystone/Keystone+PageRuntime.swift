@@ -5,7 +5,7 @@ extension Keystone {
     /// The source of Keystone's page runtime (`keystone-bridge.js`): a drop-in for dsbridge.js 3.1.4
     /// with promises, streams, cancellation and events. A host injects it at document start, after
     /// `window._dswk = true`.
-    /// - Throws: ``BridgeError`` (`notFound`) if the package's resources are missing.
+    /// - Throws: `BridgeError` (`notFound`) if the package's resources are missing.
     public static func pageRuntimeScript() throws -> String {
         try resource("keystone-bridge", "js")
     }

@@ -27,7 +27,7 @@ public final class Keystone: BridgeHub, PageConnection {
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface
     /// already there.
-    /// - Throws: ``BridgeError`` with code `invalidRegistration` for an unusable namespace (an empty
+    /// - Throws: `BridgeError` with code `invalidRegistration` for an unusable namespace (an empty
     ///   part, white space around a part, or the reserved `_dsb`) or method name.
     public func register(_ interface: some BridgeInterface, namespace: String = "") throws(BridgeError) {
         var methods = MethodList()

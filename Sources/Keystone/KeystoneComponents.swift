@@ -29,6 +29,8 @@ public struct KeystoneComponents: Sendable {
     /// The most a page may send or keep open.
     public var limits: BridgeLimits
 
+    /// Creates the parts of a Keystone; each parameter sets the property of the same name, and each
+    /// defaults to Keystone's own.
     public init(
         serializer: any JSONSerializer = DefaultJSONSerializer(),
         resolver: any MethodResolver = DefaultMethodResolver(),

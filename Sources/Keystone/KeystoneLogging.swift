@@ -4,8 +4,11 @@
 /// ``warnings(_:)`` reports what Keystone dropped or refused; ``debug(payloadLimit:_:)`` also reports
 /// every message in both directions, with payloads cut to `payloadLimit` characters.
 public struct KeystoneLogging: Sendable {
+    /// How much a log line matters.
     public enum Level: Int, Sendable, Comparable {
+        /// Detail for finding a problem: every call, with its payload cut short.
         case debug
+        /// Something went wrong that the page or the app should hear about.
         case warning
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -13,7 +16,9 @@ public struct KeystoneLogging: Sendable {
 
     /// One log line.
     public struct Record: Sendable, Hashable {
+        /// How much the line matters.
         public var level: Level
+        /// The line itself; a payload in it is cut short to the logging's payload limit.
         public var message: String
     }
 

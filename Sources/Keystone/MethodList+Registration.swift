@@ -3,7 +3,7 @@ extension MethodList {
     /// Checks that this list can be registered under `namespace`: the namespace is `""` or
     /// dot-separated parts without surrounding white space, it is not the reserved `_dsb`, and every
     /// listed name is callable.
-    /// - Throws: ``BridgeError`` with code `invalidRegistration` naming what is wrong.
+    /// - Throws: `BridgeError` with code `invalidRegistration` naming what is wrong.
     public func checkRegistration(namespace: String) throws(BridgeError) {
         guard MethodName.isValidNamespace(namespace), namespace != Keystone.builtInNamespace else {
             throw BridgeError(code: .invalidRegistration, message: "\"\(namespace)\" cannot be a namespace")

@@ -7,6 +7,7 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
     /// The method's name within its namespace.
     public var name: String
 
+    /// Creates a resolved name: the namespace before the last dot, and the method after it.
     public init(namespace: String, name: String) {
         self.namespace = namespace
         self.name = name
@@ -28,7 +29,7 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
 
 /// Splits the method name a page calls into a ``MethodName``.
 ///
-/// An implementation must throw a ``BridgeError`` (code `notFound`) for a name that can name no
+/// An implementation must throw a `BridgeError` (code `notFound`) for a name that can name no
 /// method, rather than return something unusable, and must be safe to call from many threads.
 public protocol MethodResolver: Sendable {
     /// The namespace and method that `method` names.
@@ -38,6 +39,7 @@ public protocol MethodResolver: Sendable {
 /// The DSBridge rule: surrounding white space is trimmed, the namespace is everything before the
 /// LAST dot, and no part may be empty (`".m"`, `"a..m"`, `"a."` are refused).
 public struct DefaultMethodResolver: MethodResolver {
+    /// Creates the resolver.
     public init() {}
 
     public func resolve(_ method: String) throws(BridgeError) -> MethodName {

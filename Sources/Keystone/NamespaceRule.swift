@@ -9,6 +9,7 @@ public struct NamespaceRule: Sendable, Hashable {
     /// Whether it answers before the page is authorised, when the policy authorises pages.
     public var isPublic: Bool
 
+    /// Creates a rule; each parameter sets the property of the same name.
     public init(origins: Set<String>? = nil, allowsSubframes: Bool = false, isPublic: Bool = false) {
         self.origins = origins
         self.allowsSubframes = allowsSubframes

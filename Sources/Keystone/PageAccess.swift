@@ -8,6 +8,8 @@ public struct PageAccess: Sendable, Hashable {
     /// it declared nothing.
     public var declaredMethods: Set<String>?
 
+    /// Creates what a page load may do: whether it has authorised itself, and the methods it
+    /// declared.
     public init(isAuthorized: Bool = false, declaredMethods: Set<String>? = nil) {
         self.isAuthorized = isAuthorized
         self.declaredMethods = declaredMethods

@@ -19,7 +19,7 @@ public final class PageCall<Result: Sendable>: Sendable {
     init() {}
 
     /// The call's result, once the page answers. Cancelling a task that awaits it cancels the call.
-    /// - Throws: ``BridgeError``: the page's own error, or `invalidResult`, `pageGone`,
+    /// - Throws: `BridgeError`: the page's own error, or `invalidResult`, `pageGone`,
     ///   `cancelled`, `limitExceeded`, `unencodableValue`.
     public var value: Result {
         get async throws(BridgeError) {

@@ -1,6 +1,6 @@
 // PageLoadConnection.swift — a page connection bound to the page load that made a call.
 /// Calls, streams and events for one page load: once it has gone, each fails with `pageGone`
-/// instead of reaching the next page. Given to methods as ``CallContext/page``.
+/// instead of reaching the next page. Given to methods as `CallContext/page`.
 struct PageLoadConnection: PageConnection {
     let keystone: Keystone
     let epoch: PageEpoch

@@ -26,6 +26,7 @@ public final class WVJBWire: Sendable {
     /// The most bytes a fetched queue may hold. Default 64 MiB.
     public let maximumQueueBytes: Int
 
+    /// Creates the wire for `hub`, refusing a fetched queue longer than `maximumQueueBytes`.
     public init(hub: any BridgeHub, maximumQueueBytes: Int = 64 << 20) {
         self.hub = hub
         self.maximumQueueBytes = maximumQueueBytes

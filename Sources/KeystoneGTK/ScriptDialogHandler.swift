@@ -11,6 +11,7 @@ public struct ScriptDialogHandler: Sendable {
     /// `prompt(message, defaultText)`: the text entered, or `nil` for a cancelled prompt.
     public var prompt: (@Sendable (_ message: String, _ defaultText: String?) -> String?)?
 
+    /// Creates a handler; a dialog without a closure keeps WebKit's own behaviour.
     public init(
         alert: (@Sendable (_ message: String) -> Void)? = nil,
         confirm: (@Sendable (_ message: String) -> Bool)? = nil,

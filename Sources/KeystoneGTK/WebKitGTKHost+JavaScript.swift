@@ -12,7 +12,7 @@ extension WebKitGTKHost {
     /// WebKitGTK rebuilds the value in the app's process with object keys in reverse order; a
     /// script whose result must keep its order returns `JSON.stringify(…)` and the app decodes the
     /// string.
-    /// - Throws: ``BridgeError`` (`failed`) when the script throws or its value is not JSON.
+    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
             let work = Unmanaged.passRetained(QueuedScript(host: self, script: javascript, continuation: continuation)).toOpaque()

@@ -4,7 +4,7 @@ import CWebKitGTK
 import Foundation
 import Keystone
 
-/// Attaches a ``BridgeHub`` to a WebKitGTK web view: injects `window._dswk = true` and the page
+/// Attaches a `BridgeHub` to a WebKitGTK web view: injects `window._dswk = true` and the page
 /// runtime at document start, answers bridge prompts synchronously (every other dialog goes to
 /// ``dialogHandler``, or keeps its normal behaviour), takes asynchronous calls through a script
 /// message handler with a reply, evaluates the evaluator's batches, and reports page loads. It
@@ -20,7 +20,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         /// page that brings its own dsbridge.js 3.1.4, served exactly as DSBridge-iOS would.
         public var injectsPageRuntime: Bool
         /// Inject into subframes too, so they can call. Whether their calls are answered is the
-        /// hub's policy (``DefaultCallPolicy/allowsSubframes``).
+        /// hub's policy (`DefaultCallPolicy/allowsSubframes`).
         public var injectsIntoSubframes: Bool
         /// Relay the page's `console` lines to ``WebKitGTKHost/consoleHandler``.
         public var relaysConsole: Bool
@@ -31,6 +31,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         /// WebViewJavascriptBridge's (the host then answers its navigations and queue).
         public var wire: PageWire
 
+        /// Creates options; each parameter sets the property of the same name.
         public init(
             injectsPageRuntime: Bool = true,
             injectsIntoSubframes: Bool = false,
@@ -48,6 +49,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// The hub that answers the page.
     public let hub: any BridgeHub
+    /// How the host serves pages, as it was created.
     public let options: Options
     /// The web view's `GtkWidget *`, for an app that places it in its own GTK container
     /// (``WebViewWindow`` does this for a window of its own).
@@ -76,6 +78,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
 
+    /// Creates a web view with the host's scripts and handlers and attaches `hub` to it. Throws
+    /// `invalidRegistration` when the policy's allowed origins are not `scheme://host[:port]`.
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options

@@ -6,10 +6,10 @@ import Keystone
 ///
 /// It calls native methods with the exact texts a page sends (sync, async with a `dscbN` callback,
 /// multi-response), registers page handlers that Swift can call, sends `_dsb.dsinit`, and receives
-/// the same ``PageMessage`` batches a web view would evaluate.
+/// the same `PageMessage` batches a web view would evaluate.
 ///
-/// As ``PageRuntime/dsbridge`` (the default) it behaves like dsbridge.js 3.1.4. As
-/// ``PageRuntime/keystone`` it behaves like Keystone's page runtime: it announces itself, sends
+/// As `PageRuntime/dsbridge` (the default) it behaves like dsbridge.js 3.1.4. As
+/// `PageRuntime/keystone` it behaves like Keystone's page runtime: it announces itself, sends
 /// asynchronous calls as script messages, cancels a call whose stream is left early, answers a
 /// missing or failing handler with an error, and hands events to listeners.
 ///
@@ -97,7 +97,7 @@ public final class InMemoryPage: EvaluationTarget {
         hub.handlePrompt(Keystone.promptPrefix + method, defaultText: argumentText, frame: frame)
     }
 
-    /// A synchronous call, as `dsBridge.call(method, data)`; throws the ``BridgeError`` the native
+    /// A synchronous call, as `dsBridge.call(method, data)`; throws the `BridgeError` the native
     /// side answered with.
     public func call<Result: Decodable>(
         _ method: String, _ data: some Encodable & Sendable, as: Result.Type = Result.self

@@ -3,7 +3,7 @@ import Foundation
 import Keystone
 
 /// A stand-in for a page that brings WebViewJavascriptBridge 6's script, speaking WVJB's own wire
-/// through a ``WVJBWire`` exactly as a web view host does: its calls are queued and fetched, and
+/// through a `WVJBWire` exactly as a web view host does: its calls are queued and fetched, and
 /// everything for it arrives as `_handleMessageFromObjC` messages. For apps moving from WVJB, to
 /// test their interfaces without a browser.
 ///
@@ -34,6 +34,7 @@ public final class InMemoryWVJBPage: EvaluationTarget {
     private let state = Locked(State())
     private let serializer = DefaultJSONSerializer()
 
+    /// Creates a page on WebViewJavascriptBridge's own wire, calling `hub` as `frame`.
     public init(hub: any BridgeHub, frame: CallerFrame = .mainFrame) {
         self.hub = hub
         self.frame = frame
@@ -56,7 +57,7 @@ public final class InMemoryWVJBPage: EvaluationTarget {
     }
 
     /// `WebViewJavascriptBridge.callHandler(name, data, responseCallback)`: the response, decoded.
-    /// - Throws: the ``BridgeError`` native reported with its response, or a decoding error.
+    /// - Throws: the `BridgeError` native reported with its response, or a decoding error.
     public func callHandler<Result: Decodable>(
         _ name: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {

@@ -9,13 +9,17 @@ import Interfaces
 public final class ManualClock: Clock, Sendable {
     /// A point on a ``ManualClock``: the time advanced since the clock was made.
     public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
+        /// How long after the clock's start this instant is.
         public var offset: Duration
 
+        /// Creates the instant `offset` after the clock's start.
         public init(offset: Duration) {
             self.offset = offset
         }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// How long from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
         public var description: String { "\(offset)" }
@@ -34,12 +38,17 @@ public final class ManualClock: Clock, Sendable {
 
     private let state = Locked(State())
 
+    /// Creates a clock at its start, which moves only when advanced.
     public init() {}
 
+    /// The clock's current instant.
     public var now: Instant { state.withLock { $0.now } }
 
+    /// The smallest step the clock tells apart: none, since time moves only when a test says.
     public var minimumResolution: Duration { .zero }
 
+    /// Returns once the clock is advanced to `deadline`, or throws `CancellationError` if the task
+    /// is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             state.lastSleeper += 1
