@@ -7,6 +7,25 @@ import PackageDescription
 /// Keystone's own package, one directory up; its identity is its directory's name.
 let keystone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 
+/// One executable target per DocC article with Swift snippets, written by Tests/Docs/snippets.py:
+/// building this package compiles them.
+let snippetTargets: [Target] = {
+    let snippets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ArticleSnippets")
+    let articles = (try? FileManager.default.contentsOfDirectory(atPath: snippets.path)) ?? []
+    return articles.sorted().filter { FileManager.default.fileExists(atPath: snippets.appendingPathComponent("\($0)/main.swift").path) }.map { article in
+        .executableTarget(
+            name: "\(article)Snippets",
+            dependencies: [
+                .product(name: "Keystone", package: keystone.lastPathComponent),
+                .product(name: "KeystoneTesting", package: keystone.lastPathComponent),
+                .product(name: "KeystoneGTK", package: keystone.lastPathComponent, condition: .when(platforms: [.linux])),
+                .product(name: "KeystoneWebKit", package: keystone.lastPathComponent, condition: .when(platforms: [.macOS, .iOS])),
+            ],
+            path: "ArticleSnippets/\(article)"
+        )
+    }
+}()
+
 let package = Package(
     name: "KeystoneExamples",
     // `Synchronization.Mutex` needs these; Keystone itself supports iOS 16 and macOS 13.
@@ -25,6 +44,6 @@ let package = Package(
                 .product(name: "KeystoneTesting", package: keystone.lastPathComponent),
             ]
         ),
-    ],
+    ] + snippetTargets,
     swiftLanguageModes: [.v6]
 )

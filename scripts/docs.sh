@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # docs.sh — builds the documentation: a DocC archive per public module (Interfaces, Evaluator,
-# Keystone, KeystoneTesting, KeystoneGTK) from its catalog and its symbol graphs, with the
+# Keystone, KeystoneTesting, KeystoneGTK, KeystoneWebKit) from its catalog and its symbol graphs, with the
 # toolchain's `docc convert --warnings-as-errors` (a broken symbol or article link fails), for static
 # hosting in .build-docs/site/MODULE. Then checks that every public symbol has a doc comment and
-# every top-level one is in a topic group of its module's landing page, and compiles the Swift
-# snippets of the articles (Tests/Docs/snippets.sh). The test command runs it.
+# every top-level one is in a topic group of its module's landing page. The test command runs it,
+# and compiles the articles' Swift snippets in the Examples package (Tests/Docs/snippets.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v python3 >/dev/null || { source scripts/prepare.sh; install_packages python3; }
@@ -20,6 +20,10 @@ for module in "${modules[@]}"; do
 done
 
 rm -rf .build-docs/site .build-docs/graphs && mkdir -p .build-docs/site
+# KeystoneWebKit builds only where WebKit is. Its graph comes from the target that type-checks the
+# same files against a declarations-only WebKit (Tests/AppleHostTypeCheck), without the stand-in.
+python3 Tests/Docs/apple_host_graph.py "$graphs/AppleHostTypeCheck.symbols.json" "$graphs/KeystoneWebKit.symbols.json"
+modules+=(KeystoneWebKit)
 for module in "${modules[@]}"; do
     mkdir -p ".build-docs/graphs/$module"
     cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json ".build-docs/graphs/$module/" 2>/dev/null || true

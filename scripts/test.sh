@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — runs every test: the formatting lint, the Swift suites (built with warnings as errors
-# and coverage, which is printed per module after the real-engine suite), the demo's command line, the page-side
+# and coverage, which is printed per module after the real-engine suite), the demo's command line,
+# the documentation (DocC, with its articles' snippets compiled in the examples package), the page-side
 # JavaScript suites, the examples package (parts written outside the package, public API only),
 # the type check of the page API's declarations, the end-to-end suite in a real
 # WebKitGTK web view (under Xvfb), the speed bars counted in instructions (valgrind), never in
@@ -12,20 +13,25 @@ source scripts/prepare.sh
 command -v tsc >/dev/null || install_packages node-typescript
 command -v valgrind >/dev/null || install_packages valgrind
 
-swift format lint --strict --recursive Package.swift Sources Tests Examples/Package.swift Examples/Sources
+command -v python3 >/dev/null || install_packages python3
+swift format lint --strict --recursive Package.swift Sources Tests Examples/Package.swift Examples/Sources Examples/ArticleSnippets/*/Context.swift
 swift build --build-tests --enable-code-coverage -Xswiftc -warnings-as-errors
 swift test --skip-build --enable-code-coverage
 # The demo and the real-engine pages run instrumented binaries too: their profiles count.
 rm -rf .build/coverage
 export LLVM_PROFILE_FILE="$PWD/.build/coverage/run-%p.profraw"
 bash Tests/Demo/cli.sh
-# The seams, proven from outside: a package that sees only Keystone's public API.
+# The seams, proven from outside: a package that sees only Keystone's public API. It also
+# compiles every Swift snippet of the DocC articles, written into it first.
+python3 Tests/Docs/snippets.py
 swift build --package-path Examples -Xswiftc -warnings-as-errors
 swift run --skip-build --package-path Examples ExamplesCheck
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
 xvfb-run -a Tests/E2E/run.sh
 bash scripts/coverage.sh
+# The DocC catalogs, built with warnings as errors; every public symbol documented and curated.
+bash scripts/docs.sh
 swift build -c release --product keystone-benchmark -Xswiftc -warnings-as-errors
 .build/release/keystone-benchmark --gate
 bash scripts/fuzz.sh 60

@@ -28,6 +28,8 @@ extension WKWebViewHost {
         decisionHandler(.allow)
     }
 
+    /// The navigation decision with preferences: a WVJB signal is cancelled and answered; every
+    /// other navigation goes to the app's delegate, in whichever form it has.
     public func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,

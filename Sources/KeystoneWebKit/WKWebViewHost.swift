@@ -7,7 +7,7 @@ import WebKit
 #endif
 
 #if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
-/// Attaches a ``BridgeHub`` to a `WKWebView`: injects `window._dswk = true` and the page runtime at
+/// Attaches a `BridgeHub` to a `WKWebView`: injects `window._dswk = true` and the page runtime at
 /// document start, answers bridge prompts through the UI delegate's text-input panel, takes
 /// asynchronous calls through a script message handler with a reply, evaluates the evaluator's
 /// batches, and reports new documents as page loads. It reports who called (`WKFrameInfo`'s frame
@@ -30,13 +30,14 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         /// Inject Keystone's page runtime; `false` is bare mode (only `window._dswk = true`).
         public var injectsPageRuntime: Bool
         /// Inject into subframes too, so they can call. Whether their calls are answered is the
-        /// hub's policy (``DefaultCallPolicy/allowsSubframes``).
+        /// hub's policy (`DefaultCallPolicy/allowsSubframes`).
         public var injectsIntoSubframes: Bool
         /// Reload the page when its web content process ends. On by default.
         public var reloadsAfterTermination: Bool
         /// The wire the page's own bridge script speaks, in bare mode.
         public var wire: PageWire
 
+        /// Creates options; each parameter sets the property of the same name.
         public init(
             injectsPageRuntime: Bool = true,
             injectsIntoSubframes: Bool = false,
@@ -50,8 +51,11 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         }
     }
 
+    /// The hub that answers the page.
     public let hub: any BridgeHub
+    /// How the host serves pages, as it was created.
     public let options: Options
+    /// The web view the host is attached to, until it goes away or ``detach()`` is called.
     public private(set) weak var webView: WKWebView?
     /// The app's own UI delegate, which keeps receiving everything the host does not answer.
     public weak var appUIDelegate: (any WKUIDelegate)?
@@ -70,6 +74,9 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     /// The isolated content world of the host's own script: page scripts cannot reach it.
     private static let world = WKContentWorld.world(name: "keystone-host")
 
+    /// Attaches `hub` to `webView`: adds the host's scripts and handlers, and becomes the web view's
+    /// UI and navigation delegate, keeping the app's delegates to pass on what it does not answer.
+    /// Throws if the page runtime cannot be read from the package's resources.
     public init(webView: WKWebView, hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
@@ -130,7 +137,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
     /// host, and returns its completion value as JSON (`undefined` is `null`).
-    /// - Throws: ``BridgeError`` (`failed`) when the script throws or its value is not JSON.
+    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, BridgeError>, Never>) in
             // Through the main queue, as batches go, so it runs after them.
@@ -165,6 +172,8 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     // MARK: WKUIDelegate
 
+    /// A page's `prompt`: a bridge prompt is answered by the hub, synchronously; any other goes to
+    /// the app's UI delegate, or gets WebKit's default answer when it has none.
     public func webView(
         _ webView: WKWebView,
         runJavaScriptTextInputPanelWithPrompt prompt: String,
@@ -189,6 +198,9 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     // MARK: WKScriptMessageHandlerWithReply
 
+    /// A script message with a reply: the page's asynchronous call, answered through the reply, or
+    /// the isolated world's report of a new main document; who called comes from the message's
+    /// `WKFrameInfo`.
     public func userContentController(
         _ userContentController: WKUserContentController,
         didReceive message: WKScriptMessage,

@@ -1,4 +1,6 @@
-// ReadmeExampleTests.swift — the README's example interface and test, compiled and run as written.
+// ArticleExampleTests.swift — the getting-started article's interface and the testing article's
+// test, run as the articles show them (the Examples package compiles the articles' snippets; a
+// compiled test does not run, so this one does).
 import Foundation
 import Keystone
 import KeystoneTesting
@@ -23,8 +25,8 @@ struct Account: BridgeInterface {
     }
 }
 
-@Suite("README example")
-struct ReadmeExampleTests {
+@Suite("Article example")
+struct ArticleExampleTests {
     @Test func signInRejectsAWrongPassword() async throws {
         let keystone = Keystone()
         try keystone.register(Account(), namespace: "account")
