@@ -85,11 +85,8 @@ final class WebViewDemo: Sendable {
             }
             return true
         }
+        // The command line was refused already if the file is not there.
         let url = URL(fileURLWithPath: page).standardizedFileURL
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            Output.line("no such page: \(page)")
-            return false
-        }
         host.load(uri: url.absoluteString)
         // Made at once, in order, before the page has loaded: they wait for its dsinit and reach
         // it in the order they were made.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli.sh — the demo's command line as a newcomer meets it: --help lists every flag with an example;
 # an unknown flag, a flag without its value, a bad value or a missing page file is one line on
-# standard error and exit status 1, never a stack trace or a hang.
+# standard error and exit status 1, never a stack trace or a hang; the bundled demo prints every
+# row with what it proves; a page that never closes ends at --timeout with exit status 2.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 demo="$(swift build --show-bin-path)/keystone-demo"
@@ -35,6 +36,22 @@ refused "a flag without its value" "--page needs a value" --page
 refused "a value where a flag follows" "--timeout needs a value" --timeout --bare
 refused "a bad timeout" "--timeout takes a number" --timeout soon
 refused "a bad wire" "--wire takes dsbridge or wvjb" --wire morse
+
+# The bundled demo, in a real web view: every row of the transcript says what it proves.
+transcript=$(timeout 120 xvfb-run -a "$demo")
+status=$?
+[ "$status" -eq 0 ] || fail "the demo exits 0, got $status"
+rows=$(grep -c " ms$" <<<"$transcript")
+proves=$(grep -c "^ *proves: ." <<<"$transcript")
+[ "$rows" -eq 11 ] || fail "the demo prints 11 rows, got $rows: $transcript"
+[ "$proves" -eq "$rows" ] || fail "each of the demo's $rows rows says what it proves, $proves do"
+grep -q "→ code 2: invalid argument" <<<"$transcript" || fail "the demo's error row shows the coded error"
+
+# A page that never closes: the timeout ends the run with exit status 2, not a hang.
+output=$(timeout 120 xvfb-run -a "$demo" --page Tests/Demo/never-closes.html --timeout 1)
+status=$?
+[ "$status" -eq 2 ] || fail "--timeout ends a page that never closes with exit status 2, got $status"
+grep -q "^timed out$" <<<"$output" || fail "--timeout says it timed out, got: $output"
 
 if [ "$failed" -eq 0 ]; then echo "demo command line: ok"; fi
 exit "$failed"
