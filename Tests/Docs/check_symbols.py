@@ -2,6 +2,7 @@
 own, and every top-level symbol is curated in a topic group of the module's landing page
 (Sources/MODULE/MODULE.docc/MODULE.md). Compiler-synthesized members (Hashable's, a memberwise
 initializer's) are skipped. Prints each miss and exits 1 if there is any."""
+import glob
 import json
 import re
 import sys
@@ -10,7 +11,9 @@ graphs, modules = sys.argv[1], sys.argv[2:]
 misses = []
 for module in modules:
     symbols = json.load(open(f"{graphs}/{module}.symbols.json"))["symbols"]
-    for symbol in symbols:
+    # What the module adds to other modules' types (MODULE@OTHER.symbols.json) needs comments too.
+    extensions = [s for path in glob.glob(f"{graphs}/{module}@*.symbols.json") for s in json.load(open(path))["symbols"]]
+    for symbol in symbols + extensions:
         if symbol["accessLevel"] not in ("public", "open") or "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
             continue
         if not symbol.get("docComment", {}).get("lines"):
