@@ -11,9 +11,11 @@ public struct InboundCall: Sendable {
     public let data: Data?
     /// The page's callback (`_dscbstub`) for an asynchronous call; `nil` for a synchronous one.
     public let callback: String?
-    /// Whether the page takes a synchronous method's result in the answer to this asynchronous
-    /// call, in one round trip (Keystone's runtime asks for this from `invoke`); pages written for
-    /// dsbridge.js never do, and are answered `unsupportedCallKind` as DSBridge answers them.
+    /// Whether the page takes a result in the answer to this asynchronous call, in one round trip
+    /// (Keystone's runtime asks for this from `invoke`): a synchronous method's, and an asynchronous
+    /// method's that is ready before the call is answered. Pages written for dsbridge.js never do:
+    /// a synchronous method is refused `unsupportedCallKind`, as DSBridge refuses it, and every
+    /// result comes through the callback.
     public let acceptsInlineAnswer: Bool
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and

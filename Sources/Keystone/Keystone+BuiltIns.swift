@@ -131,7 +131,7 @@ extension Keystone {
             return Data((granted ? "true" : "false").utf8)
         }
         do {
-            try start(work, for: call, epoch: epoch, cancellation: CallCancellation(), middleware: [])
+            try start(work, for: call, epoch: epoch, cancellation: CallCancellation(), middleware: [], inline: nil)
         } catch {
             return refuse(error, callback: callback)
         }

@@ -104,8 +104,9 @@ extension Keystone {
     private func dispatch(_ call: InboundCall, epoch: PageEpoch) -> String {
         let cancellation = CallCancellation()
         let context = CallContext(frame: call.frame, page: PageLoadConnection(keystone: self, epoch: epoch), cancellation: cancellation)
+        let inline = call.acceptsInlineAnswer ? InlineResult() : nil
         let environment = DispatchEnvironment(serializer: components.serializer, context: context) { [self] work throws(BridgeError) in
-            try start(work, for: call, epoch: epoch, cancellation: cancellation, middleware: components.middleware)
+            try start(work, for: call, epoch: epoch, cancellation: cancellation, middleware: components.middleware, inline: inline)
         }
         let (dispatcher, registry) = (components.dispatcher, components.registry)
         do {
@@ -114,7 +115,7 @@ extension Keystone {
             }
             switch outcome {
             case .answered(let value): return answer(value, to: call, epoch: epoch)
-            case .started: return PromptAnswer.accepted
+            case .started: return inline?.close().map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
             }
         } catch {
             return refuse(Self.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)

@@ -3,9 +3,11 @@ import Foundation
 
 extension Keystone {
     /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`
-    /// and the page's unload cancel, and whose results go to the call's callback.
+    /// and the page's unload cancel, and whose results go to the call's callback; a single
+    /// result goes to `inline` instead when that takes it (ready before the call is answered).
     func start(
-        _ work: CallWork, for call: InboundCall, epoch: PageEpoch, cancellation: CallCancellation, middleware: [any CallMiddleware]
+        _ work: CallWork, for call: InboundCall, epoch: PageEpoch, cancellation: CallCancellation, middleware: [any CallMiddleware],
+        inline: InlineResult?
     ) throws(BridgeError) {
         guard let callback = call.callback else {
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
@@ -15,7 +17,7 @@ extension Keystone {
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
         let operation: @Sendable () async -> Void = {
-            await self.run(work, callback: callback, epoch: epoch, intercepted: intercepted.map { ($0, middleware) })
+            await self.run(work, callback: callback, epoch: epoch, intercepted: intercepted.map { ($0, middleware) }, inline: inline)
             self.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without
@@ -44,9 +46,11 @@ extension Keystone {
         return Task(operation: operation)
     }
 
-    /// Runs the work (inside the middleware, when there is any) and sends its outcome to `callback`.
+    /// Runs the work (inside the middleware, when there is any) and sends its outcome to `callback`,
+    /// or a single result to `inline` when that takes it.
     private func run(
-        _ work: CallWork, callback: String, epoch: PageEpoch, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?
+        _ work: CallWork, callback: String, epoch: PageEpoch, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
+        inline: InlineResult?
     ) async {
         let finished = Locked(false)  // set once a message marked complete has gone
         let body: @Sendable () async throws -> Data? = { [self] in
@@ -68,7 +72,9 @@ extension Keystone {
             } else {
                 last = try await body()
             }
-            if let last {
+            if let last, let inline, case .single = work, inline.offer(try JSONText(validating: last)) {
+                return  // in the call's own answer
+            } else if let last {
                 try sendResult(last, isFinal: true, to: callback, epoch: epoch, finished: finished)
             } else if !finished.withLock({ $0 }) {
                 send(.completion(callback: callback), to: epoch)

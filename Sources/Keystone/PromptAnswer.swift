@@ -8,9 +8,10 @@ enum PromptAnswer {
         wrapping(value, closing: successEnd)
     }
 
-    /// `{"code":0,"data":<value>,"inline":true}`: a synchronous method's result in the answer to
-    /// an asynchronous call that asked for it (``InboundCall/acceptsInlineAnswer``); the page's
-    /// runtime settles the call with it and no result comes through the callback.
+    /// `{"code":0,"data":<value>,"inline":true}`: the result in the answer to an asynchronous call
+    /// that asked for it (``InboundCall/acceptsInlineAnswer``), of a synchronous method or of an
+    /// asynchronous one that finished before the call was answered; the page's runtime settles the
+    /// call with it and no result comes through the callback.
     static func inline(_ value: Data) -> String {
         wrapping(value, closing: inlineEnd)
     }

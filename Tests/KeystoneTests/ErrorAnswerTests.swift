@@ -127,6 +127,45 @@ struct ErrorAnswerTests {
         #expect(page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb6","_dsinline":true}"#) == #"{"code":0,"data":""}"#)
     }
 
+    @Test func anAsyncMethodThatFinishesWithoutWaitingAnswersInlineWhenThePageAsks() async throws {
+        let text = page.prompt("math.later", argumentText: #"{"data":null,"_dscbstub":"dscb8","_dsinline":true}"#)
+        if #available(macOS 26, iOS 26, *) {
+            // It ran on this thread to its end before the call was answered: the result is the answer.
+            #expect(text == #"{"code":0,"data":"later","inline":true}"#)
+            #expect(page.receivedMessages.isEmpty)
+        } else {
+            // Without Task.immediate it starts elsewhere, and its result comes through the callback.
+            #expect(text == #"{"code":0,"data":""}"#)
+        }
+        // Not asked for (a dsbridge.js page): the result comes through the callback, as DSBridge sends it.
+        #expect(page.prompt("math.later", argumentText: #"{"data":null,"_dscbstub":"dscb9"}"#) == #"{"code":0,"data":""}"#)
+        let sent = PageMessage.result(callback: "dscb9", value: JSONText(quoting: "later"), complete: true)
+        while !page.receivedMessages.contains(sent) { await Task.yield() }
+        if #available(macOS 26, iOS 26, *) {
+            #expect(page.receivedMessages == [sent])  // nothing for dscb8, which was answered inline
+        }
+    }
+
+    @Test func anAsyncMethodThatWaitsOrFailsAnswersThroughTheCallbackEvenWhenAskedInline() async throws {
+        // slowAdd waits once, and resumes on another thread: never inline, however soon it finishes.
+        for index in 0..<50 {
+            let text = page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb1\#(index)","_dsinline":true}"#)
+            #expect(text == #"{"code":0,"data":""}"#)
+        }
+        // A failure is never an inline answer: it comes through the callback with its own code.
+        #expect(page.prompt("errors.failLater", argumentText: #"{"data":"no","_dscbstub":"dscb99","_dsinline":true}"#) == #"{"code":0,"data":""}"#)
+        // Every result and the failure arrive through their callbacks.
+        while page.receivedMessages.count < 51 { await Task.yield() }
+        let callbacks = Set(
+            page.receivedMessages.compactMap { message -> String? in
+                switch message {
+                case .result(let callback, _, true), .failure(let callback, _): callback
+                default: nil
+                }
+            })
+        #expect(callbacks == Set((0..<50).map { "dscb1\($0)" } + ["dscb99"]))
+    }
+
     @Test func anInlineCallOfASyncMethodThatFailsIsAnsweredWithItsError() throws {
         let answer = try read(page.prompt("math.add", argumentText: #"{"data":"x","_dscbstub":"dscb7","_dsinline":true}"#))
         #expect(answer.error?.code == .invalidArgument)
