@@ -60,7 +60,7 @@ extension Keystone {
             case .multiResponse(let run):
                 try await run(
                     ResponseSink { json, isFinal in
-                        try self.sendResult(json, isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
+                        try self.sendResult(JSONText(validating: json), isFinal: isFinal, to: callback, epoch: epoch, finished: finished)
                     })
                 return nil
             }
@@ -72,10 +72,10 @@ extension Keystone {
             } else {
                 last = try await body()
             }
-            if let last, let inline, case .single = work, inline.offer(try JSONText(validating: last)) {
-                return  // in the call's own answer
-            } else if let last {
-                try sendResult(last, isFinal: true, to: callback, epoch: epoch, finished: finished)
+            if let last {
+                let value = try JSONText(validating: last)
+                // A single result the call's own answer takes goes nowhere else.
+                if inline?.offer(value) != true { try sendResult(value, isFinal: true, to: callback, epoch: epoch, finished: finished) }
             } else if !finished.withLock({ $0 }) {
                 send(.completion(callback: callback), to: epoch)
             }
@@ -85,9 +85,8 @@ extension Keystone {
         }
     }
 
-    /// Sends one result of a running call, checked to be JSON.
-    private func sendResult(_ json: Data, isFinal: Bool, to callback: String, epoch: PageEpoch, finished: Locked<Bool>) throws {
-        let value = try JSONText(validating: json)
+    /// Sends one result of a running call.
+    private func sendResult(_ value: JSONText, isFinal: Bool, to callback: String, epoch: PageEpoch, finished: Locked<Bool>) throws {
         let alreadyFinished = finished.withLock { finished in
             defer { finished = finished || isFinal }
             return finished
