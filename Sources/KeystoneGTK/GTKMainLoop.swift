@@ -29,21 +29,44 @@ public final class GTKMainLoop: @unchecked Sendable {
 
     /// Runs `body` on the loop's thread after `seconds`.
     public func after(seconds: Double, _ body: @escaping @Sendable () -> Void) {
-        let work = Unmanaged.passRetained(ScheduledWork(body)).toOpaque()
-        g_timeout_add_full(
-            G_PRIORITY_DEFAULT, UInt32(max(0, seconds * 1000)),
-            { data in
-                Unmanaged<ScheduledWork>.fromOpaque(data!).takeUnretainedValue().body()
-                return 0  // G_SOURCE_REMOVE
-            }, work, { data in Unmanaged<ScheduledWork>.fromOpaque(data!).release() })
+        MainLoopWork.after(milliseconds: UInt32(max(0, seconds * 1000)), body, dropped: {})
     }
 }
 
-private final class ScheduledWork {
-    let body: @Sendable () -> Void
+/// Work for the default main loop, run once on its thread: `body` when its source fires, or
+/// `dropped` instead when the source is destroyed without firing (the loop went away first), so
+/// whoever waits for the work always hears of it. The source owns the work until it is destroyed.
+final class MainLoopWork {
+    private let body: () -> Void
+    private let dropped: () -> Void
+    private var hasRun = false
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    private init(_ body: @escaping () -> Void, dropped: @escaping () -> Void) {
         self.body = body
+        self.dropped = dropped
+    }
+
+    /// Runs `body` on the loop's thread after everything queued the same way before it: the queue
+    /// keeps its work in order, from any thread, the loop's own included.
+    static func enqueue(_ body: @escaping () -> Void, dropped: @escaping () -> Void) {
+        g_idle_add_full(G_PRIORITY_DEFAULT, fire, Unmanaged.passRetained(MainLoopWork(body, dropped: dropped)).toOpaque(), destroy)
+    }
+
+    /// Runs `body` on the loop's thread after `milliseconds`.
+    static func after(milliseconds: UInt32, _ body: @escaping () -> Void, dropped: @escaping () -> Void) {
+        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, fire, Unmanaged.passRetained(MainLoopWork(body, dropped: dropped)).toOpaque(), destroy)
+    }
+
+    private static let fire: GSourceFunc = { data in
+        let work = Unmanaged<MainLoopWork>.fromOpaque(data!).takeUnretainedValue()
+        work.hasRun = true
+        work.body()
+        return 0  // G_SOURCE_REMOVE
+    }
+
+    private static let destroy: GDestroyNotify = { data in
+        let work = Unmanaged<MainLoopWork>.fromOpaque(data!).takeRetainedValue()
+        if !work.hasRun { work.dropped() }
     }
 }
 #endif

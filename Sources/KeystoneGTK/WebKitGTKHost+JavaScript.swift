@@ -15,15 +15,12 @@ extension WebKitGTKHost {
     /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
-            let work = Unmanaged.passRetained(QueuedScript(host: self, script: javascript, continuation: continuation)).toOpaque()
-            // The source releases the script when it is destroyed; one destroyed before it ran
-            // (the main loop went away) answers instead of leaving its caller waiting.
-            g_idle_add_full(
-                G_PRIORITY_DEFAULT,
-                { data in
-                    Unmanaged<QueuedScript>.fromOpaque(data!).takeUnretainedValue().start()
-                    return 0  // G_SOURCE_REMOVE
-                }, work, { data in Unmanaged<QueuedScript>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
+            // A script dropped before it ran (the main loop went away) answers instead of leaving
+            // its caller waiting.
+            MainLoopWork.enqueue(
+                { [self] in run(javascript) { continuation.resume(returning: $0) } },
+                dropped: { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
+            )
         }
         guard let text = try json.get() else { return .null }
         do {
@@ -72,25 +69,4 @@ private final class RunningScript {
 }
 
 /// App JavaScript on its way to the main loop.
-private final class QueuedScript {
-    let host: WebKitGTKHost
-    let script: String
-    let continuation: CheckedContinuation<Result<String?, BridgeError>, Never>
-    private var hasStarted = false
-
-    init(host: WebKitGTKHost, script: String, continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) {
-        self.host = host
-        self.script = script
-        self.continuation = continuation
-    }
-
-    func start() {
-        hasStarted = true
-        host.run(script) { [continuation] in continuation.resume(returning: $0) }
-    }
-
-    func finishIfNotStarted() {
-        if !hasStarted { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
-    }
-}
 #endif

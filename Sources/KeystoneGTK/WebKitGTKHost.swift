@@ -261,15 +261,16 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     public func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
         let script = wvjb?.script(for: batch) ?? batch.script
         guard !script.isEmpty else { return done() }
-        let work = Unmanaged.passRetained(PendingEvaluation(host: self, script: script, pageLoad: batch.pageLoad, done: done)).toOpaque()
+        let pageLoad = batch.pageLoad
         // Always through the main loop, even from its own thread: the queue keeps batches in order.
-        // The source releases the work when it is destroyed, whether or not it ran.
-        g_idle_add_full(
-            G_PRIORITY_DEFAULT,
-            { data in
-                Unmanaged<PendingEvaluation>.fromOpaque(data!).takeUnretainedValue().run()
-                return 0  // G_SOURCE_REMOVE
-            }, work, { data in Unmanaged<PendingEvaluation>.fromOpaque(data!).takeRetainedValue().finishIfNotStarted() })
+        // There the batch is dropped if its page has gone (page changes reach the hub on that
+        // thread too, so this is where the engine would run it); `done` runs when the engine has
+        // run it, or when it was dropped, or when the main loop went away first.
+        MainLoopWork.enqueue(
+            { [self] in
+                guard pageLoad == hub.pageLoad else { return done() }
+                run(guarded(script, for: pageLoad)) { _ in done() }
+            }, dropped: done)
     }
 
     /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's
@@ -395,33 +396,4 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 }
 
-/// A script on its way to the main loop, the page load it was made for, and who waits for it.
-private final class PendingEvaluation {
-    let host: WebKitGTKHost
-    let script: String
-    let pageLoad: PageEpoch
-    let done: @Sendable () -> Void
-    private var hasStarted = false
-
-    init(host: WebKitGTKHost, script: String, pageLoad: PageEpoch, done: @escaping @Sendable () -> Void) {
-        self.host = host
-        self.script = script
-        self.pageLoad = pageLoad
-        self.done = done
-    }
-
-    /// On the main loop: evaluates the script unless its page has gone (page changes reach the hub
-    /// on this thread too, so a batch made for a page that has gone since is dropped here, where
-    /// the engine would run it); `done` runs when the engine has run it.
-    func run() {
-        hasStarted = true
-        guard pageLoad == host.hub.pageLoad else { return done() }
-        host.run(host.guarded(script, for: pageLoad)) { [done] _ in done() }
-    }
-
-    /// The idle source went away: if it never ran, nobody will report this batch finished.
-    func finishIfNotStarted() {
-        if !hasStarted { done() }
-    }
-}
 #endif
