@@ -43,16 +43,62 @@ public struct DefaultMethodResolver: MethodResolver {
     public init() {}
 
     public func resolve(_ method: String) throws(BridgeError) -> MethodName {
-        let trimmed = Substring(method).trimmingWhiteSpace
-        var namespace: Substring = ""
-        var name = trimmed
-        if let dot = trimmed.utf8.lastIndex(of: UInt8(ascii: ".")) {
-            namespace = trimmed[..<dot]
-            name = trimmed[trimmed.utf8.index(after: dot)...]
-            // A dot needs a namespace before it: ".m" names nothing, it is not "m" in the empty one.
-            guard !namespace.isEmpty else { throw notAName(trimmed) }
+        var text = method
+        switch text.withUTF8(Self.splitASCII) {
+        case .name(let namespace, let name): return MethodName(namespace: namespace, name: name)
+        case .notAName: throw notAName(Substring(method).trimmingWhiteSpace)
+        case .needsCharacters: return try resolveByCharacters(method)
         }
-        guard name.isTrimmedWord, MethodName.isValidNamespace(namespace) else { throw notAName(trimmed) }
+    }
+
+    /// What the bytes of a name say, read without looking for character boundaries.
+    private enum ByteSplit {
+        case name(String, String)
+        case notAName
+        /// A non-ASCII byte stands where white space is looked for: whether it is white space is a
+        /// question for characters.
+        case needsCharacters
+    }
+
+    /// The common case, a name whose parts begin and end with ASCII, read byte by byte: a dot is
+    /// one byte in UTF-8 and never part of another character's bytes.
+    private static func splitASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> ByteSplit {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] < 0x80, isASCIIWhiteSpace(bytes[start]) { start += 1 }
+        while end > start, bytes[end - 1] < 0x80, isASCIIWhiteSpace(bytes[end - 1]) { end -= 1 }
+        guard start < end else { return .notAName }
+        var dot = end - 1
+        while dot >= start, bytes[dot] != UInt8(ascii: ".") { dot -= 1 }
+        // Every part, between dots, must be a trimmed word.
+        var partStart = start
+        for index in start...end where index == end || bytes[index] == UInt8(ascii: ".") {
+            guard index > partStart else { return .notAName }
+            let (first, last) = (bytes[partStart], bytes[index - 1])
+            guard first < 0x80, last < 0x80 else { return .needsCharacters }
+            guard !isASCIIWhiteSpace(first), !isASCIIWhiteSpace(last) else { return .notAName }
+            partStart = index + 1
+        }
+        let text = { (range: Range<Int>) in String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        return dot < start ? .name("", text(start..<end)) : .name(text(start..<dot), text(dot + 1..<end))
+    }
+
+    private static func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// The same rule, for a name with a non-ASCII character at the end of a part.
+    private func resolveByCharacters(_ method: String) throws(BridgeError) -> MethodName {
+        let trimmed = Substring(method).trimmingWhiteSpace
+        let bytes = trimmed.utf8
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else {
+            guard trimmed.isTrimmedWord else { throw notAName(trimmed) }
+            return MethodName(namespace: "", name: String(trimmed))
+        }
+        let namespace = Substring(bytes[..<dot])
+        let name = Substring(bytes[bytes.index(after: dot)...])
+        // A dot needs a namespace before it: ".m" names nothing, it is not "m" in the empty one.
+        guard !namespace.isEmpty, name.isTrimmedWord, MethodName.isValidNamespace(namespace) else { throw notAName(trimmed) }
         return MethodName(namespace: String(namespace), name: String(name))
     }
 
