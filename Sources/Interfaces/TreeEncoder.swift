@@ -337,13 +337,20 @@ package enum JSONWriter {
 
     /// The decimal digits of `value`, written in place (least significant first, then reversed).
     static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        let start = out.count
-        var rest = value.magnitude
-        repeat {
-            out.append(UInt8(truncatingIfNeeded: rest % 10) &+ 0x30)
-            rest /= 10
-        } while rest > 0
-        out[start...].reverse()
+        // 20 digits and a sign fit; the digits are written from the end of a buffer on the stack.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+            var start = buffer.count
+            var rest = value.magnitude
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            } while rest > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
     }
 }

@@ -98,10 +98,12 @@ public struct DefaultCallPolicy: CallPolicy {
 
     /// The namespace whose rule covers `namespace`: itself, or its nearest parent with a rule.
     private func ruleNamespace(for namespace: String) -> String? {
-        var candidate = Substring(namespace)
+        guard !namespaceRules.isEmpty else { return nil }
+        var candidate = namespace.utf8[...]
         while true {
-            if namespaceRules[String(candidate)] != nil { return String(candidate) }
-            guard let dot = candidate.lastIndex(of: ".") else { return nil }
+            let name = String(Substring(candidate))
+            if namespaceRules[name] != nil { return name }
+            guard let dot = candidate.lastIndex(of: UInt8(ascii: ".")) else { return nil }
             candidate = candidate[..<dot]
         }
     }

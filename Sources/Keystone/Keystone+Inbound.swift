@@ -10,8 +10,11 @@ extension Keystone {
     /// whose `=` and combining mark make one character, would not match, and the page would be
     /// left in a real dialog.) Every text for which this is `true` gets an answer.
     public static func isBridgePrompt(_ text: String) -> Bool {
-        text.utf8.starts(with: promptPrefix.utf8)
+        var text = text
+        return text.withUTF8 { $0.starts(with: promptPrefixBytes) }
     }
+
+    private static let promptPrefixBytes = Array(promptPrefix.utf8)
 
     public func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
         guard Self.isBridgePrompt(text) else { return nil }
@@ -24,7 +27,8 @@ extension Keystone {
         if let error = sizeLimitError(method: method, arguments: arguments) { return refuse(error, callback: nil) }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
-        let answer = answer(method, arguments: Data(arguments.utf8), frame: frame)
+        var text = arguments
+        let answer = answer(method, arguments: text.withUTF8 { Data(buffer: $0) }, frame: frame)
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }
