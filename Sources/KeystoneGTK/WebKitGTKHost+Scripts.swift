@@ -10,29 +10,53 @@ extension WebKitGTKHost {
     static let worldName = "keystone-host"
 
     /// The page-world relay: `_dsbridge=` prompts and `window._keystoneHost.send` go to the
-    /// isolated world as DOM events in this frame, and its answers come back the same way. It holds
-    /// nothing secret; a page script that goes around it reaches the host unattested.
+    /// isolated world, and its answers come back, through a channel: a detached comment node that
+    /// only the relay and the isolated world hold. Each side writes the node's text, then signals
+    /// the other with an event dispatched on the node, which runs the other side's listener at once
+    /// and reaches nothing else in the document. The relay holds nothing secret; a page script that
+    /// goes around it reaches the host unattested.
     ///
-    /// The events carry plain strings, never JSON to re-parse: a prompt is `+` (or `-` without a
-    /// default text), the message's length, `:`, the message, then the default text; a message is
-    /// its id, a new line, the method, a new line and the arguments. An answer is the id, a new
-    /// line and the answer; answers to a batch are the ids joined by commas, a new line, then each
-    /// answer as its length, `:` and the answer, in order. The isolated world takes a message by
-    /// cancelling its event, so the relay knows at once whether this frame has a channel to the
-    /// host.
+    /// The relay introduces the node once, on `window`, as the `relatedTarget` of a cancellable
+    /// `keystone:channel` event, at document start and when the isolated world says hello,
+    /// whichever comes last; the isolated world cancels the event to take the node. Both run before
+    /// any page script.
+    ///
+    /// The node's text carries plain strings, never JSON to re-parse: a prompt is `+` (or `-`
+    /// without a default text), the message's length, `:`, the message, then the default text; a
+    /// message is its id, a new line, the method, a new line and the arguments. The isolated world
+    /// takes either by replacing the text with `=` (then the prompt's answer), so the relay knows
+    /// at once whether this frame has a channel to the host. An answer is the id, a new line and
+    /// the answer; answers to a batch are the ids joined by commas, a new line, then each answer as
+    /// its length, `:` and the answer, in order.
+    ///
+    /// The relay calls only built-ins it took at document start, so a page script that replaces
+    /// `Function.prototype.call`, `dispatchEvent` or the node's accessors sees none of its traffic.
     static let relayScript = """
         (function () {
-          var answer = null, pending = {}, next = 0;
+          var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, toText = String;
+          var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
+          var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
+          var channel = document.createComment('');
+          function write(value) { apply(text.set, channel, [value]); }
+          function read() { return apply(text.get, channel, []); }
+          function signal(type) { apply(dispatch, channel, [new NewEvent(type)]); }
+          var introduced = false;
+          function introduce() {
+            if (introduced) return;
+            introduced = !apply(dispatch, window, [new NewFocusEvent('keystone:channel', { relatedTarget: channel, cancelable: true })]);
+          }
+          apply(listen, window, ['keystone:hello', introduce]);
+          introduce();
+          var pending = {}, next = 0;
           var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
-          addEventListener('keystone:promptAnswer', function (e) { if (typeof e.detail === 'string') answer = e.detail; });
-          function settle(id, text) {
+          function settle(id, answer) {
             var resolve = pending[id];
             if (!resolve) return;
             delete pending[id];
-            resolve(text);
+            resolve(answer);
           }
-          addEventListener('keystone:answer', function (e) {
-            var d = e.detail, cut = typeof d === 'string' ? d.indexOf('\\n') : -1;
+          apply(listen, channel, ['keystone:answer', function () {
+            var d = read(), cut = d.indexOf('\\n');
             if (cut < 1) return;
             var ids = d.slice(0, cut).split(','), at = cut + 1;
             if (ids.length === 1) return settle(ids[0], d.slice(at));
@@ -42,32 +66,34 @@ extension WebKitGTKHost {
               settle(ids[k], d.substr(colon + 1, length));
               at = colon + 1 + length;
             }
-          });
+          }]);
           var prompt = window.prompt;
           window.prompt = function (message, defaultText) {
             if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
-              answer = null;
-              var rest = defaultText == null ? '-' : '+';
-              dispatchEvent(new CustomEvent('keystone:prompt', { detail: rest + message.length + ':' + message + (defaultText == null ? '' : String(defaultText)) }));
-              if (answer !== null) return answer;
+              write((defaultText == null ? '-' : '+') + message.length + ':' + message + (defaultText == null ? '' : toText(defaultText)));
+              signal('keystone:prompt');
+              var answer = read();
+              if (answer[0] === '=') return answer.slice(1);
             }
-            return prompt.apply(window, arguments);
+            return apply(prompt, window, arguments);
           };
-          function send(method, text) {
+          function send(method, argumentText) {
             return new Promise(function (resolve) {
-              var id = String(++next);
+              var id = toText(++next);
               pending[id] = resolve;
-              var event = new CustomEvent('keystone:send', { detail: id + '\\n' + String(method) + '\\n' + String(text), cancelable: true });
-              if (dispatchEvent(event)) { delete pending[id]; resolve(unavailable); }
+              write(id + '\\n' + toText(method) + '\\n' + toText(argumentText));
+              signal('keystone:send');
+              if (read() !== '=') { delete pending[id]; resolve(unavailable); }
             });
           }
           Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
         })();
         """
 
-    /// The isolated world's script: answers the relay's events with what the engine shows this
-    /// world — whether this is the top frame, and its origin — tagged with a secret page scripts
-    /// never see, so the host can tell its prompts from a page's own.
+    /// The isolated world's script: answers the relay through the channel it is introduced to,
+    /// with what the engine shows this world — whether this is the top frame, and its origin —
+    /// tagged with a secret page scripts never see, so the host can tell its prompts from a
+    /// page's own.
     ///
     /// Messages sent in one turn of the page's event loop go to the host together, as one batch
     /// (``batchMethod``, then each message as its length, `:` and the message), posted when the
@@ -82,8 +108,8 @@ extension WebKitGTKHost {
               var prompt = window.prompt;
               var handlers = window.webkit && window.webkit.messageHandlers;
               var handler = handlers && handlers.keystone;
+              var channel = null;
               function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
-              function reply(type, detail) { window.dispatchEvent(new CustomEvent(type, { detail: detail })); }
               var queue = [], ids = [], queuedLength = 0;
               function post() {
                 if (!queue.length) return;
@@ -91,31 +117,40 @@ extension WebKitGTKHost {
                   : \(JSONText(quoting: batchMethod + "\n").string) + queue.map(function (m) { return m.length + ':' + m; }).join('');
                 queue = []; ids = []; queuedLength = 0;
                 handler.postMessage(tag() + body).then(function (answer) {
-                  reply('keystone:answer', answerIds + '\\n' + answer);
+                  channel.data = answerIds + '\\n' + answer;
+                  channel.dispatchEvent(new Event('keystone:answer'));
                 });
               }
-              window.addEventListener('keystone:prompt', function (event) {
+              function onPrompt() {
                 post();
-                var d = event.detail, colon = typeof d === 'string' ? d.indexOf(':') : -1;
+                var d = channel.data, colon = d.indexOf(':');
                 var length = colon > 1 ? Number(d.slice(1, colon)) : NaN;
                 if (!(length >= 0) || colon + 1 + length > d.length) return;
                 var message = d.substr(colon + 1, length);
                 var answer = prompt.call(window, tag() + message, d[0] === '+' ? d.slice(colon + 1 + length) : undefined);
-                reply('keystone:promptAnswer', answer == null ? '' : String(answer));
-              });
-              if (!handler) return;
-              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + '\\u0001document\\n' + token)"))
-              window.addEventListener('keystone:send', function (event) {
-                var d = event.detail, cut = typeof d === 'string' ? d.indexOf('\\n') : -1;
+                channel.data = '=' + (answer == null ? '' : String(answer));
+              }
+              function onSend() {
+                var d = channel.data, cut = d.indexOf('\\n');
                 if (cut < 1) return;
-                event.preventDefault();
+                channel.data = '=';
                 var message = d.slice(cut + 1);
                 if (queuedLength + message.length > \(batchLength)) post();
                 if (!queue.length) queueMicrotask(post);
                 queue.push(message);
                 ids.push(d.slice(0, cut));
                 queuedLength += message.length;
+              }
+              window.addEventListener('keystone:channel', function (event) {
+                var node = event.relatedTarget;
+                if (channel || !(node instanceof Comment)) return;
+                channel = node;
+                event.preventDefault();
+                channel.addEventListener('keystone:prompt', onPrompt);
+                if (handler) channel.addEventListener('keystone:send', onSend);
               });
+              if (!handler) return window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
+              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + '\\u0001document\\n' + token)"))
             })();
             """
     }
