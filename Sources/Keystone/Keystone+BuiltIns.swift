@@ -24,6 +24,9 @@ extension Keystone {
         var runtime: String?
     }
 
+    /// The answer to Keystone's runtime's `_dsb.dsinit`: `{"code":0,"data":"keystone"}`.
+    static let deliversToKeystoneRuntime = PromptAnswer.success(Data(#""keystone""#.utf8))
+
     /// What `_dsb.cancel` asks: stop the running call behind `callback`.
     struct CancelRequest: Decodable, Sendable {
         var callback: String
@@ -58,7 +61,9 @@ extension Keystone {
                 let announced = try? components.serializer.decode(RuntimeAnnouncement?.self, fromData: wrapper.data)
                 let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
                 pageDidInitialize(runtime: runtime)
-                return PromptAnswer.accepted
+                // Keystone's runtime hears that every result will reach it through
+                // `_keystone.deliver`, so it opens no global function per callback from now on.
+                return runtime == .keystone ? Self.deliversToKeystoneRuntime : PromptAnswer.accepted
             }
         case "cancel":
             return answerBuiltIn(name, wrapper, callback, CancelRequest.self) { request in

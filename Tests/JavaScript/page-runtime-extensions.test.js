@@ -290,6 +290,33 @@ test('a transport the host provides is preferred for asynchronous calls', async 
   assert.deepEqual(page.native.messages, []);
 });
 
+test('once native answers dsinit with "keystone", a call opens no window function', async () => {
+  const page = makePage();
+  const replies = [];
+  page.native.async.slow = (x, reply) => replies.push(() => reply.result(x * 2));
+  const before = page.window.dsBridge.invoke('slow', 1); // opened before dsinit: plain scripts may call it
+  assert.equal(Object.keys(page.window).filter((key) => /^dscb\d/.test(key)).length, 1);
+  await settle();
+  assert.equal(page.native.runtime, 'keystone');
+  const after = page.window.dsBridge.invoke('slow', 2);
+  assert.equal(Object.keys(page.window).filter((key) => /^dscb\d/.test(key)).length, 1, 'only the earlier call has one');
+  assert.equal(page.window._keystone.pendingCallbacks().length, 2);
+  replies.forEach((reply) => reply());
+  assert.deepEqual([await before, await after], [2, 4]);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('a native side that does not answer dsinit so keeps a window function for every call', async () => {
+  const page = makePage();
+  page.native.acknowledgesRuntime = false;
+  page.native.async.slow = (x, reply) => setTimeout(() => reply.result(x * 2), 0);
+  await settle();
+  const call = page.window.dsBridge.invoke('slow', 3);
+  assert.equal(Object.keys(page.window).filter((key) => /^dscb\d/.test(key)).length, 1);
+  assert.equal(await call, 6);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
 test('results sent as plain dsbridge scripts still settle a promise', async () => {
   const page = makePage();
   page.native.async.slow = (x, reply) => reply.result(x * 2);

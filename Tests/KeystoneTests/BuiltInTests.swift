@@ -53,6 +53,15 @@ struct BuiltInTests {
         #expect(page.prompt("_dsb.dsinit", argumentText: #"{"data":null}"#) == #"{"code":0,"data":""}"#)
     }
 
+    /// Keystone's runtime hears that results will reach `_keystone.deliver`, and so opens no global
+    /// function per callback; dsbridge.js, which announces nothing, is answered as before.
+    @Test func dsinitFromKeystonesRuntimeIsAnsweredKeystone() {
+        let announcement = #"{"data":{"runtime":"keystone","version":1}}"#
+        #expect(page.prompt("_dsb.dsinit", argumentText: announcement) == #"{"code":0,"data":"keystone"}"#)
+        // A dsbridge.js loaded beside it says nothing; Keystone's runtime has already spoken.
+        #expect(page.prompt("_dsb.dsinit", argumentText: #"{"data":null}"#) == #"{"code":0,"data":""}"#)
+    }
+
     @Test func builtInsAreSynchronousOnly() {
         let answer = page.prompt("_dsb.dsinit", argumentText: #"{"data":null,"_dscbstub":"dscb0"}"#)
         #expect(answer?.contains(#""code":3"#) == true)

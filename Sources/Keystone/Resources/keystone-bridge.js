@@ -20,7 +20,8 @@
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
   var loadToken = Math.random().toString(36).slice(2, 8) + Date.now().toString(36);
-  var pending = {}; // callback name -> { result(value), fail(error), end() }
+  var pending = {}; // callback name -> { result(value), fail(error), end(), global }
+  var nativeDelivers = false; // native answered dsinit: every result reaches `deliver`
   var listeners = {}; // event name -> [listener]
   var wvjbHandlers = {}; // WebViewJavascriptBridge handler name -> function (data, responseCallback)
   var wvjbSafetyTimeout = true; // WVJB runs handlers a turn later unless the page turns it off
@@ -106,21 +107,28 @@
 
   // --- Asynchronous calls: one record per callback -----------------------------------------------
 
-  /** Registers `handlers` under a fresh callback name and a `window` function for plain scripts. */
+  /** Registers `handlers` under a fresh callback name and, until native has said it delivers to
+   *  this runtime, a `window` function for plain scripts. */
   function openCallback(handlers) {
     var name = nextCallbackName();
     pending[name] = handlers;
     // A page not recognised as Keystone's is sent plain scripts: `name(value)` or `name("", error)`.
-    window[name] = function (value, error) {
-      if (arguments.length > 1 && error) deliverOne({ callback: name, error: error });
-      else deliverOne({ callback: name, value: value });
-    };
+    // Once native answers `_dsb.dsinit` with "keystone", every result comes through `deliver`, so
+    // the global object is spared a property added and deleted for every call.
+    if (!nativeDelivers) {
+      handlers.global = true;
+      window[name] = function (value, error) {
+        if (arguments.length > 1 && error) deliverOne({ callback: name, error: error });
+        else deliverOne({ callback: name, value: value });
+      };
+    }
     return name;
   }
 
   function closeCallback(name) {
+    var record = pending[name];
     delete pending[name];
-    delete window[name];
+    if (record && record.global) delete window[name];
   }
 
   function cancelNative(name) {
@@ -514,7 +522,8 @@
     handleNativeCall(info.method, info.callbackId, JSON.parse(info.data));
   };
   Object.defineProperty(window, '_keystone', {
-    value: { version: 1, deliver: deliver },
+    // `pendingCallbacks()`: the names of the callbacks still open, for finding a call that never ended.
+    value: { version: 1, deliver: deliver, pendingCallbacks: function () { return Object.keys(pending); } },
     enumerable: false
   });
 
@@ -528,7 +537,9 @@
   // Native calls made before then wait. (A dsbridge.js that loaded first may send its own as well.)
   window._dsInit = true;
   function announce() {
-    setTimeout(function () { bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 }); }, 0);
+    setTimeout(function () {
+      if (bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 }) === 'keystone') nativeDelivers = true;
+    }, 0);
   }
   var document = window.document;
   if (document && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', announce);

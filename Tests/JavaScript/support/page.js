@@ -24,6 +24,7 @@ class FakeNative {
     this.closed = 0;
     this.page = null;
     this.answersInline = true; // as Keystone's default dispatcher: a sync method's result in the answer
+    this.acknowledgesRuntime = true; // as Keystone: dsinit from its runtime is answered "keystone"
   }
 
   handle(method, argText) {
@@ -32,7 +33,8 @@ class FakeNative {
     switch (method) {
       case '_dsb.dsinit':
         if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
-        return ok();
+        // As Keystone: its runtime hears that every result will come through `_keystone.deliver`.
+        return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? 'keystone' : undefined);
       case '_dsb.returnValue': this.returns.push(arg.data); return ok();
       case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(true);
       case '_dsb.closePage': this.closed += 1; return ok();
@@ -126,7 +128,11 @@ function makePage(options = {}) {
     loadRuntime: () => vm.runInContext(RUNTIME, context),
     loadStandin: () => vm.runInContext(STANDIN, context),
     /** Callback functions left on `window` (a settled call leaves none). */
-    liveCallbacks: () => Object.keys(window).filter((key) => key.startsWith('dscb') && key !== 'dscb'),
+    // Callbacks still open: the runtime's own, and any `window` function a plain script would call.
+    liveCallbacks: () => [...new Set([
+      ...(window._keystone ? window._keystone.pendingCallbacks() : []),
+      ...Object.keys(window).filter((key) => key.startsWith('dscb') && key !== 'dscb'),
+    ])],
   };
   native.page = page;
   if (options.standin === 'before') page.loadStandin();
