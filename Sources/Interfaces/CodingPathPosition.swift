@@ -18,3 +18,18 @@ struct CodingPathPosition {
         CodingPathPosition(depth: depth, extra: extra + [key])
     }
 }
+
+extension Array where Element == any CodingKey {
+    /// Enters a value at `depth` keys, then `extra`, then `key`: the stack is cut back to `depth`
+    /// and the rest pushed, each step skipped when there is nothing to do, as for most values.
+    mutating func enter(depth: Int, extra: [any CodingKey], key: (any CodingKey)?) {
+        leave(to: depth)
+        if !extra.isEmpty { append(contentsOf: extra) }
+        if let key { append(key) }
+    }
+
+    /// Cuts the stack back to `depth` keys; nothing to do when it holds no more.
+    mutating func leave(to depth: Int) {
+        if count > depth { removeSubrange(depth...) }
+    }
+}

@@ -42,6 +42,12 @@ public struct DefaultJSONSerializer: JSONSerializer {
         self.userInfo = userInfo
     }
 
+    /// ``userInfo`` as the coders take it; the common empty one is not converted for every value.
+    private var coderUserInfo: [CodingUserInfoKey: Any] {
+        if userInfo.isEmpty { return [:] }
+        return userInfo
+    }
+
     public func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
         try json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Value in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -51,12 +57,12 @@ public struct DefaultJSONSerializer: JSONSerializer {
             } catch {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
             }
-            return try TapeDecoder(tape: tape, bytes: bytes, userInfo: userInfo).decodeRoot(type)
+            return try TapeDecoder(tape: tape, bytes: bytes, userInfo: coderUserInfo).decodeRoot(type)
         }
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
-        Data(try TreeEncoder(userInfo: userInfo).encodeRoot(value))
+        Data(try TreeEncoder(userInfo: coderUserInfo).encodeRoot(value))
     }
 }
 

@@ -47,10 +47,8 @@ package final class TapeDecoder: Decoder {
 
     /// Decodes `type` from `node`, with the coding path at `depth` keys, then `extra`, then `key`.
     func decode<Value: Decodable>(_ type: Value.Type, at node: Int, depth: Int, extra: [any CodingKey], key: (any CodingKey)?) throws -> Value {
-        path.removeSubrange(min(depth, path.count)...)
-        path.append(contentsOf: extra)
-        if let key { path.append(key) }
-        defer { path.removeSubrange(min(depth, path.count)...) }
+        path.enter(depth: depth, extra: extra, key: key)
+        defer { path.leave(to: depth) }
         if type == JSONValue.self { return try jsonValue(at: node) as! Value }
         if type == Data.self { return try data(at: node) as! Value }
         if type == URL.self { return try url(at: node) as! Value }

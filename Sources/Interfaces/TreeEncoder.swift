@@ -54,10 +54,8 @@ package final class TreeEncoder: Encoder {
         // Types compared, not cast: a comparison costs next to nothing on this path.
         if Value.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
         if Value.self == JSONValue.self { return .json(unsafeBitCast(value, to: JSONValue.self)) }
-        codingPath.removeSubrange(min(depth, codingPath.count)...)
-        codingPath.append(contentsOf: extra)
-        if let key { codingPath.append(key) }
-        defer { codingPath.removeSubrange(min(depth, codingPath.count)...) }
+        codingPath.enter(depth: depth, extra: extra, key: key)
+        defer { codingPath.leave(to: depth) }
         if Value.self == Double.self { return try checked(unsafeBitCast(value, to: Double.self), at: codingPath) }
         if Value.self == Data.self { return .string((value as! Data).base64EncodedString()) }
         if Value.self == URL.self { return .string((value as! URL).absoluteString) }
