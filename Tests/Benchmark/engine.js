@@ -3,11 +3,16 @@
 //
 // `paths` maps a path's name to { calls, one(i) } (awaited one after another) or { burst, one(i) }
 // (all started at once, then awaited together). Rounds are interleaved, in a rotated order each
-// round; after a warm-up, every round's figure is reported as
-// "sample<TAB>path<TAB>ms per call" (a burst: ms for all of it), then `done()` is called.
+// round; a path and its floor in the same web view ("here: " + its name) are timed back to back,
+// in turn first, so the two figures of a round meet the same conditions. After a warm-up, every
+// round's figure is reported as "sample<TAB>path<TAB>ms per call" (a burst: ms for all of it),
+// then `done()` is called.
 function benchEngine(paths, report, done) {
-  var ROUNDS = 5;
+  var ROUNDS = 9;
   var names = Object.keys(paths);
+  var units = names.filter(function (name) { return name.indexOf('here: ') !== 0; }).map(function (name) {
+    return paths['here: ' + name] ? [name, 'here: ' + name] : [name];
+  });
   var lines = [];
   async function time(name, scale) {
     var path = paths[name];
@@ -25,9 +30,12 @@ function benchEngine(paths, report, done) {
   (async function () {
     for (var w = 0; w < names.length; w++) await time(names[w], 0.2); // warm-up, discarded
     for (var round = 0; round < ROUNDS; round++) {
-      for (var k = 0; k < names.length; k++) {
-        var name = names[(k + round) % names.length];
-        lines.push('sample\t' + name + '\t' + (await time(name, 1)).toFixed(4));
+      for (var k = 0; k < units.length; k++) {
+        var unit = units[(k + round) % units.length];
+        var order = round % 2 ? unit.slice().reverse() : unit;
+        for (var n = 0; n < order.length; n++) {
+          lines.push('sample\t' + order[n] + '\t' + (await time(order[n], 1)).toFixed(4));
+        }
       }
     }
     lines.forEach(report);
