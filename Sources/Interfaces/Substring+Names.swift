@@ -3,9 +3,7 @@ extension Substring {
     /// Non-empty, with no white space at either end: a usable namespace part or method name.
     package var isTrimmedWord: Bool {
         guard let first = utf8.first, let last = utf8.last else { return false }
-        if first < 0x80, last < 0x80 {
-            return !isASCIIWhiteSpace(first) && !isASCIIWhiteSpace(last)
-        }
+        if let ascii = asciiTrimmedWord(first: first, last: last) { return ascii }
         return self.first?.isWhitespace == false && self.last?.isWhitespace == false
     }
 
@@ -24,7 +22,15 @@ extension Substring {
     }
 }
 
+/// Whether a non-empty part whose first and last bytes are `first` and `last` is a trimmed word,
+/// told from the bytes when both are ASCII; `nil` when either is not, which only its characters
+/// can tell.
+package func asciiTrimmedWord(first: UInt8, last: UInt8) -> Bool? {
+    guard first < 0x80, last < 0x80 else { return nil }
+    return !isASCIIWhiteSpace(first) && !isASCIIWhiteSpace(last)
+}
+
 /// Tab, line feed, vertical tab, form feed, carriage return and space.
-private func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
+package func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || (0x09...0x0D).contains(byte)
 }

@@ -333,7 +333,7 @@ package enum JSONWriter {
         }
     }
 
-    /// The decimal digits of `value`, written in place (least significant first, then reversed).
+    /// The decimal digits of `value`, with its sign.
     static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         // 20 digits and a sign fit; the digits are written from the end of a buffer on the stack.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in

@@ -65,8 +65,8 @@ public struct DefaultMethodResolver: MethodResolver {
     private static func splitASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> ByteSplit {
         var start = 0
         var end = bytes.count
-        while start < end, bytes[start] < 0x80, isASCIIWhiteSpace(bytes[start]) { start += 1 }
-        while end > start, bytes[end - 1] < 0x80, isASCIIWhiteSpace(bytes[end - 1]) { end -= 1 }
+        while start < end, isASCIIWhiteSpace(bytes[start]) { start += 1 }
+        while end > start, isASCIIWhiteSpace(bytes[end - 1]) { end -= 1 }
         guard start < end else { return .notAName }
         var dot = end - 1
         while dot >= start, bytes[dot] != UInt8(ascii: ".") { dot -= 1 }
@@ -74,17 +74,12 @@ public struct DefaultMethodResolver: MethodResolver {
         var partStart = start
         for index in start...end where index == end || bytes[index] == UInt8(ascii: ".") {
             guard index > partStart else { return .notAName }
-            let (first, last) = (bytes[partStart], bytes[index - 1])
-            guard first < 0x80, last < 0x80 else { return .needsCharacters }
-            guard !isASCIIWhiteSpace(first), !isASCIIWhiteSpace(last) else { return .notAName }
+            guard let isWord = asciiTrimmedWord(first: bytes[partStart], last: bytes[index - 1]) else { return .needsCharacters }
+            guard isWord else { return .notAName }
             partStart = index + 1
         }
         let text = { (range: Range<Int>) in String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         return dot < start ? .name("", text(start..<end)) : .name(text(start..<dot), text(dot + 1..<end))
-    }
-
-    private static func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     /// The same rule, for a name with a non-ASCII character at the end of a part.
