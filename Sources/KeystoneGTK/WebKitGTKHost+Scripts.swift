@@ -9,37 +9,46 @@ extension WebKitGTKHost {
     /// built-ins are its own, untouched by whatever the page replaces.
     static let worldName = "keystone-host"
 
-    /// The page-world relay: `_dsbridge=` prompts and `window._keystoneHost.send` go to the
-    /// isolated world, and its answers come back, through a channel: a detached comment node that
-    /// only the relay and the isolated world hold. Each side writes the node's text, then signals
-    /// the other with an event dispatched on the node, which runs the other side's listener at once
-    /// and reaches nothing else in the document. The relay holds nothing secret; a page script that
-    /// goes around it reaches the host unattested.
+    /// The page-world relay: `_dsbridge=` prompts and `window._keystoneHost.send` go to the host
+    /// directly — prompts as prompts, messages through the page world's `keystone` script message
+    /// handler — each prefixed with this document's capability (``capabilityPrefix``), which names
+    /// the frame and origin the isolated world read for it. A page script that goes around the
+    /// relay reaches the host without one, unattested.
     ///
-    /// The relay introduces the node once, on `window`, as the `relatedTarget` of a cancellable
-    /// `keystone:channel` event, at document start and when the isolated world says hello,
-    /// whichever comes last; the isolated world cancels the event to take the node. Both run before
-    /// any page script.
+    /// The relay asks for the capability on its first call, through a channel to the isolated
+    /// world: a detached comment node that only the two hold. The relay writes the node's text and
+    /// dispatches an event on the node, which runs the isolated world's listener at once and
+    /// reaches nothing else in the document; the isolated world asks the host for a capability and
+    /// writes `=` and the capability back. The relay introduces the node once, on `window`, as the
+    /// `relatedTarget` of a cancellable `keystone:channel` event, at document start and when the
+    /// isolated world says hello, whichever comes last; the isolated world cancels the event to take
+    /// the node. Both run before any page script. When the host answers that it has forgotten the
+    /// capability (``forgottenCapability``), the relay asks for a new one and sends again, once.
     ///
-    /// The node's text carries plain strings, never JSON to re-parse: a prompt is `+` (or `-`
-    /// without a default text), the message's length, `:`, the message, then the default text; a
-    /// message is its id, a new line, the method, a new line and the arguments. The isolated world
-    /// takes either by replacing the text with `=` (then the prompt's answer), so the relay knows
-    /// at once whether this frame has a channel to the host. An answer is the id, a new line and
-    /// the answer; answers to a batch are the ids joined by commas, a new line, then each answer as
-    /// its length, `:` and the answer, in order.
+    /// Messages sent in one turn of the page's event loop go to the host together, as one batch
+    /// (``batchMethod``, then each message as its length in UTF-16 code units, `:` and the
+    /// message), posted when the turn's script ends, or sooner when it reaches ``batchLength``: one
+    /// trip between the processes instead of one each. A prompt first posts what is waiting, so a
+    /// synchronous call never overtakes an asynchronous one made before it. The answer to a batch
+    /// is each answer framed the same way, in order.
     ///
-    /// The relay calls only built-ins it took at document start, so a page script that replaces
-    /// `Function.prototype.call`, `dispatchEvent` or the node's accessors sees none of its traffic.
+    /// The relay holds the capability in its closure and hands it only to built-ins it took at
+    /// document start, with no string method called on it, so a page script that replaces
+    /// `Function.prototype.call`, `String.prototype.slice`, `dispatchEvent`, the node's accessors
+    /// or the message handler's `postMessage` sees none of it.
     static let relayScript = """
         (function () {
-          var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, toText = String;
+          var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, NewPromise = Promise, toText = String;
+          var then = Promise.prototype.then, slice = String.prototype.slice, later = queueMicrotask;
           var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
           var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
+          var handlers = window.webkit && window.webkit.messageHandlers;
+          var handler = handlers && handlers.keystone, post = handler && handler.postMessage;
+          var prompt = window.prompt;
+          var marker = \(JSONText(quoting: capabilityPrefix).string), forgotten = \(JSONText(quoting: forgottenCapability).string);
+          var batchHeader = \(JSONText(quoting: batchMethod + "\n").string);
+          var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
           var channel = document.createComment('');
-          function write(value) { apply(text.set, channel, [value]); }
-          function read() { return apply(text.get, channel, []); }
-          function signal(type) { apply(dispatch, channel, [new NewEvent(type)]); }
           var introduced = false;
           function introduce() {
             if (introduced) return;
@@ -47,59 +56,77 @@ extension WebKitGTKHost {
           }
           apply(listen, window, ['keystone:hello', introduce]);
           introduce();
-          var pending = {}, next = 0;
-          var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
-          function settle(id, answer) {
-            var resolve = pending[id];
-            if (!resolve) return;
-            delete pending[id];
-            resolve(answer);
+          var capability = '';
+          function attest() {
+            if (capability || !introduced) return capability;
+            apply(text.set, channel, ['']);
+            apply(dispatch, channel, [new NewEvent('keystone:capability')]);
+            var answer = apply(text.get, channel, []);
+            if (answer.length === \(FrameCapabilities.length + 1) && answer[0] === '=') capability = marker + apply(slice, answer, [1]) + '\\n';
+            return capability;
           }
-          apply(listen, channel, ['keystone:answer', function () {
-            var d = read(), cut = d.indexOf('\\n');
-            if (cut < 1) return;
-            var ids = d.slice(0, cut).split(','), at = cut + 1;
-            if (ids.length === 1) return settle(ids[0], d.slice(at));
-            for (var k = 0; k < ids.length; k++) {
-              var colon = d.indexOf(':', at), length = colon > at ? Number(d.slice(at, colon)) : NaN;
-              if (!(length >= 0) || colon + 1 + length > d.length) return;
-              settle(ids[k], d.substr(colon + 1, length));
-              at = colon + 1 + length;
-            }
-          }]);
-          var prompt = window.prompt;
           window.prompt = function (message, defaultText) {
             if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
-              write((defaultText == null ? '-' : '+') + message.length + ':' + message + (defaultText == null ? '' : toText(defaultText)));
-              signal('keystone:prompt');
-              var answer = read();
-              if (answer[0] === '=') return answer.slice(1);
+              flush();
+              for (var attempt = 0; attempt < 2 && attest(); attempt++) {
+                var answer = apply(prompt, window, [capability + message, defaultText]);
+                if (answer !== forgotten) return answer;
+                capability = '';
+              }
             }
             return apply(prompt, window, arguments);
           };
+          var waiting = [], waitingLength = 0;
+          function flush() {
+            if (!waiting.length) return;
+            var batch = waiting;
+            waiting = [];
+            waitingLength = 0;
+            deliver(batch, 0);
+          }
+          function deliver(batch, attempt) {
+            if (!post || !attest()) return settle(batch, 0, unavailable);
+            var body = batch[0][0];
+            if (batch.length > 1) {
+              body = batchHeader;
+              for (var k = 0; k < batch.length; k++) body += batch[k][0].length + ':' + batch[k][0];
+            }
+            apply(then, apply(post, handler, [capability + body]), [function (answer) {
+              if (answer !== forgotten) return answers(batch, toText(answer));
+              capability = '';
+              if (attempt) return settle(batch, 0, unavailable);
+              deliver(batch, 1);
+            }]);
+          }
+          function settle(batch, from, answer) {
+            for (var k = from; k < batch.length; k++) batch[k][1](answer);
+          }
+          function answers(batch, reply) {
+            if (batch.length === 1) return batch[0][1](reply);
+            for (var k = 0, at = 0; k < batch.length; k++) {
+              var colon = reply.indexOf(':', at), length = colon > at ? Number(reply.slice(at, colon)) : NaN;
+              if (!(length >= 0) || colon + 1 + length > reply.length) return settle(batch, k, '');
+              batch[k][1](reply.substr(colon + 1, length));
+              at = colon + 1 + length;
+            }
+          }
           function send(method, argumentText) {
-            return new Promise(function (resolve) {
-              var id = toText(++next);
-              pending[id] = resolve;
-              write(id + '\\n' + toText(method) + '\\n' + toText(argumentText));
-              signal('keystone:send');
-              if (read() !== '=') { delete pending[id]; resolve(unavailable); }
+            return new NewPromise(function (resolve) {
+              var message = toText(method) + '\\n' + toText(argumentText);
+              if (waitingLength + message.length > \(batchLength)) flush();
+              if (!waiting.length) apply(later, window, [flush]);
+              waiting[waiting.length] = [message, resolve];
+              waitingLength += message.length;
             });
           }
           Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
         })();
         """
 
-    /// The isolated world's script: answers the relay through the channel it is introduced to,
-    /// with what the engine shows this world — whether this is the top frame, and its origin —
-    /// tagged with a secret page scripts never see, so the host can tell its prompts from a
-    /// page's own.
-    ///
-    /// Messages sent in one turn of the page's event loop go to the host together, as one batch
-    /// (``batchMethod``, then each message as its length, `:` and the message), posted when the
-    /// turn's script ends, or sooner when it reaches ``batchLength`` UTF-16 code units: one trip
-    /// between the processes instead of one each. A prompt first posts what is waiting, so a
-    /// synchronous call never overtakes an asynchronous one made before it.
+    /// The isolated world's script: introduced to the relay's channel, it asks the host for the
+    /// document's capability with what the engine shows this world — whether this is the top
+    /// frame, and its origin — tagged with a secret page scripts never see, so the host can tell
+    /// its prompts from a page's own. It also reports the top document's token.
     static func isolatedScript(secret: String) -> String {
         let prefix = JSONText(quoting: "\u{1}keystone:\(secret):").string
         return """
@@ -107,58 +134,39 @@ extension WebKitGTKHost {
               var prefix = \(prefix);
               var prompt = window.prompt;
               var handlers = window.webkit && window.webkit.messageHandlers;
-              var handler = handlers && handlers.keystone;
+              var handler = handlers && handlers.\(documentChannel);
               var channel = null;
               function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
-              var queue = [], ids = [], queuedLength = 0;
-              function post() {
-                if (!queue.length) return;
-                var answerIds = ids.join(','), body = queue.length === 1 ? queue[0]
-                  : \(JSONText(quoting: batchMethod + "\n").string) + queue.map(function (m) { return m.length + ':' + m; }).join('');
-                queue = []; ids = []; queuedLength = 0;
-                handler.postMessage(tag() + body).then(function (answer) {
-                  channel.data = answerIds + '\\n' + answer;
-                  channel.dispatchEvent(new Event('keystone:answer'));
-                });
-              }
-              function onPrompt() {
-                post();
-                var d = channel.data, colon = d.indexOf(':');
-                var length = colon > 1 ? Number(d.slice(1, colon)) : NaN;
-                if (!(length >= 0) || colon + 1 + length > d.length) return;
-                var message = d.substr(colon + 1, length);
-                var answer = prompt.call(window, tag() + message, d[0] === '+' ? d.slice(colon + 1 + length) : undefined);
-                channel.data = '=' + (answer == null ? '' : String(answer));
-              }
-              function onSend() {
-                var d = channel.data, cut = d.indexOf('\\n');
-                if (cut < 1) return;
-                channel.data = '=';
-                var message = d.slice(cut + 1);
-                if (queuedLength + message.length > \(batchLength)) post();
-                if (!queue.length) queueMicrotask(post);
-                queue.push(message);
-                ids.push(d.slice(0, cut));
-                queuedLength += message.length;
-              }
               window.addEventListener('keystone:channel', function (event) {
                 var node = event.relatedTarget;
                 if (channel || !(node instanceof Comment)) return;
                 channel = node;
                 event.preventDefault();
-                channel.addEventListener('keystone:prompt', onPrompt);
-                if (handler) channel.addEventListener('keystone:send', onSend);
+                channel.addEventListener('keystone:capability', function () {
+                  var answer = prompt.call(window, tag() + \(JSONText(quoting: capabilityRequest).string));
+                  channel.data = '=' + (answer == null ? '' : String(answer));
+                });
               });
               if (!handler) return window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
-              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + '\\u0001document\\n' + token)"))
+              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + token)"))
             })();
             """
     }
 
+    /// What a relay's prompts and messages start with: then the document's capability, as
+    /// ``FrameCapabilities/length`` hexadecimal digits, a new line and the page's own text.
+    static let capabilityPrefix = "\u{1}keystone-capability:"
+    /// What the isolated world prompts, after its tag, to have a capability issued.
+    static let capabilityRequest = "\u{1}capability"
+    /// The host's answer to a prompt or message whose capability it no longer remembers.
+    static let forgottenCapability = "\u{1}forgotten"
+    /// The isolated world's script message handler, which hears only the top document's token.
+    static let documentChannel = "keystoneDocument"
+
     /// The method a batch of messages is sent as; no method a page calls can have this name.
     static let batchMethod = "\u{1}batch"
-    /// The most UTF-16 code units of messages the isolated world puts in one batch; a longer
-    /// message goes alone.
+    /// The most UTF-16 code units of messages the relay puts in one batch; a longer message goes
+    /// alone.
     static let batchLength = 1 << 20
 
     /// Relays the page's `console` lines on their own channel, when asked to.

@@ -77,6 +77,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
+    /// The capabilities issued to the documents' relays; read and written on the main loop's
+    /// thread only.
+    private var capabilities = FrameCapabilities()
 
     /// Creates a web view with the host's scripts and handlers and attaches `hub` to it. Throws
     /// `invalidRegistration` when the policy's allowed origins are not `scheme://host[:port]`.
@@ -141,13 +144,25 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 guard let dialog, let data else { return 0 }
                 return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
             }, me)
+        // The relay's messages, in the page's world: a page script can post here too, and is
+        // answered as unattested, as its own prompts are.
         _ = ks_on_message_with_reply(
-            manager, "keystone", Self.worldName,
+            manager, "keystone", nil,
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
                 let answer = jsc_value_new_string(jsc_value_get_context(value), host.answerMessage(WebKitGTKHost.string(value)))
                 // The reply takes its own reference; the new value's is ours to drop.
+                webkit_script_message_reply_return_value(reply, answer)
+                g_object_unref(answer)
+                return 1
+            }, me)
+        _ = ks_on_message_with_reply(
+            manager, Self.documentChannel, Self.worldName,
+            { _, value, reply, data in
+                guard let value, let reply, let data else { return 0 }
+                Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidStart(WebKitGTKHost.string(value))
+                let answer = jsc_value_new_null(jsc_value_get_context(value))
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
                 return 1
@@ -197,7 +212,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)
         // A view that outlives its host (still in a window) keeps no bridge that answers nobody.
-        webkit_user_content_manager_unregister_script_message_handler_in_world(manager, "keystone", Self.worldName)
+        webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
+        webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.documentChannel, Self.worldName)
         if options.relaysConsole {
             webkit_user_content_manager_unregister_script_message_handler(manager, Self.consoleChannel)
         }
@@ -229,6 +245,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         hub.pageDidUnload()
         wvjb?.pageDidUnload()
         hasCommittedDocument = false
+        capabilities.removeAll()
         let termination: WebProcessTermination =
             switch reason {
             case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
@@ -281,19 +298,52 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     // MARK: Calls from the page
 
+    /// Who sent a prompt or a message, as far as the engine lets the host tell.
+    private enum Sender {
+        /// The host's isolated world, with the frame and origin it read itself.
+        case isolatedWorld(CallerFrame)
+        /// A document's relay, with the frame and origin its capability stands for.
+        case relay(CallerFrame)
+        /// A relay whose capability the host no longer remembers (or never issued).
+        case forgotten
+        /// A page script that went around the relay, from any frame.
+        case unattested
+
+        /// The frame a call from this sender is made for; `nil` for a forgotten capability, whose
+        /// call is not made.
+        var frame: CallerFrame? {
+            switch self {
+            case .isolatedWorld(let frame), .relay(let frame): frame
+            case .forgotten: nil
+            case .unattested: .unattested
+            }
+        }
+    }
+
     /// What the isolated world sends starts with this, then the frame (`top` or `sub`) and its
-    /// origin, then a new line and the page's own message.
+    /// origin, then a new line and its own text.
     private var tagPrefix: String { "\u{1}keystone:\(secret):" }
 
-    /// Splits a tagged text into the caller's frame and the page's own text. Untagged text did not
-    /// come through the isolated world: a page script that called `prompt` itself, from any frame.
-    private func untag(_ text: String) -> (CallerFrame, String) {
-        guard text.utf8.starts(with: tagPrefix.utf8), let (header, rest) = Self.splitLine(Substring(text).utf8.dropFirst(tagPrefix.utf8.count)) else {
+    /// Splits a text into who sent it and the page's own text: the isolated world's tag or a
+    /// relay's capability first, when the text has either. Text with neither came from a page
+    /// script that called `prompt` or posted itself, from any frame.
+    private func identify(_ text: String) -> (Sender, String) {
+        let bytes = Substring(text).utf8
+        if bytes.starts(with: Self.capabilityPrefix.utf8) {
+            let name = bytes.dropFirst(Self.capabilityPrefix.utf8.count)
+            guard let end = name.index(name.startIndex, offsetBy: FrameCapabilities.length, limitedBy: name.endIndex),
+                name[end...].first == UInt8(ascii: "\n")
+            else { return (.unattested, text) }
+            let rest = String(decoding: name[name.index(after: end)...], as: UTF8.self)
+            return (capabilities.frame(for: name[..<end]).map(Sender.relay) ?? .forgotten, rest)
+        }
+        guard bytes.starts(with: tagPrefix.utf8), let (header, rest) = Self.splitLine(bytes.dropFirst(tagPrefix.utf8.count)) else {
             return (.unattested, text)
         }
         let isMainFrame = header.starts(with: "top:".utf8)
         let origin = String(decoding: header.dropFirst(4), as: UTF8.self)
-        return (CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin), String(decoding: rest, as: UTF8.self))
+        let frame = CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin)
+        return (.isolatedWorld(frame), String(decoding: rest, as: UTF8.self))
     }
 
     /// The bytes before the first line feed and those after it; the page's text is split by bytes,
@@ -310,9 +360,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         switch webkit_script_dialog_get_dialog_type(dialog) {
         case WEBKIT_SCRIPT_DIALOG_PROMPT:
             let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
-            let (frame, text) = untag(message)
+            let (sender, text) = identify(message)
+            if case .isolatedWorld(let frame) = sender, text == Self.capabilityRequest {
+                webkit_script_dialog_prompt_set_text(dialog, capabilities.issue(for: frame))
+                return true
+            }
             if Keystone.isBridgePrompt(text) {
-                webkit_script_dialog_prompt_set_text(dialog, hub.handlePrompt(text, defaultText: defaultText, frame: frame) ?? "")
+                let answer = sender.frame.map { hub.handlePrompt(text, defaultText: defaultText, frame: $0) ?? "" } ?? Self.forgottenCapability
+                webkit_script_dialog_prompt_set_text(dialog, answer)
                 return true
             }
             guard let prompt = dialogHandler.prompt else { return false }
@@ -336,23 +391,26 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// text) when ``Options/relaysConsole`` is set; calls never travel on it.
     static let consoleChannel = "keystoneConsole"
 
-    /// A script message: the host's tag, then `method`, a new line, and the arguments; or a batch
-    /// of such messages (``batchMethod``), answered together.
+    /// A script message in the page's world: a relay's capability, then `method`, a new line, and
+    /// the arguments; or a batch of such messages (``batchMethod``), answered together.
     private func answerMessage(_ message: String) -> String {
-        let (frame, text) = untag(message)
+        let (sender, text) = identify(message)
+        guard let frame = sender.frame else { return Self.forgottenCapability }
         guard let (method, arguments) = Self.splitLine(Substring(text).utf8) else {
             return Self.namesNoMethod
         }
         if method.elementsEqual(Self.batchMethod.utf8) {
             return answerBatch(Substring(arguments), frame: frame)
         }
-        if method.elementsEqual("\u{1}document".utf8) {
-            // Only the isolated world sends this, and only from the top frame: the document that
-            // just started, after its commit made it the hub's current page load.
-            if frame.isAttestedMainFrame { document = (hub.pageLoad, String(decoding: arguments, as: UTF8.self)) }
-            return ""
-        }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
+    }
+
+    /// The isolated world reports the top document's token when the document starts, after its
+    /// commit made it the hub's current page load. Only the isolated world can post here; its tag
+    /// still says which frame posted.
+    private func documentDidStart(_ message: String) {
+        guard case (.isolatedWorld(let frame), let token) = identify(message), frame.isAttestedMainFrame else { return }
+        document = (hub.pageLoad, token)
     }
 
     private static let namesNoMethod = BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer

@@ -24,6 +24,41 @@ function arrivesInOrder(list, expected) {
     })();
   });
 }
+/** Replaces every built-in a page could replace to watch the strings its bridge handles — calls
+ *  and applies, string methods, JSON, promise callbacks, the message handler's `postMessage` — with
+ *  one that records each string it is given or returns. `stop()` puts the built-ins back and
+ *  returns what was recorded. */
+function watchStrings() {
+  var seen = [], restore = [], realApply = Reflect.apply;
+  function record(values) {
+    for (var i = 0; i < values.length; i++) if (typeof values[i] === 'string') seen.push(values[i]);
+  }
+  function hook(owner, name, watch) {
+    var original = owner[name];
+    restore.push(function () { owner[name] = original; });
+    owner[name] = function () {
+      record([this]);
+      record(arguments);
+      var result = realApply(original, this, watch ? watch(arguments) : arguments);
+      record([result]);
+      return result;
+    };
+  }
+  hook(Function.prototype, 'call');
+  hook(Function.prototype, 'apply');
+  ['slice', 'substr', 'substring', 'indexOf', 'concat', 'split', 'charAt', 'startsWith', 'replace'].forEach(function (name) {
+    hook(String.prototype, name);
+  });
+  hook(JSON, 'parse');
+  hook(JSON, 'stringify');
+  hook(Promise.prototype, 'then', function (args) {
+    var onFulfilled = args[0];
+    return [typeof onFulfilled === 'function' ? function (value) { record([value]); return onFulfilled(value); } : onFulfilled, args[1]];
+  });
+  var handler = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.keystone;
+  if (handler) hook(Object.getPrototypeOf(handler), 'postMessage');
+  return { stop: function () { restore.forEach(function (undo) { undo(); }); return seen; } };
+}
 function runTests() {
   var passed = 0, failed = 0, index = 0;
   function next() {
