@@ -60,13 +60,14 @@ package struct FrameCapabilities {
         return issue(for: frame, using: &generator)
     }
 
-    /// The frame the capability written as `text` stands for; `nil` when `text` is not a
-    /// capability this set remembers.
-    package func frame(for text: some Collection<UInt8>) -> CallerFrame? {
+    /// The frame the capability written as `text` (its UTF-8 bytes) stands for; `nil` when `text`
+    /// is not a capability this set remembers.
+    package func frame(for text: UnsafeBufferPointer<UInt8>) -> CallerFrame? {
         guard text.count == Self.length else { return nil }
         var high: UInt64 = 0
         var low: UInt64 = 0
-        for (offset, byte) in text.enumerated() {
+        for offset in 0..<Self.length {
+            let byte = text[offset]
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
@@ -76,6 +77,13 @@ package struct FrameCapabilities {
             if offset < 16 { high = high << 4 | UInt64(digit) } else { low = low << 4 | UInt64(digit) }
         }
         return frames[Name(high: high, low: low)]
+    }
+
+    /// The frame the capability written as `text` stands for; `nil` when `text` is not a
+    /// capability this set remembers.
+    package func frame(for text: String) -> CallerFrame? {
+        var text = text
+        return text.withUTF8 { frame(for: $0) }
     }
 
     /// Forgets every capability: the documents that held them are gone.

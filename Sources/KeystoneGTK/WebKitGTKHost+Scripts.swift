@@ -128,7 +128,7 @@ extension WebKitGTKHost {
     /// frame, and its origin — tagged with a secret page scripts never see, so the host can tell
     /// its prompts from a page's own. It also reports the top document's token.
     static func isolatedScript(secret: String) -> String {
-        let prefix = JSONText(quoting: "\u{1}keystone:\(secret):").string
+        let prefix = JSONText(quoting: tagPrefix(secret: secret)).string
         return """
             (function () {
               var prefix = \(prefix);
@@ -153,6 +153,9 @@ extension WebKitGTKHost {
             """
     }
 
+    /// What the isolated world's prompts and messages start with, then the frame (`top` or `sub`)
+    /// and its origin, then a new line and its own text.
+    static func tagPrefix(secret: String) -> String { "\u{1}keystone:\(secret):" }
     /// What a relay's prompts and messages start with: then the document's capability, as
     /// ``FrameCapabilities/length`` hexadecimal digits, a new line and the page's own text.
     static let capabilityPrefix = "\u{1}keystone-capability:"

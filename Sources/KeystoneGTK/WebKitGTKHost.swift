@@ -77,6 +77,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
+    /// What the isolated world sends starts with these bytes, then the frame (`top` or `sub`) and
+    /// its origin, then a new line and its own text.
+    private let tagPrefix: [UInt8]
     /// The capabilities issued to the documents' relays; read and written on the main loop's
     /// thread only.
     private var capabilities = FrameCapabilities()
@@ -86,6 +89,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
+        tagPrefix = Array(Self.tagPrefix(secret: secret).utf8)
         wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
@@ -151,7 +155,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                let answer = jsc_value_new_string(jsc_value_get_context(value), host.answerMessage(WebKitGTKHost.string(value)))
+                let answer = jsc_value_new_string(jsc_value_get_context(value), WebKitGTKHost.withText(of: value, host.answerMessage))
                 // The reply takes its own reference; the new value's is ours to drop.
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
@@ -161,7 +165,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             manager, Self.documentChannel, Self.worldName,
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
-                Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidStart(WebKitGTKHost.string(value))
+                let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+                WebKitGTKHost.withText(of: value, host.documentDidStart)
                 let answer = jsc_value_new_null(jsc_value_get_context(value))
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
@@ -174,9 +179,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 { _, value, reply, data in
                     guard let value, let reply, let data else { return 0 }
                     let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                    let line = WebKitGTKHost.string(value)
-                    if let (level, text) = WebKitGTKHost.splitLine(Substring(line).utf8) {
-                        host.consoleHandler?(String(decoding: level, as: UTF8.self), String(decoding: text, as: UTF8.self))
+                    WebKitGTKHost.withText(of: value) { line in
+                        if let (level, text) = WebKitGTKHost.splitLine(line) {
+                            host.consoleHandler?(String(decoding: level, as: UTF8.self), String(decoding: text, as: UTF8.self))
+                        }
                     }
                     let answer = jsc_value_new_null(jsc_value_get_context(value))
                     webkit_script_message_reply_return_value(reply, answer)
@@ -320,67 +326,82 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         }
     }
 
-    /// What the isolated world sends starts with this, then the frame (`top` or `sub`) and its
-    /// origin, then a new line and its own text.
-    private var tagPrefix: String { "\u{1}keystone:\(secret):" }
+    private static let capabilityPrefixBytes = Array(capabilityPrefix.utf8)
 
     /// Splits a text into who sent it and the page's own text: the isolated world's tag or a
     /// relay's capability first, when the text has either. Text with neither came from a page
-    /// script that called `prompt` or posted itself, from any frame.
-    private func identify(_ text: String) -> (Sender, String) {
-        let bytes = Substring(text).utf8
-        if bytes.starts(with: Self.capabilityPrefix.utf8) {
-            let name = bytes.dropFirst(Self.capabilityPrefix.utf8.count)
-            guard let end = name.index(name.startIndex, offsetBy: FrameCapabilities.length, limitedBy: name.endIndex),
-                name[end...].first == UInt8(ascii: "\n")
-            else { return (.unattested, text) }
-            let rest = String(decoding: name[name.index(after: end)...], as: UTF8.self)
-            return (capabilities.frame(for: name[..<end]).map(Sender.relay) ?? .forgotten, rest)
+    /// script that called `prompt` or posted itself, from any frame. Read in place, as bytes: a
+    /// call's text is copied once, into the strings the hub is given.
+    private func identify(_ bytes: Bytes) -> (Sender, Bytes) {
+        if bytes.starts(with: Self.capabilityPrefixBytes) {
+            let start = Self.capabilityPrefixBytes.count
+            let end = start + FrameCapabilities.length
+            guard end < bytes.count, bytes[end] == UInt8(ascii: "\n") else { return (.unattested, bytes) }
+            let frame = capabilities.frame(for: Bytes(rebasing: bytes[start..<end]))
+            return (frame.map(Sender.relay) ?? .forgotten, Bytes(rebasing: bytes[(end + 1)...]))
         }
-        guard bytes.starts(with: tagPrefix.utf8), let (header, rest) = Self.splitLine(bytes.dropFirst(tagPrefix.utf8.count)) else {
-            return (.unattested, text)
+        guard bytes.starts(with: tagPrefix), let (header, rest) = Self.splitLine(Bytes(rebasing: bytes[tagPrefix.count...])) else {
+            return (.unattested, bytes)
         }
         let isMainFrame = header.starts(with: "top:".utf8)
         let origin = String(decoding: header.dropFirst(4), as: UTF8.self)
         let frame = CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin)
-        return (.isolatedWorld(frame), String(decoding: rest, as: UTF8.self))
+        return (.isolatedWorld(frame), rest)
     }
+
+    /// Bytes of a text the engine handed over, read in place.
+    typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// The bytes before the first line feed and those after it; the page's text is split by bytes,
     /// never by characters, which a combining mark after the line feed would merge with it.
-    static func splitLine(_ text: Substring.UTF8View) -> (Substring.UTF8View, Substring.UTF8View)? {
+    static func splitLine(_ text: Bytes) -> (Bytes, Bytes)? {
         guard let newline = text.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        return (text[..<newline], text[text.index(after: newline)...])
+        return (Bytes(rebasing: text[..<newline]), Bytes(rebasing: text[(newline + 1)...]))
+    }
+
+    /// Runs `body` with the bytes of a C string the engine owns, up to its terminating NUL.
+    static func withBytes<Result>(of text: UnsafePointer<CChar>, _ body: (Bytes) -> Result) -> Result {
+        text.withMemoryRebound(to: UInt8.self, capacity: strlen(text) + 1) { body(Bytes(start: $0, count: strlen(text))) }
+    }
+
+    /// Runs `body` with the UTF-8 bytes of a JavaScript value's text.
+    static func withText<Result>(of value: UnsafeMutablePointer<JSCValue>, _ body: (Bytes) -> Result) -> Result {
+        guard let text = jsc_value_to_string(value) else { return body(Bytes(start: nil, count: 0)) }
+        defer { g_free(text) }
+        return withBytes(of: text, body)
     }
 
     /// Answers a dialog: a bridge prompt goes to the hub, any other dialog to ``dialogHandler``.
     /// Returns whether the dialog was handled (otherwise WebKit shows its own).
     private func handleDialog(_ dialog: OpaquePointer) -> Bool {
-        let message = String(cString: webkit_script_dialog_get_message(dialog))
+        let message = webkit_script_dialog_get_message(dialog)!
         switch webkit_script_dialog_get_dialog_type(dialog) {
         case WEBKIT_SCRIPT_DIALOG_PROMPT:
             let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
-            let (sender, text) = identify(message)
-            if case .isolatedWorld(let frame) = sender, text == Self.capabilityRequest {
-                webkit_script_dialog_prompt_set_text(dialog, capabilities.issue(for: frame))
+            return Self.withBytes(of: message) { bytes in
+                let (sender, bytes) = identify(bytes)
+                if case .isolatedWorld(let frame) = sender, bytes.elementsEqual(Self.capabilityRequest.utf8) {
+                    webkit_script_dialog_prompt_set_text(dialog, capabilities.issue(for: frame))
+                    return true
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                if Keystone.isBridgePrompt(text) {
+                    let answer = sender.frame.map { hub.handlePrompt(text, defaultText: defaultText, frame: $0) ?? "" } ?? Self.forgottenCapability
+                    webkit_script_dialog_prompt_set_text(dialog, answer)
+                    return true
+                }
+                guard let prompt = dialogHandler.prompt else { return false }
+                // Not setting the text answers `null`, as a cancelled prompt does.
+                if let answer = prompt(text, defaultText) { webkit_script_dialog_prompt_set_text(dialog, answer) }
                 return true
             }
-            if Keystone.isBridgePrompt(text) {
-                let answer = sender.frame.map { hub.handlePrompt(text, defaultText: defaultText, frame: $0) ?? "" } ?? Self.forgottenCapability
-                webkit_script_dialog_prompt_set_text(dialog, answer)
-                return true
-            }
-            guard let prompt = dialogHandler.prompt else { return false }
-            // Not setting the text answers `null`, as a cancelled prompt does.
-            if let answer = prompt(text, defaultText) { webkit_script_dialog_prompt_set_text(dialog, answer) }
-            return true
         case WEBKIT_SCRIPT_DIALOG_CONFIRM:
             guard let confirm = dialogHandler.confirm else { return false }
-            webkit_script_dialog_confirm_set_confirmed(dialog, confirm(message) ? 1 : 0)
+            webkit_script_dialog_confirm_set_confirmed(dialog, confirm(String(cString: message)) ? 1 : 0)
             return true
         case WEBKIT_SCRIPT_DIALOG_ALERT:
             guard let alert = dialogHandler.alert else { return false }
-            alert(message)
+            alert(String(cString: message))
             return true
         default:
             return false
@@ -393,14 +414,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// A script message in the page's world: a relay's capability, then `method`, a new line, and
     /// the arguments; or a batch of such messages (``batchMethod``), answered together.
-    private func answerMessage(_ message: String) -> String {
+    private func answerMessage(_ message: Bytes) -> String {
         let (sender, text) = identify(message)
         guard let frame = sender.frame else { return Self.forgottenCapability }
-        guard let (method, arguments) = Self.splitLine(Substring(text).utf8) else {
+        guard let (method, arguments) = Self.splitLine(text) else {
             return Self.namesNoMethod
         }
         if method.elementsEqual(Self.batchMethod.utf8) {
-            return answerBatch(Substring(arguments), frame: frame)
+            return answerBatch(Substring(String(decoding: arguments, as: UTF8.self)), frame: frame)
         }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
     }
@@ -408,9 +429,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The isolated world reports the top document's token when the document starts, after its
     /// commit made it the hub's current page load. Only the isolated world can post here; its tag
     /// still says which frame posted.
-    private func documentDidStart(_ message: String) {
+    private func documentDidStart(_ message: Bytes) {
         guard case (.isolatedWorld(let frame), let token) = identify(message), frame.isAttestedMainFrame else { return }
-        document = (hub.pageLoad, token)
+        document = (hub.pageLoad, String(decoding: token, as: UTF8.self))
     }
 
     private static let namesNoMethod = BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
@@ -436,21 +457,18 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 append(BridgeError(code: .malformedMessage, message: "a batch of messages could not be read").promptAnswer)
                 break
             }
-            guard let (method, arguments) = Self.splitLine(rest[start..<end].utf8) else {
+            let message = rest[start..<end].utf8
+            guard let newline = message.firstIndex(of: UInt8(ascii: "\n")) else {
                 append(Self.namesNoMethod)
                 rest = rest[end...]
                 continue
             }
-            append(hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame))
+            let method = String(decoding: message[..<newline], as: UTF8.self)
+            let arguments = String(decoding: message[message.index(after: newline)...], as: UTF8.self)
+            append(hub.handleMessage(method, arguments: arguments, frame: frame))
             rest = rest[end...]
         }
         return answers
-    }
-
-    private static func string(_ value: UnsafeMutablePointer<JSCValue>) -> String {
-        guard let text = jsc_value_to_string(value) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
     }
 }
 

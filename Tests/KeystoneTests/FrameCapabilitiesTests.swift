@@ -19,7 +19,7 @@ struct FrameCapabilitiesTests {
         var numbers = Scripted(values: [0xAB, 0x0123_4567_89AB_CDEF])
         let name = capabilities.issue(for: Self.bank, using: &numbers)
         #expect(name == "00000000000000ab0123456789abcdef")
-        #expect(capabilities.frame(for: name.utf8) == Self.bank)
+        #expect(capabilities.frame(for: name) == Self.bank)
     }
 
     @Test func capabilitiesFromTheSystemAreDistinctAndEachNamesItsOwnFrame() {
@@ -28,8 +28,8 @@ struct FrameCapabilitiesTests {
         let ad = capabilities.issue(for: Self.ad)
         #expect(bank != ad)
         #expect(bank.utf8.count == FrameCapabilities.length && ad.utf8.count == FrameCapabilities.length)
-        #expect(capabilities.frame(for: bank.utf8) == Self.bank)
-        #expect(capabilities.frame(for: ad.utf8) == Self.ad)
+        #expect(capabilities.frame(for: bank) == Self.bank)
+        #expect(capabilities.frame(for: ad) == Self.ad)
     }
 
     @Test func aNumberAlreadyIssuedIsDrawnAgain() {
@@ -38,8 +38,8 @@ struct FrameCapabilitiesTests {
         let first = capabilities.issue(for: Self.bank, using: &numbers)
         let second = capabilities.issue(for: Self.ad, using: &numbers)
         #expect(first != second)
-        #expect(capabilities.frame(for: first.utf8) == Self.bank)
-        #expect(capabilities.frame(for: second.utf8) == Self.ad)
+        #expect(capabilities.frame(for: first) == Self.bank)
+        #expect(capabilities.frame(for: second) == Self.ad)
     }
 
     @Test(arguments: [
@@ -51,7 +51,7 @@ struct FrameCapabilitiesTests {
         var capabilities = FrameCapabilities()
         var numbers = Scripted(values: [0, 1])
         _ = capabilities.issue(for: Self.bank, using: &numbers)
-        #expect(capabilities.frame(for: text.utf8) == nil)
+        #expect(capabilities.frame(for: text) == nil)
     }
 
     @Test func issuingPastTheCapacityForgetsTheOldestFirst() {
@@ -60,11 +60,11 @@ struct FrameCapabilitiesTests {
         let second = capabilities.issue(for: Self.ad)
         let third = capabilities.issue(for: Self.bank)
         #expect(capabilities.count == 2)
-        #expect(capabilities.frame(for: first.utf8) == nil)
-        #expect(capabilities.frame(for: second.utf8) == Self.ad)
+        #expect(capabilities.frame(for: first) == nil)
+        #expect(capabilities.frame(for: second) == Self.ad)
         let fourth = capabilities.issue(for: Self.ad)
-        #expect(capabilities.frame(for: second.utf8) == nil)
-        #expect([third, fourth].map { capabilities.frame(for: $0.utf8) } == [Self.bank, Self.ad])
+        #expect(capabilities.frame(for: second) == nil)
+        #expect([third, fourth].map { capabilities.frame(for: $0) } == [Self.bank, Self.ad])
     }
 
     @Test func removingAllForgetsEveryCapabilityAndIssuingStartsAfresh() {
@@ -72,8 +72,8 @@ struct FrameCapabilitiesTests {
         let old = [capabilities.issue(for: Self.bank), capabilities.issue(for: Self.ad)]
         capabilities.removeAll()
         #expect(capabilities.count == 0)
-        #expect(old.allSatisfy { capabilities.frame(for: $0.utf8) == nil })
+        #expect(old.allSatisfy { capabilities.frame(for: $0) == nil })
         let fresh = [capabilities.issue(for: Self.ad), capabilities.issue(for: Self.bank)]
-        #expect(fresh.map { capabilities.frame(for: $0.utf8) } == [Self.ad, Self.bank])
+        #expect(fresh.map { capabilities.frame(for: $0) } == [Self.ad, Self.bank])
     }
 }
