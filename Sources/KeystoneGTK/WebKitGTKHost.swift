@@ -421,6 +421,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             return Self.namesNoMethod
         }
         if method.elementsEqual(Self.batchMethod.utf8) {
+            guard arguments.count <= Self.batchBytes else { return Self.framed(Self.batchTooLarge) }
             return answerBatch(Substring(String(decoding: arguments, as: UTF8.self)), frame: frame)
         }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
@@ -436,17 +437,26 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     private static let namesNoMethod = BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
 
+    /// The most UTF-8 bytes of messages and framing one batch may carry: more than any batch the
+    /// relay makes (at most ``batchLength`` code units of messages, each framed by a few digits and
+    /// a colon), so only a page script that posts its own batch meets it.
+    static let batchBytes = 16 << 20
+    private static let batchTooLarge = BridgeError(code: .limitExceeded, message: "a batch of messages is larger than the limit of \(batchBytes) bytes").promptAnswer
+
+    /// `answer` framed as one answer of a batch: its length in UTF-16 code units, `:`, then itself.
+    private static func framed(_ answer: String) -> String {
+        String(answer.utf16.count) + ":" + answer
+    }
+
     /// Answers a batch — each message as its length in UTF-16 code units, `:` and the message
-    /// (`method`, a new line, the arguments) — with each answer framed the same way, in order. Only
-    /// the host's isolated world can post a batch; a malformed one (which it never sends) is
-    /// answered as far as it reads, then with one `malformedMessage`.
+    /// (`method`, a new line, the arguments) — with each answer framed the same way, in order, every
+    /// call made for the batch's sender. The relay posts batches, and a page script may post one
+    /// too; a malformed one is answered as far as it reads, then with one `malformedMessage`.
     private func answerBatch(_ batch: Substring, frame: CallerFrame) -> String {
         var answers = ""
         var rest = batch
         func append(_ answer: String) {
-            answers += String(answer.utf16.count)
-            answers += ":"
-            answers += answer
+            answers += Self.framed(answer)
         }
         while !rest.isEmpty {
             let digits = rest.utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
