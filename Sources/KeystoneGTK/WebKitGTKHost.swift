@@ -361,7 +361,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// Runs `body` with the bytes of a C string the engine owns, up to its terminating NUL.
     static func withBytes<Result>(of text: UnsafePointer<CChar>, _ body: (Bytes) -> Result) -> Result {
-        text.withMemoryRebound(to: UInt8.self, capacity: strlen(text) + 1) { body(Bytes(start: $0, count: strlen(text))) }
+        let count = strlen(text)
+        return text.withMemoryRebound(to: UInt8.self, capacity: count + 1) { body(Bytes(start: $0, count: count)) }
     }
 
     /// Runs `body` with the UTF-8 bytes of a JavaScript value's text.
@@ -421,7 +422,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             return Self.namesNoMethod
         }
         if method.elementsEqual(Self.batchMethod.utf8) {
-            guard arguments.count <= Self.batchBytes else { return Self.framed(Self.batchTooLarge) }
+            guard arguments.count <= Self.batchBytes else { return Self.batchTooLarge }
             return answerBatch(Substring(String(decoding: arguments, as: UTF8.self)), frame: frame)
         }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
@@ -441,11 +442,19 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// relay makes (at most ``batchLength`` code units of messages, each framed by a few digits and
     /// a colon), so only a page script that posts its own batch meets it.
     static let batchBytes = 16 << 20
-    private static let batchTooLarge = BridgeError(code: .limitExceeded, message: "a batch of messages is larger than the limit of \(batchBytes) bytes").promptAnswer
+    /// The answer to a batch over ``batchBytes``: one refusal, framed as a batch's answers are.
+    private static let batchTooLarge: String = {
+        var answers = ""
+        appendFramed(BridgeError(code: .limitExceeded, message: "a batch of messages is larger than the limit of \(batchBytes) bytes").promptAnswer, to: &answers)
+        return answers
+    }()
 
-    /// `answer` framed as one answer of a batch: its length in UTF-16 code units, `:`, then itself.
-    private static func framed(_ answer: String) -> String {
-        String(answer.utf16.count) + ":" + answer
+    /// Appends `answer` to a batch's `answers`, framed: its length in UTF-16 code units, `:`, then
+    /// itself.
+    private static func appendFramed(_ answer: String, to answers: inout String) {
+        answers += String(answer.utf16.count)
+        answers += ":"
+        answers += answer
     }
 
     /// Answers a batch — each message as its length in UTF-16 code units, `:` and the message
@@ -456,7 +465,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         var answers = ""
         var rest = batch
         func append(_ answer: String) {
-            answers += Self.framed(answer)
+            Self.appendFramed(answer, to: &answers)
         }
         while !rest.isEmpty {
             let digits = rest.utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
