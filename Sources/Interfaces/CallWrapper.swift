@@ -17,18 +17,25 @@ package struct CallWrapper: Sendable {
     ///   `limitExceeded` when a member nests deeper than `maximumDepth`.
     package init(splitting text: Data, maximumDepth: Int = .max) throws {
         var data: Range<Int>?
-        var stub: Range<Int>?
-        var inline: Range<Int>?
         var isTooDeep = false
-        let fault: String? = text.withUnsafeBytes { raw in
+        // One pass over the bytes, read in place: the callback name and `_dsinline` are read from
+        // them directly, and only `data` is kept, as a slice of `text`.
+        let (fault, stub, inline): (String?, String?, Bool) = try text.withUnsafeBytes { raw in
             var scanner = JSONGrammar.Scanner(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             defer { isTooDeep = scanner.isTooDeep }
+            var stub: Range<Int>?
+            var inline: Range<Int>?
             scanner.skipSpace()
-            guard scanner.peek(UInt8(ascii: "{")) else { return "the message is not a JSON object" }
+            guard scanner.peek(UInt8(ascii: "{")) else { return ("the message is not a JSON object", nil, false) }
             scanner.index += 1
-            if let fault = Self.scanMembers(&scanner, raw, data: &data, stub: &stub, inline: &inline) { return fault }
+            if let fault = Self.scanMembers(&scanner, raw, data: &data, stub: &stub, inline: &inline) { return (fault, nil, false) }
             scanner.skipSpace()
-            return scanner.index == scanner.bytes.count ? nil : "the message is not valid JSON"
+            guard scanner.index == scanner.bytes.count else { return ("the message is not valid JSON", nil, false) }
+            return (
+                nil,
+                try stub.map { try Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[$0])) },
+                inline.map { Self.spells(UnsafeRawBufferPointer(rebasing: raw[$0]), Self.trueToken) } ?? false
+            )
         }
         if isTooDeep {
             throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
@@ -38,8 +45,8 @@ package struct CallWrapper: Sendable {
         }
         let base = text.startIndex
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
-        self.callbackStub = try stub.map { try Self.callbackName(text[(base + $0.lowerBound)..<(base + $0.upperBound)]) }
-        self.acceptsInlineAnswer = inline.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)].elementsEqual("true".utf8) } ?? false
+        self.callbackStub = stub
+        self.acceptsInlineAnswer = inline
     }
 
     /// Scans an object's members after its `{`, through its `}`, noting where `data`, `_dscbstub`
@@ -88,10 +95,10 @@ package struct CallWrapper: Sendable {
 
     /// Which wrapper member a key's text (between its quotes) names, if any.
     private static func member(named key: UnsafeRawBufferPointer) -> Member? {
-        if key.elementsEqual("data".utf8) { return .data }
-        if key.elementsEqual("_dscbstub".utf8) { return .callbackStub }
-        if key.elementsEqual("_dsinline".utf8) { return .inline }
-        guard key.contains(UInt8(ascii: "\\")), key.count <= 6 * "_dscbstub".utf8.count else { return nil }
+        if spells(key, dataKey) { return .data }
+        if spells(key, callbackStubKey) { return .callbackStub }
+        if spells(key, inlineKey) { return .inline }
+        guard key.contains(UInt8(ascii: "\\")), key.count <= 6 * callbackStubKey.count else { return nil }
         switch JSONStrings.unescape(key.bindMemory(to: UInt8.self)) {
         case "data": return .data
         case "_dscbstub": return .callbackStub
@@ -100,16 +107,28 @@ package struct CallWrapper: Sendable {
         }
     }
 
+    private static let dataKey = Array("data".utf8)
+    private static let callbackStubKey = Array("_dscbstub".utf8)
+    private static let inlineKey = Array("_dsinline".utf8)
+    private static let trueToken = Array("true".utf8)
+
+    /// Whether `bytes` are exactly `word`'s bytes.
+    private static func spells(_ bytes: UnsafeRawBufferPointer, _ word: [UInt8]) -> Bool {
+        guard bytes.count == word.count, let base = bytes.baseAddress else { return false }
+        return word.withUnsafeBytes { memcmp(base, $0.baseAddress!, word.count) == 0 }
+    }
+
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.
-    private static func callbackName(_ token: Data) throws -> String {
-        guard token.first == UInt8(ascii: "\""), token.count >= 2 else {
+    private static func callbackName(_ token: UnsafeRawBufferPointer) throws -> String {
+        guard token.count >= 2, token[0] == UInt8(ascii: "\"") else {
             throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a string")
         }
-        guard token.contains(UInt8(ascii: "\\")) else {
-            return String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
+        let content = UnsafeRawBufferPointer(rebasing: token[1..<(token.count - 1)])
+        guard content.contains(UInt8(ascii: "\\")) else {
+            return String(decoding: content, as: UTF8.self)
         }
         do {
-            return try JSONDecoder().decode(String.self, from: token)
+            return try JSONDecoder().decode(String.self, from: Data(token))
         } catch {
             throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string")
         }
