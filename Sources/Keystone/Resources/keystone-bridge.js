@@ -20,7 +20,7 @@
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
   var loadToken = Math.random().toString(36).slice(2, 8) + Date.now().toString(36);
-  var pending = {}; // callback name -> { result(value), fail(error), end(), global }
+  var pending = new Map(); // callback name -> { result(value), fail(error), end(), global }
   var nativeDelivers = false; // native answered dsinit: every result reaches `deliver`
   var listeners = {}; // event name -> [listener]
   var wvjbHandlers = {}; // WebViewJavascriptBridge handler name -> function (data, responseCallback)
@@ -67,10 +67,11 @@
   /** The `{data, _dscbstub}` wrapper; `inline` asks native to answer a synchronous method's
    *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip. */
   function wrap(data, callback, inline) {
-    var arg = { data: data === undefined ? null : data };
-    if (callback) arg._dscbstub = callback;
-    if (inline) arg._dsinline = true;
-    return JSON.stringify(arg);
+    // A value JSON cannot write (undefined, a function) is sent as null, as a member holding it
+    // would be left out. The callback name is the runtime's own: letters, digits and `_`.
+    var text = JSON.stringify(data);
+    return '{"data":' + (text === undefined ? 'null' : text) + (callback ? ',"_dscbstub":"' + callback + '"' : '') +
+      (inline ? ',"_dsinline":true}' : '}');
   }
 
   function nextCallbackName() {
@@ -111,7 +112,7 @@
    *  this runtime, a `window` function for plain scripts. */
   function openCallback(handlers) {
     var name = nextCallbackName();
-    pending[name] = handlers;
+    pending.set(name, handlers);
     // A page not recognised as Keystone's is sent plain scripts: `name(value)` or `name("", error)`.
     // Once native answers `_dsb.dsinit` with "keystone", every result comes through `deliver`, so
     // the global object is spared a property added and deleted for every call.
@@ -126,8 +127,8 @@
   }
 
   function closeCallback(name) {
-    var record = pending[name];
-    delete pending[name];
+    var record = pending.get(name);
+    pending.delete(name);
     if (record && record.global) delete window[name];
   }
 
@@ -136,68 +137,126 @@
   }
 
   /**
-   * Starts an asynchronous call with `sink` ({ result(value), fail(error), end() }) and returns a
-   * function that cancels it. Every path ends in exactly one of `fail` or `end`, and closes the callback.
+   * One asynchronous call: the page's `sink` ({ result(value), fail(error), end() }, and
+   * `synchronous()` to ask a synchronous method the synchronous way), registered under its callback
+   * while it runs. Every path ends in exactly one of `fail` or `end`, and closes the callback. One
+   * object per call, with its handlers on the prototype: the commonest call allocates little.
    */
+  function PendingCall(method, signal, sink) {
+    this.method = method;
+    this.signal = signal;
+    this.sink = sink;
+    this.finished = false;
+    this.global = false;
+    this.onAbort = null;
+    this.name = openCallback(this);
+  }
+
+  PendingCall.prototype.finish = function () {
+    if (this.finished) return false;
+    this.finished = true;
+    closeCallback(this.name);
+    if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort);
+    return true;
+  };
+  PendingCall.prototype.failWith = function (error) {
+    if (this.finish()) this.sink.fail(error);
+  };
+  // The callback record's three handlers, called by `deliverOne`.
+  PendingCall.prototype.result = function (value) {
+    if (!this.finished) this.sink.result(value);
+  };
+  PendingCall.prototype.fail = function (error) {
+    this.failWith(fromNative(error));
+  };
+  PendingCall.prototype.end = function () {
+    if (this.finish()) this.sink.end();
+  };
+  /** Cancels the call: native is told, and the page's sink fails with an AbortError. */
+  PendingCall.prototype.cancel = function () {
+    if (this.finished) return;
+    cancelNative(this.name);
+    this.failWith(abortError(this.signal));
+  };
+  /** The call's own answer: a result inline, an error, or that results come through the callback. */
+  PendingCall.prototype.answered = function (text) {
+    var answer = readAnswer(text);
+    if (answer.inline === true && answer.code === 0 && !answer.error) {
+      // A synchronous method's result, answered at once: no result comes through the callback.
+      if (this.finish()) {
+        this.sink.result(answer.data);
+        this.sink.end();
+      }
+    } else if (answer.error) {
+      if (answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !this.finished && this.sink.synchronous) {
+        this.finish();
+        this.sink.synchronous();
+      } else {
+        this.failWith(fromNative(answer.error));
+      }
+    } else if (answer.code !== 0) {
+      this.failWith(bridgeError(CODE_NOT_FOUND, 'the call of "' + this.method + '" was not handled'));
+    }
+  };
+
+  /** Starts an asynchronous call of `method` with `data`, results going to `sink`; returns the
+   *  call, whose `cancel()` cancels it. */
   function startCall(method, data, signal, sink) {
-    var finished = false;
-    var name;
-    function finish() {
-      if (finished) return false;
-      finished = true;
-      closeCallback(name);
-      if (signal) signal.removeEventListener('abort', onAbort);
-      return true;
-    }
-    function fail(error) {
-      if (finish()) sink.fail(error);
-    }
-    function onAbort() {
-      if (finished) return;
-      cancelNative(name);
-      fail(abortError(signal));
-    }
-    name = openCallback({
-      result: function (value) { if (!finished) sink.result(value); },
-      fail: function (error) { fail(fromNative(error)); },
-      end: function () { if (finish()) sink.end(); }
-    });
+    var call = new PendingCall(method, signal, sink);
     if (signal) {
       if (signal.aborted) {
-        finished = true;
-        closeCallback(name);
+        call.finished = true;
+        closeCallback(call.name);
         sink.fail(abortError(signal));
-        return onAbort;
+        return call;
       }
-      signal.addEventListener('abort', onAbort);
+      call.onAbort = function () { call.cancel(); };
+      signal.addEventListener('abort', call.onAbort);
     }
     if (!hasNative()) {
-      fail(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
-      return onAbort;
+      call.failWith(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
+      return call;
     }
-    sendNative(method, wrap(data, name, !!sink.synchronous)).then(function (text) {
-      var answer = readAnswer(text);
-      if (answer.inline === true && answer.code === 0 && !answer.error) {
-        // A synchronous method's result, answered at once: no result comes through the callback.
-        if (finish()) {
-          sink.result(answer.data);
-          sink.end();
-        }
-      } else if (answer.error) {
-        if (answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !finished && sink.synchronous) {
-          finish();
-          sink.synchronous();
-        } else {
-          fail(fromNative(answer.error));
-        }
-      } else if (answer.code !== 0) {
-        fail(bridgeError(CODE_NOT_FOUND, 'the call of "' + method + '" was not handled'));
-      }
+    sendNative(method, wrap(data, call.name, !!sink.synchronous)).then(function (text) {
+      call.answered(text);
     }, function (error) {
-      fail(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
+      call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
     });
-    return onAbort;
+    return call;
   }
+
+  /** The sink of `invoke`: one settlement of its Promise, from the first result, the end or a
+   *  failure. */
+  function PromiseSink(method, data, resolve, reject) {
+    this.method = method;
+    this.data = data;
+    this.resolve = resolve;
+    this.reject = reject;
+    this.settled = false;
+  }
+
+  PromiseSink.prototype.result = function (value) {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(value);
+  };
+  PromiseSink.prototype.fail = function (error) {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(error);
+  };
+  PromiseSink.prototype.end = function () {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(undefined);
+  };
+  /** A synchronous native method: ask it the synchronous way. */
+  PromiseSink.prototype.synchronous = function () {
+    var answer = readAnswer(promptNative(this.method, wrap(this.data, null)));
+    this.settled = true;
+    if (answer.error) this.reject(fromNative(answer.error));
+    else this.resolve(answer.data);
+  };
 
   // --- Native -> page ----------------------------------------------------------------------------
 
@@ -214,7 +273,7 @@
   function deliverOne(message) {
     if (message.callback !== undefined) {
       var name = message.callback;
-      var record = pending[name];
+      var record = pending.get(name);
       if (record) {
         if (message.error) record.fail(message.error);
         else if (message.release) closeCallback(name);
@@ -384,23 +443,7 @@
     invoke: function (method, data, options) {
       var signal = options && options.signal;
       return new Promise(function (resolve, reject) {
-        var settled = false;
-        startCall(method, data, signal, {
-          result: function (value) {
-            if (settled) return;
-            settled = true;
-            resolve(value);
-          },
-          fail: function (error) { if (!settled) { settled = true; reject(error); } },
-          end: function () { if (!settled) { settled = true; resolve(undefined); } },
-          // A synchronous native method: ask it the synchronous way.
-          synchronous: function () {
-            var answer = readAnswer(promptNative(method, wrap(data, null)));
-            settled = true;
-            if (answer.error) reject(fromNative(answer.error));
-            else resolve(answer.data);
-          }
-        });
+        startCall(method, data, signal, new PromiseSink(method, data, resolve, reject));
       });
     },
 
@@ -422,7 +465,7 @@
       }
       // An abort ends the loop at once: results already delivered but not yet read are dropped.
       if (signal) signal.addEventListener('abort', function () { queue.length = 0; });
-      var cancel = startCall(method, data, signal, {
+      var call = startCall(method, data, signal, {
         result: function (value) { queue.push(value); flush(); },
         fail: function (error) { failure = error; flush(); },
         end: function () { ended = true; flush(); }
@@ -436,7 +479,7 @@
         },
         return: function () {
           if (!ended && !failure) {
-            cancel();
+            call.cancel();
             ended = true;
             failure = null;
           }
@@ -523,7 +566,7 @@
   };
   Object.defineProperty(window, '_keystone', {
     // `pendingCallbacks()`: the names of the callbacks still open, for finding a call that never ended.
-    value: { version: 1, deliver: deliver, pendingCallbacks: function () { return Object.keys(pending); } },
+    value: { version: 1, deliver: deliver, pendingCallbacks: function () { return Array.from(pending.keys()); } },
     enumerable: false
   });
 
