@@ -33,17 +33,19 @@ extension WebKitGTKHost {
     /// is each answer framed the same way, in order.
     ///
     /// The relay holds the capability in its closure and hands it only to built-ins it took at
-    /// document start, with no string method called on it, so a page script that replaces
+    /// document start (the handler's `postMessage` and `Promise.prototype.then` bound then, so a
+    /// call makes no argument list), with no string method called on it, so a page script that replaces
     /// `Function.prototype.call`, `String.prototype.slice`, `dispatchEvent`, the node's accessors
     /// or the message handler's `postMessage` sees none of it.
     static let relayScript = """
         (function () {
           var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, NewPromise = Promise, toText = String;
-          var then = Promise.prototype.then, slice = String.prototype.slice, later = queueMicrotask;
+          var bind = Function.prototype.bind, slice = String.prototype.slice;
+          var later = apply(bind, queueMicrotask, [window]), then = apply(bind, Function.prototype.call, [Promise.prototype.then]);
           var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
           var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
           var handlers = window.webkit && window.webkit.messageHandlers;
-          var handler = handlers && handlers.keystone, post = handler && handler.postMessage;
+          var handler = handlers && handlers.keystone, post = handler && typeof handler.postMessage === 'function' && apply(bind, handler.postMessage, [handler]);
           var prompt = window.prompt;
           var marker = \(JSONText(quoting: capabilityPrefix).string), forgotten = \(JSONText(quoting: forgottenCapability).string);
           var batchHeader = \(JSONText(quoting: batchMethod + "\n").string);
@@ -91,12 +93,12 @@ extension WebKitGTKHost {
               body = batchHeader;
               for (var k = 0; k < batch.length; k++) body += batch[k][0].length + ':' + batch[k][0];
             }
-            apply(then, apply(post, handler, [capability + body]), [function (answer) {
+            then(post(capability + body), function (answer) {
               if (answer !== forgotten) return answers(batch, toText(answer));
               capability = '';
               if (attempt) return settle(batch, 0, unavailable);
               deliver(batch, 1);
-            }]);
+            });
           }
           function settle(batch, from, answer) {
             for (var k = from; k < batch.length; k++) batch[k][1](answer);
@@ -114,7 +116,7 @@ extension WebKitGTKHost {
             return new NewPromise(function (resolve) {
               var message = toText(method) + '\\n' + toText(argumentText);
               if (waitingLength + message.length > \(batchLength)) flush();
-              if (!waiting.length) apply(later, window, [flush]);
+              if (!waiting.length) later(flush);
               waiting[waiting.length] = [message, resolve];
               waitingLength += message.length;
             });
