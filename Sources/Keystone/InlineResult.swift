@@ -7,26 +7,29 @@ import Foundation
 /// without ever waiting, on the thread that received the call, while that thread was still
 /// answering it; through the callback otherwise. Which of the two it is never depends on timing: a
 /// method that waits resumes on another thread, whose offer is refused however soon it comes.
-final class InlineResult: Sendable {
+///
+/// Only the answering thread ever reads or writes the state: an offer from any other thread is
+/// refused before it is looked at, and the answer is written on the answering thread. So the state
+/// needs no lock (hence `@unchecked Sendable`), and the commonest call, a synchronous method, pays
+/// for no lock it never uses.
+final class InlineResult: @unchecked Sendable {
     private enum State {
         case open
         case taken(JSONText)
         case closed
     }
 
-    private let state = Locked(State.open)
+    /// Read and written on ``answeringThread`` only.
+    private var state = State.open
     /// The thread answering the call, the only one whose offer is taken.
     private let answeringThread = currentThread()
 
     /// Takes `value` for the call's answer: only on the thread answering the call, before the
     /// answer is written.
     func offer(_ value: JSONText) -> Bool {
-        guard Self.currentThread() == answeringThread else { return false }
-        return state.withLock { state in
-            guard case .open = state else { return false }
-            state = .taken(value)
-            return true
-        }
+        guard Self.currentThread() == answeringThread, case .open = state else { return false }
+        state = .taken(value)
+        return true
     }
 
     /// The calling thread, as a number (a pointer on Apple systems, an integer on Linux).
@@ -38,12 +41,12 @@ final class InlineResult: Sendable {
         #endif
     }
 
-    /// Writing the call's answer: the result taken, if any. Later offers are refused.
+    /// Writing the call's answer, on the thread answering the call: the result taken, if any.
+    /// Later offers are refused.
     func close() -> JSONText? {
-        state.withLock { state in
-            defer { state = .closed }
-            if case .taken(let value) = state { return value }
-            return nil
-        }
+        precondition(Self.currentThread() == answeringThread, "an inline result is closed by the thread answering its call")
+        defer { state = .closed }
+        if case .taken(let value) = state { return value }
+        return nil
     }
 }
