@@ -28,8 +28,13 @@
 
   // --- Reaching native -------------------------------------------------------------------------
 
+  /** The host's own message transport, when its script defined one before this runtime: it is
+   *  read once, since the host defines it fixed, and a page script that defines one later is not
+   *  the host's. */
+  var host = window._keystoneHost && typeof window._keystoneHost.send === 'function' ? window._keystoneHost : null;
+
   function hasNative() {
-    return !!(window._dsbridge || window._dswk || navigator.userAgent.indexOf('_dsbridge') !== -1);
+    return !!(host || window._dsbridge || window._dswk || navigator.userAgent.indexOf('_dsbridge') !== -1);
   }
 
   /** A synchronous call: the answer text, as dsbridge.js gets it. */
@@ -45,10 +50,7 @@
    *  (`window._keystoneHost.send`), or WebKit's script message handler with a reply, where the host
    *  has one; through `prompt` everywhere else. */
   function sendNative(method, argumentText) {
-    var host = window._keystoneHost;
-    if (host && typeof host.send === 'function') {
-      return Promise.resolve(host.send(method, argumentText));
-    }
+    if (host) return Promise.resolve(host.send(method, argumentText));
     var handlers = window.webkit && window.webkit.messageHandlers;
     if (handlers && handlers.keystone) {
       return Promise.resolve(handlers.keystone.postMessage({ method: method, arguments: argumentText }));
