@@ -144,21 +144,19 @@ extension Keystone {
     /// optionally `_` and a load token of lowercase letters and digits (Keystone's runtime). Results
     /// are only ever evaluated as calls of such names, never of an arbitrary global (`eval`).
     static func isCallbackName(_ name: String) -> Bool {
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
         var name = name
         return name.withUTF8 { bytes in
-            guard bytes.count > 4, bytes[0] == UInt8(ascii: "d"), bytes[1] == UInt8(ascii: "s"), bytes[2] == UInt8(ascii: "c"), bytes[3] == UInt8(ascii: "b") else {
-                return false
-            }
-            var index = 4
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            guard index > 4 else { return false }
-            guard index < bytes.count else { return true }
-            guard bytes[index] == UInt8(ascii: "_"), index + 1 < bytes.count else { return false }
-            return bytes[(index + 1)...].allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+            guard bytes.starts(with: callbackNamePrefix) else { return false }
+            let counter = bytes[callbackNamePrefix.count...]
+            guard let end = counter.firstIndex(where: { !digits.contains($0) }) else { return !counter.isEmpty }
+            guard end > counter.startIndex, bytes[end] == UInt8(ascii: "_"), end + 1 < bytes.count else { return false }
+            return bytes[(end + 1)...].allSatisfy { digits.contains($0) || letters.contains($0) }
         }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    private static let callbackNamePrefix = Array("dscb".utf8)
 
     /// An error from dispatching as the page receives it: a bad argument names the method.
     static func bridgeError(_ error: any Error, calling name: MethodName) -> BridgeError {
