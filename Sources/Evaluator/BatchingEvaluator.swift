@@ -1,5 +1,5 @@
 // BatchingEvaluator.swift — the default evaluator: at most one evaluation per window, on any clock.
-import Interfaces
+@_spi(KeystoneInternal) import Interfaces
 
 /// The default ``JavaScriptEvaluator``: sends a message at once when the page is idle and collects
 /// what comes while an evaluation is in flight into the next one, so the engine is never flooded

@@ -6,14 +6,20 @@
 /// the queue on (nobody else is doing so); that caller then calls ``takeAll()`` under the lock and
 /// hands the items on outside it, until ``takeAll()`` returns `nil`. Items queued meanwhile, from any
 /// thread or from inside the hand-off itself, join the queue and follow in order.
-package struct HandOffQueue<Item> {
-    private var items: [Item] = []
-    private var isHandingOff = false
+///
+/// It is inlinable, like ``Locked`` and behind the same SPI, so each module specialises it for its
+/// own items and a hand-off looks up no generic metadata.
+@_spi(KeystoneInternal)
+public struct HandOffQueue<Item> {
+    @usableFromInline var items: [Item] = []
+    @usableFromInline var isHandingOff = false
 
-    package init() {}
+    @inlinable
+    public init() {}
 
     /// Queues `item`; returns `true` when the caller must now hand the queue on.
-    package mutating func append(_ item: Item) -> Bool {
+    @inlinable
+    public mutating func append(_ item: Item) -> Bool {
         items.append(item)
         guard !isHandingOff else { return false }
         isHandingOff = true
@@ -22,7 +28,8 @@ package struct HandOffQueue<Item> {
 
     /// Everything queued, oldest first, for the thread handing on; `nil` when nothing is left,
     /// which ends its turn.
-    package mutating func takeAll() -> [Item]? {
+    @inlinable
+    public mutating func takeAll() -> [Item]? {
         guard !items.isEmpty else {
             isHandingOff = false
             return nil

@@ -18,18 +18,25 @@ import Foundation
 /// The value and the lock share one allocation, made once (an `os_unfair_lock` on Apple systems, a
 /// `pthread_mutex_t` on Linux): a call's state costs one object, not a lock object of its own with
 /// the mutex and condition Foundation's `NSLock` allocates beside it on Linux. Copies share the
-/// same value and lock. It is inlinable, so each module specialises it for its own values.
-package struct Locked<State>: @unchecked Sendable {
+/// same value and lock.
+///
+/// It is inlinable, so each module specialises it for its own values and a lock looks up no
+/// generic metadata. That is why it is public behind an SPI rather than `package`: the compiler
+/// treats `package` declarations as resilient and never inlines them into another module. The
+/// package's modules import it with `@_spi(KeystoneInternal) import Interfaces`; it is not part of
+/// the package's API.
+@_spi(KeystoneInternal)
+public struct Locked<State>: @unchecked Sendable {
     @usableFromInline let storage: LockedStorage<State>
 
     @inlinable
-    package init(_ state: State) {
+    public init(_ state: State) {
         storage = unsafeDowncast(LockedStorage<State>.create(minimumCapacity: 1) { _ in state }, to: LockedStorage<State>.self)
         storage.withUnsafeMutablePointerToElements { initializeLock($0) }
     }
 
     @inlinable
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, lock in
             acquireLock(lock)
             defer { releaseLock(lock) }

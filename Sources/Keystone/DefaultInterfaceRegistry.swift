@@ -1,4 +1,6 @@
 // DefaultInterfaceRegistry.swift — the default registry: method lists by namespace, behind a lock.
+@_spi(KeystoneInternal) import Interfaces
+
 /// The default ``InterfaceRegistry``: a dictionary of method lists behind a lock.
 public final class DefaultInterfaceRegistry: InterfaceRegistry {
     private let interfaces = Locked<[String: MethodList]>([:])

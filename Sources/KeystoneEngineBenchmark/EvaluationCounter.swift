@@ -1,4 +1,5 @@
 // EvaluationCounter.swift — an evaluation target that counts what passes through it to the host.
+@_spi(KeystoneInternal) import Interfaces
 import Keystone
 
 /// Forwards every batch to the host unchanged; between ``start()`` and ``stop()`` it counts the

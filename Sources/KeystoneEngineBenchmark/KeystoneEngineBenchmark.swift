@@ -2,6 +2,7 @@
 // WebKitGTK calling the `bench` interface, its console lines printed for scripts/bench.sh.
 #if canImport(KeystoneGTK) && os(Linux)
 import Foundation
+@_spi(KeystoneInternal) import Interfaces
 import Keystone
 import KeystoneGTK
 

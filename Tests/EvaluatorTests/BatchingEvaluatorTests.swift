@@ -1,6 +1,6 @@
 // BatchingEvaluatorTests.swift — the 50 ms window on a manual clock: leading edge, coalescing, discarding.
 import Foundation
-import Interfaces
+@_spi(KeystoneInternal) import Interfaces
 import KeystoneTesting
 import Testing
 

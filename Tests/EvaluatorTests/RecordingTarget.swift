@@ -1,6 +1,6 @@
 // RecordingTarget.swift — an evaluation target that records batches and lets a test await them.
 import Evaluator
-import Interfaces
+@_spi(KeystoneInternal) import Interfaces
 
 /// Records every batch; ``waitForBatches(_:)`` suspends until that many have arrived.
 final class RecordingTarget: EvaluationTarget {

@@ -1,6 +1,6 @@
 // MethodListTests.swift — listing methods: kinds, names, unusable names, replacement.
 import Foundation
-import Interfaces
+@_spi(KeystoneInternal) import Interfaces
 import Testing
 
 @Suite("MethodList")

@@ -1,5 +1,6 @@
 // BuiltInTests.swift — the `_dsb` methods dsbridge.js calls on its own.
 import Foundation
+@_spi(KeystoneInternal) import Interfaces
 import Keystone
 import KeystoneTesting
 import Testing

@@ -1,5 +1,6 @@
 // CallContextTests.swift — a method that asks for its call's context: caller, cancellation, page load.
 import Foundation
+@_spi(KeystoneInternal) import Interfaces
 import Keystone
 import KeystoneTesting
 import Testing

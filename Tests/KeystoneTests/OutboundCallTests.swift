@@ -1,5 +1,6 @@
 // OutboundCallTests.swift — Swift calling the page: typed results, streams, queueing, settlement.
 import Foundation
+@_spi(KeystoneInternal) import Interfaces
 import Keystone
 import KeystoneTesting
 import Testing

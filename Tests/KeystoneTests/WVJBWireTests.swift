@@ -1,5 +1,6 @@
 // WVJBWireTests.swift — WebViewJavascriptBridge's own wire, translated to and from the hub.
 import Foundation
+@_spi(KeystoneInternal) import Interfaces
 import Keystone
 import KeystoneTesting
 import Testing
