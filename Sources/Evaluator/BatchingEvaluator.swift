@@ -7,35 +7,31 @@
 /// ``FlushPolicy/fixedWindow`` keeps the classic one-evaluation-per-window rule (50 ms by default).
 ///
 /// Time comes from the injected clock; tests pass a manual clock and advance it instead of sleeping.
-public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Instant: Sendable {
-    private struct State {
-        var machine: EvaluatorStateMachine<C.Instant>
-        weak var target: (any EvaluationTarget)?
-        /// Batches decided but not yet handed to the target.
-        var outbox = HandOffQueue<ScriptBatch>()
-    }
-
-    private enum NextStep {
-        case nothing
-        case deliver
-        case schedule(C.Instant)
-    }
-
+/// Any clock whose durations are `Duration` will do (`ContinuousClock`, `SuspendingClock`, a test
+/// clock).
+public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Instant: Sendable, C.Duration == Duration {
     private let clock: C
-    private let state: Locked<State>
+    /// The clock's reading when the evaluator was made: the rules count time from it, so none of
+    /// the evaluator's state depends on the clock's type and no message pays for generic lookups.
+    private let start: C.Instant
+    private let state: Locked<BatchingState>
 
     /// Creates an evaluator on `clock` whose messages wait at most `window`, flushed by `policy`.
-    public init(clock: C, window: C.Duration, policy: FlushPolicy = .whenIdle) {
+    public init(clock: C, window: Duration, policy: FlushPolicy = .whenIdle) {
         self.clock = clock
-        self.state = Locked(State(machine: EvaluatorStateMachine(window: window, policy: policy)))
+        self.start = clock.now
+        self.state = Locked(BatchingState(machine: EvaluatorStateMachine(window: window, policy: policy)))
     }
+
+    /// The time since the evaluator was made, by its clock.
+    private var elapsed: Duration { start.duration(to: clock.now) }
 
     public func attach(to target: any EvaluationTarget) {
         state.withLock { $0.target = target }
     }
 
     public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
-        let now = clock.now
+        let now = elapsed
         apply { $0.send(messages, runtime: runtime, pageLoad: pageLoad, now: now) }
     }
 
@@ -44,18 +40,18 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
     }
 
     private func windowDidEnd() {
-        let now = clock.now
+        let now = elapsed
         apply { $0.windowDidEnd(now: now) }
     }
 
     private func evaluationDidFinish() {
-        let now = clock.now
+        let now = elapsed
         apply { $0.evaluationDidFinish(now: now) }
     }
 
     /// Runs one state-machine step under the lock, then acts on it outside the lock.
-    private func apply(_ step: (inout EvaluatorStateMachine<C.Instant>) -> EvaluatorStateMachine<C.Instant>.Action) {
-        let next: NextStep = state.withLock { state in
+    private func apply(_ step: (inout EvaluatorStateMachine) -> EvaluatorStateMachine.Action) {
+        let next: BatchingState.NextStep = state.withLock { state in
             switch step(&state.machine) {
             case .none:
                 return .nothing
@@ -72,8 +68,9 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
             break
         case .schedule(let deadline):
             let clock = clock
+            let instant = start.advanced(by: deadline)
             Task { [weak self] in
-                try? await clock.sleep(until: deadline, tolerance: nil)
+                try? await clock.sleep(until: instant, tolerance: nil)
                 self?.windowDidEnd()
             }
         case .deliver:
@@ -93,6 +90,21 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
                 target.evaluate(batch) { [weak self] in self?.evaluationDidFinish() }
             }
         }
+    }
+}
+
+/// What a ``BatchingEvaluator`` guards with its lock.
+private struct BatchingState {
+    var machine: EvaluatorStateMachine
+    weak var target: (any EvaluationTarget)?
+    /// Batches decided but not yet handed to the target.
+    var outbox = HandOffQueue<ScriptBatch>()
+
+    /// What to do once the lock is released.
+    enum NextStep {
+        case nothing
+        case deliver
+        case schedule(Duration)
     }
 }
 

@@ -12,14 +12,17 @@
 ///
 /// Either way, what goes out together is one batch per run of messages written for the same
 /// runtime and page load, in order; discarding drops whatever waits.
-struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: Sendable {
+///
+/// Time is a `Duration` since a fixed start the owner chooses (``BatchingEvaluator`` counts from
+/// its creation), so the machine is one concrete type whatever the clock.
+struct EvaluatorStateMachine: Sendable {
     enum Action: Equatable {
         case none
         case deliver([ScriptBatch])
-        case scheduleFlush(at: Instant)
+        case scheduleFlush(at: Duration)
     }
 
-    let window: Instant.Duration
+    let window: Duration
     let policy: FlushPolicy
     /// Evaluations handed to the target that it has not reported finished.
     private(set) var inFlight = 0
@@ -27,15 +30,15 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     /// load, each a batch when it goes out. Messages are appended in place: a flood that collects
     /// while an evaluation is in flight costs linear time.
     private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch)] = []
-    private var lastFlush: Instant?
+    private var lastFlush: Duration?
     private var isFlushScheduled = false
 
-    init(window: Instant.Duration, policy: FlushPolicy = .fixedWindow) {
+    init(window: Duration, policy: FlushPolicy = .fixedWindow) {
         self.window = window
         self.policy = policy
     }
 
-    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Instant) -> Action {
+    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Duration) -> Action {
         if !messages.isEmpty {
             if let last = waiting.last, last.runtime == runtime, last.pageLoad == pageLoad {
                 waiting[waiting.count - 1].messages.append(contentsOf: messages)
@@ -52,7 +55,7 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     }
 
     /// The target finished an evaluation: with ``FlushPolicy/whenIdle``, what collected goes out.
-    mutating func evaluationDidFinish(now: Instant) -> Action {
+    mutating func evaluationDidFinish(now: Duration) -> Action {
         inFlight = max(0, inFlight - 1)
         guard policy == .whenIdle, inFlight == 0, !waiting.isEmpty else { return .none }
         return deliver(now: now)
@@ -63,21 +66,21 @@ struct EvaluatorStateMachine<Instant: InstantProtocol>: Sendable where Instant: 
     }
 
     /// The scheduled window end has come (only ``FlushPolicy/fixedWindow`` schedules one).
-    mutating func windowDidEnd(now: Instant) -> Action {
+    mutating func windowDidEnd(now: Duration) -> Action {
         isFlushScheduled = false
         return policy == .fixedWindow ? flushOrSchedule(now: now) : .none
     }
 
-    private mutating func flushOrSchedule(now: Instant) -> Action {
+    private mutating func flushOrSchedule(now: Duration) -> Action {
         guard !waiting.isEmpty, !isFlushScheduled else { return .none }
-        if let lastFlush, now < lastFlush.advanced(by: window) {
+        if let lastFlush, now < lastFlush + window {
             isFlushScheduled = true
-            return .scheduleFlush(at: lastFlush.advanced(by: window))
+            return .scheduleFlush(at: lastFlush + window)
         }
         return deliver(now: now)
     }
 
-    private mutating func deliver(now: Instant) -> Action {
+    private mutating func deliver(now: Duration) -> Action {
         lastFlush = now
         let batches = waiting.map { ScriptBatch(messages: $0.messages, runtime: $0.runtime, pageLoad: $0.pageLoad) }
         waiting = []

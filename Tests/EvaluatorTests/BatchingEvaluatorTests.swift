@@ -186,10 +186,9 @@ struct WhenIdleEvaluatorTests {
 
 @Suite("EvaluatorStateMachine")
 struct EvaluatorStateMachineTests {
-    typealias Machine = EvaluatorStateMachine<ManualClock.Instant>
-    let start = ManualClock.Instant(offset: .zero)
+    typealias Machine = EvaluatorStateMachine
 
-    func at(_ milliseconds: Int) -> ManualClock.Instant { start.advanced(by: .milliseconds(milliseconds)) }
+    func at(_ milliseconds: Int) -> Duration { .milliseconds(milliseconds) }
 
     @Test func returnsDeliverScheduleAndNothingAsTheRulesSay() {
         var machine = Machine(window: .milliseconds(50), policy: .fixedWindow)
