@@ -1,9 +1,11 @@
-// BatchingEvaluator.swift — the default evaluator: at most one evaluation per window, on any clock.
+// BatchingEvaluator.swift — the default evaluator: at once when idle, never more than a window late.
 @_spi(KeystoneInternal) import Interfaces
 
 /// The default ``JavaScriptEvaluator``: sends a message at once when the page is idle and collects
-/// what comes while an evaluation is in flight into the next one, so the engine is never flooded
-/// (one evaluation in flight at most) and a chain of calls never waits.
+/// what comes while an evaluation is in flight into the next one, sent when that evaluation
+/// finishes or when the window has passed, whichever is first. The engine is never flooded (one
+/// evaluation in flight while it answers within the window, one more per window at most when it
+/// does not), a chain of calls never waits, and no message waits longer than the window.
 /// ``FlushPolicy/fixedWindow`` keeps the classic one-evaluation-per-window rule (50 ms by default).
 ///
 /// Time comes from the injected clock; tests pass a manual clock and advance it instead of sleeping.

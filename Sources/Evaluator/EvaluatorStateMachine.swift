@@ -3,8 +3,10 @@
 ///
 /// With ``FlushPolicy/whenIdle``:
 /// - A message sent while no evaluation is in flight goes out at once.
-/// - While one is, messages collect and go out together the moment it finishes: never more than
-///   one evaluation in flight, however long the engine takes.
+/// - While one is, messages collect and go out together the moment it finishes, or when the first
+///   of them has waited `window`, whichever comes first. An engine that answers within the window
+///   never has a second evaluation in flight; one that does not (or whose report is lost) still
+///   gets what waits, one evaluation per window at most.
 ///
 /// With ``FlushPolicy/fixedWindow``:
 /// - Leading edge: a message sent when nothing was flushed in the last `window` goes out at once.
@@ -31,6 +33,8 @@ struct EvaluatorStateMachine: Sendable {
     /// while an evaluation is in flight costs linear time.
     private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch)] = []
     private var lastFlush: Duration?
+    /// When the oldest message still waiting began to wait.
+    private var waitingSince: Duration?
     private var isFlushScheduled = false
 
     init(window: Duration, policy: FlushPolicy = .fixedWindow) {
@@ -40,6 +44,7 @@ struct EvaluatorStateMachine: Sendable {
 
     mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Duration) -> Action {
         if !messages.isEmpty {
+            if waiting.isEmpty { waitingSince = now }
             if let last = waiting.last, last.runtime == runtime, last.pageLoad == pageLoad {
                 waiting[waiting.count - 1].messages.append(contentsOf: messages)
             } else {
@@ -50,7 +55,7 @@ struct EvaluatorStateMachine: Sendable {
         case .fixedWindow:
             return flushOrSchedule(now: now)
         case .whenIdle:
-            return inFlight == 0 ? deliver(now: now) : .none
+            return inFlight == 0 ? deliver(now: now) : flushWhenWaitedTooLong(now: now)
         }
     }
 
@@ -63,12 +68,30 @@ struct EvaluatorStateMachine: Sendable {
 
     mutating func discardQueued() {
         waiting.removeAll()
+        waitingSince = nil
     }
 
-    /// The scheduled window end has come (only ``FlushPolicy/fixedWindow`` schedules one).
+    /// A scheduled flush has come: the window's end (``FlushPolicy/fixedWindow``), or the moment
+    /// the oldest waiting message has waited the window (``FlushPolicy/whenIdle``).
     mutating func windowDidEnd(now: Duration) -> Action {
         isFlushScheduled = false
-        return policy == .fixedWindow ? flushOrSchedule(now: now) : .none
+        switch policy {
+        case .fixedWindow:
+            return flushOrSchedule(now: now)
+        case .whenIdle:
+            return inFlight == 0 ? (waiting.isEmpty ? .none : deliver(now: now)) : flushWhenWaitedTooLong(now: now)
+        }
+    }
+
+    /// While an evaluation is in flight: what has waited the window goes out anyway; otherwise a
+    /// flush is scheduled for the moment it will have (one at a time).
+    private mutating func flushWhenWaitedTooLong(now: Duration) -> Action {
+        guard let waitingSince, !waiting.isEmpty else { return .none }
+        let due = waitingSince + window
+        if now >= due { return deliver(now: now) }
+        guard !isFlushScheduled else { return .none }
+        isFlushScheduled = true
+        return .scheduleFlush(at: due)
     }
 
     private mutating func flushOrSchedule(now: Duration) -> Action {
@@ -82,6 +105,7 @@ struct EvaluatorStateMachine: Sendable {
 
     private mutating func deliver(now: Duration) -> Action {
         lastFlush = now
+        waitingSince = nil
         let batches = waiting.map { ScriptBatch(messages: $0.messages, runtime: $0.runtime, pageLoad: $0.pageLoad) }
         waiting = []
         inFlight += batches.count

@@ -2,13 +2,15 @@
 /// When ``BatchingEvaluator`` hands waiting messages to the page.
 public enum FlushPolicy: Sendable, Hashable {
     /// When the page is idle, a message goes out at once; while the engine still runs an
-    /// evaluation, new messages collect and go out together the moment it finishes, so at most
-    /// one evaluation is ever in flight. A chain of awaited calls pays no window at all, and a
-    /// flood of results costs a few large evaluations instead of many small ones. The default.
+    /// evaluation, new messages collect and go out together the moment it finishes, or once the
+    /// first of them has waited the window, whichever comes first. A chain of awaited calls pays
+    /// no window at all, a flood of results costs a few large evaluations instead of many small
+    /// ones, and while the engine answers within the window there is one evaluation in flight at
+    /// most. The default.
     ///
-    /// Nothing waits on a timer: a message waits only for the evaluation the engine is running.
-    /// Sending a second one sooner would reach the page no sooner (a page runs one script at a
-    /// time), and would only split the batch.
+    /// The window bounds the wait: an engine that takes longer than the window over one
+    /// evaluation, or a completion report that never comes, cannot hold the page's results. It
+    /// then gets what waits once per window, as under ``fixedWindow``.
     case whenIdle
     /// The classic rule: a message goes out at once when nothing went out in the last window;
     /// otherwise it waits for the window to end.

@@ -119,8 +119,26 @@ struct BatchingEvaluatorTests {
 final class EngineTarget: EvaluationTarget {
     let evaluated = Locked<[ScriptBatch]>([])
     let running = Locked<[@Sendable () -> Void]>([])
+    private let arrivals: AsyncStream<Void>
+    private let arrival: AsyncStream<Void>.Continuation
 
-    func evaluate(_ batch: ScriptBatch) { evaluated.withLock { $0.append(batch) } }
+    init() {
+        (arrivals, arrival) = AsyncStream.makeStream()
+    }
+
+    func evaluate(_ batch: ScriptBatch) {
+        evaluated.withLock { $0.append(batch) }
+        arrival.yield()
+    }
+
+    /// Suspends until `count` evaluations have been handed to the engine.
+    func waitForEvaluations(_ count: Int) async -> [ScriptBatch] {
+        var iterator = arrivals.makeAsyncIterator()
+        while evaluated.withLock({ $0.count }) < count {
+            _ = await iterator.next()
+        }
+        return evaluated.withLock { $0 }
+    }
 
     func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
         evaluate(batch)
@@ -165,14 +183,19 @@ struct WhenIdleEvaluatorTests {
         #expect(engine.evaluated.withLock { $0.map(\.messages.count) } == [1, 99])
     }
 
-    @Test func aSlowEngineNeverHasASecondEvaluationInFlight() async {
+    @Test func aSlowEngineGetsWhatWaitsWhenTheWindowEndsAndNoSooner() async {
         evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
         evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)  // the engine is slow
-        clock.advance(by: .milliseconds(500))
-        for _ in 0..<100 { await Task.yield() }  // a timer, had one been set, would have run
+        clock.advance(by: .milliseconds(49))
+        for _ in 0..<100 { await Task.yield() }  // a flush, had one been due, would have run
         #expect(engine.evaluated.withLock { $0.count } == 1)
+        clock.advance(by: .milliseconds(1))  // message 2 has waited the window
+        let evaluated = await engine.waitForEvaluations(2)
+        #expect(evaluated.map(\.messages) == [[message(1)], [message(2)]])
         engine.finishOne()
-        #expect(engine.evaluated.withLock { $0.map(\.messages) } == [[message(1)], [message(2)]])
+        engine.finishOne()
+        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first)  // idle again: at once
+        #expect(engine.evaluated.withLock { $0.count } == 3)
     }
 
     @Test func aTargetThatIsGoneDoesNotHoldTheQueue() {
@@ -207,22 +230,65 @@ struct EvaluatorStateMachineTests {
         var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
         let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
         #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
-        #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .none)
+        // b starts to wait: a flush is scheduled for when it will have waited the window.
+        #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
         #expect(machine.send([c], runtime: .dsbridge, now: at(2)) == .none)
         #expect(machine.evaluationDidFinish(now: at(3)) == .deliver([ScriptBatch(messages: [b, c])]))
+        #expect(machine.windowDidEnd(now: at(51)) == .none)  // the scheduled flush finds nothing left
         #expect(machine.evaluationDidFinish(now: at(52)) == .none)
         #expect(machine.inFlight == 0)
         #expect(machine.send([a], runtime: .dsbridge, now: at(53)) == .deliver([ScriptBatch(messages: [a])]))
     }
 
-    @Test func whenIdleNeverPutsASecondEvaluationInFlightHoweverLongTheEngineTakes() {
+    @Test func whenIdleSendsWhatHasWaitedTheWindowEvenWhileTheEngineIsStillBusy() {
         var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
+        let (a, b, c, d) = (
+            PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"),
+            PageMessage.completion(callback: "d")
+        )
+        #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
+        #expect(machine.send([b], runtime: .dsbridge, now: at(10)) == .scheduleFlush(at: at(60)))
+        #expect(machine.send([c], runtime: .dsbridge, now: at(59)) == .none)
+        #expect(machine.inFlight == 1)  // nothing has waited the window yet
+        // The engine has not reported a's evaluation: what waits goes out when b has waited 50 ms.
+        #expect(machine.windowDidEnd(now: at(60)) == .deliver([ScriptBatch(messages: [b, c])]))
+        #expect(machine.inFlight == 2)
+        // d waits for the evaluations in flight, again for the window at most.
+        #expect(machine.send([d], runtime: .dsbridge, now: at(70)) == .scheduleFlush(at: at(120)))
+        #expect(machine.evaluationDidFinish(now: at(80)) == .none)  // one is still in flight
+        #expect(machine.evaluationDidFinish(now: at(90)) == .deliver([ScriptBatch(messages: [d])]))
+        #expect(machine.windowDidEnd(now: at(120)) == .none)
+        #expect(machine.inFlight == 1)
+    }
+
+    @Test func whenIdleReschedulesAFlushThatCameBeforeTheOldestWaitingMessageIsDue() {
+        var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
+        let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
+        _ = machine.send([a], runtime: .dsbridge, now: at(0))
+        #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
+        #expect(machine.evaluationDidFinish(now: at(2)) == .deliver([ScriptBatch(messages: [b])]))
+        // c waits from 30 ms, while the flush scheduled for b is still pending: none is added.
+        #expect(machine.send([c], runtime: .dsbridge, now: at(30)) == .none)
+        // That flush comes at 51 ms, before c is due, and schedules the one c needs.
+        #expect(machine.windowDidEnd(now: at(51)) == .scheduleFlush(at: at(80)))
+        #expect(machine.windowDidEnd(now: at(80)) == .deliver([ScriptBatch(messages: [c])]))
+    }
+
+    @Test func whenIdleWithNoWindowSendsEverythingAtOnce() {
+        var machine = Machine(window: .zero, policy: .whenIdle)
         let (a, b) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"))
         #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
-        #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .none)
-        #expect(machine.windowDidEnd(now: at(500)) == .none)  // no timer decides for whenIdle
+        #expect(machine.send([b], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [b])]))
+    }
+
+    @Test func discardingWhatWaitsLeavesNoFlushToMake() {
+        var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
+        let (a, b) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"))
+        _ = machine.send([a], runtime: .dsbridge, now: at(0))
+        #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
+        machine.discardQueued()
+        #expect(machine.windowDidEnd(now: at(51)) == .none)
         #expect(machine.inFlight == 1)
-        #expect(machine.evaluationDidFinish(now: at(900)) == .deliver([ScriptBatch(messages: [b])]))
     }
 
     @Test func splitsAFlushWhereTheRuntimeChangesAndDiscardsWhatWaits() {
