@@ -9,6 +9,12 @@ struct BenchInterface: BridgeInterface {
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("echo") { (value: Int) in value }
         methods.async("echoAsync") { (value: Int) async in value }
+        // Suspends once before it answers, so its result cannot go in the reply: it is sent to the
+        // page by the evaluator, as every result of a method that waits for something is.
+        methods.async("echoLater") { (value: Int) async in
+            await Task.yield()
+            return value
+        }
         // Native calling the page in the middle of the page's call: JS → Swift → JS → Swift → JS.
         methods.async("roundTrip") { (value: Int, context: CallContext) async throws in
             try await context.page.call("bench.pageEcho", value, as: Int.self)

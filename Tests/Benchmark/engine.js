@@ -61,6 +61,7 @@ function floorPaths() {
     'sync call': { calls: 200, one: function (i) { return Number(prompt('echo', String(i))); } },
     'invoke of a sync method': { calls: 200, one: echo },
     'awaited async call': { calls: 100, one: function (i) { return answered(handlers.floorAsync, i); } },
+    'awaited async call, answered by evaluation': { calls: 100, one: function (i) { return answered(handlers.floorAsync, i); } },
     'JS → Swift → JS': { calls: 50, one: function (i) { return answered(handlers.floorChain, i); } },
     'burst of 10,000 calls': { burst: 10000, one: echo }
   };
