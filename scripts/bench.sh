@@ -6,15 +6,15 @@
 #    each timed beside a bare JSONDecoder + JSONEncoder of the same payload, rounds interleaved.
 #  - In a real WebKitGTK page: the same rounds (Tests/Benchmark/engine.js) through Keystone
 #    (keystone-engine-benchmark) and through WebKit's own transports with nothing else
-#    (Tests/Benchmark/floor.c), the two programs alternating, in turn first, three runs each (the best run's
-#    median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
+#    (Tests/Benchmark/floor.c), the two programs alternating, in turn first, five runs each (the
+#    best run's median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
 #
-#   scripts/bench.sh [RUNS]      RUNS: runs of each side (default 3)
+#   scripts/bench.sh [RUNS]      RUNS: runs of each side (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prepare.sh
-runs=${1:-3}
+runs=${1:-5}
 
 swift build -c release --product keystone-benchmark -Xswiftc -warnings-as-errors
 swift build -c release --product keystone-engine-benchmark -Xswiftc -warnings-as-errors
