@@ -211,13 +211,15 @@ struct WhenIdleEvaluatorTests {
 struct EvaluatorStateMachineTests {
     typealias Machine = EvaluatorStateMachine
 
+    let a = PageMessage.completion(callback: "a")
+    let b = PageMessage.completion(callback: "b")
+    let c = PageMessage.completion(callback: "c")
+    let d = PageMessage.completion(callback: "d")
+
     func at(_ milliseconds: Int) -> Duration { .milliseconds(milliseconds) }
 
     @Test func returnsDeliverScheduleAndNothingAsTheRulesSay() {
         var machine = Machine(window: .milliseconds(50), policy: .fixedWindow)
-        let a = PageMessage.completion(callback: "a")
-        let b = PageMessage.completion(callback: "b")
-        let c = PageMessage.completion(callback: "c")
         #expect(machine.send([a], runtime: .dsbridge, now: at(1)) == .deliver([ScriptBatch(messages: [a])]))
         #expect(machine.send([b], runtime: .dsbridge, now: at(2)) == .scheduleFlush(at: at(51)))
         #expect(machine.send([c], runtime: .dsbridge, now: at(3)) == .none)
@@ -228,7 +230,6 @@ struct EvaluatorStateMachineTests {
 
     @Test func whenIdleDeliversAtOnceAndCollectsWhileInFlight() {
         var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
-        let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
         #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
         // b starts to wait: a flush is scheduled for when it will have waited the window.
         #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
@@ -242,10 +243,6 @@ struct EvaluatorStateMachineTests {
 
     @Test func whenIdleSendsWhatHasWaitedTheWindowEvenWhileTheEngineIsStillBusy() {
         var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
-        let (a, b, c, d) = (
-            PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"),
-            PageMessage.completion(callback: "d")
-        )
         #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
         #expect(machine.send([b], runtime: .dsbridge, now: at(10)) == .scheduleFlush(at: at(60)))
         #expect(machine.send([c], runtime: .dsbridge, now: at(59)) == .none)
@@ -263,7 +260,6 @@ struct EvaluatorStateMachineTests {
 
     @Test func whenIdleReschedulesAFlushThatCameBeforeTheOldestWaitingMessageIsDue() {
         var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
-        let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
         _ = machine.send([a], runtime: .dsbridge, now: at(0))
         #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
         #expect(machine.evaluationDidFinish(now: at(2)) == .deliver([ScriptBatch(messages: [b])]))
@@ -276,14 +272,12 @@ struct EvaluatorStateMachineTests {
 
     @Test func whenIdleWithNoWindowSendsEverythingAtOnce() {
         var machine = Machine(window: .zero, policy: .whenIdle)
-        let (a, b) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"))
         #expect(machine.send([a], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [a])]))
         #expect(machine.send([b], runtime: .dsbridge, now: at(0)) == .deliver([ScriptBatch(messages: [b])]))
     }
 
     @Test func discardingWhatWaitsLeavesNoFlushToMake() {
         var machine = Machine(window: .milliseconds(50), policy: .whenIdle)
-        let (a, b) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"))
         _ = machine.send([a], runtime: .dsbridge, now: at(0))
         #expect(machine.send([b], runtime: .dsbridge, now: at(1)) == .scheduleFlush(at: at(51)))
         machine.discardQueued()
@@ -293,7 +287,6 @@ struct EvaluatorStateMachineTests {
 
     @Test func splitsAFlushWhereTheRuntimeChangesAndDiscardsWhatWaits() {
         var machine = Machine(window: .milliseconds(50), policy: .fixedWindow)
-        let (a, b, c) = (PageMessage.completion(callback: "a"), PageMessage.completion(callback: "b"), PageMessage.completion(callback: "c"))
         _ = machine.send([a], runtime: .dsbridge, now: at(0))
         #expect(machine.send([b], runtime: .keystone, now: at(1)) == .scheduleFlush(at: at(50)))
         #expect(machine.send([c], runtime: .dsbridge, now: at(2)) == .none)
