@@ -79,12 +79,13 @@ struct EvaluatorStateMachine: Sendable {
         case .fixedWindow:
             return flushOrSchedule(now: now)
         case .whenIdle:
-            return inFlight == 0 ? (waiting.isEmpty ? .none : deliver(now: now)) : flushWhenWaitedTooLong(now: now)
+            return flushWhenWaitedTooLong(now: now)
         }
     }
 
-    /// While an evaluation is in flight: what has waited the window goes out anyway; otherwise a
-    /// flush is scheduled for the moment it will have (one at a time).
+    /// While an evaluation is in flight (with ``FlushPolicy/whenIdle`` nothing waits otherwise):
+    /// what has waited the window goes out anyway; otherwise a flush is scheduled for the moment
+    /// it will have (one at a time).
     private mutating func flushWhenWaitedTooLong(now: Duration) -> Action {
         guard let waitingSince, !waiting.isEmpty else { return .none }
         let due = waitingSince + window
