@@ -82,7 +82,11 @@ enum BenchmarkReport {
         }
         for (index, row) in rows.enumerated() {
             let y = top + rowHeight * Double(index)
-            out.append(##"<text x="10" y="\##(y + 18)">\##(escape(row.path))</text>"##)
+            let label = labelLines(row.path)
+            for (line, text) in label.enumerated() {
+                let baseline = y + 18 + 14 * (Double(line) - Double(label.count - 1) / 2)
+                out.append(##"<text x="10" y="\##(baseline)">\##(escape(text))</text>"##)
+            }
             let keystone = perCallMilliseconds(row.keystone, of: row)
             out.append(##"<rect x="\##(left)" y="\##(y + 4)" width="\##(x(keystone) - left)" height="14" fill="#2f6fb0"/>"##)
             out.append(##"<text x="\##(x(keystone) + 4)" y="\##(y + 15)" fill="#2f6fb0">\##(escape(format(keystone / 1e3, .seconds)))</text>"##)
@@ -94,6 +98,15 @@ enum BenchmarkReport {
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A path's label in the chart: one line, or two split after the last comma that keeps the
+    /// first within the label column.
+    static func labelLines(_ path: String, fitting width: Int = 52) -> [String] {
+        guard path.count > width,
+            let comma = path.indices.filter({ path[$0] == "," && path.distance(from: path.startIndex, to: $0) < width }).last
+        else { return [path] }
+        return [String(path[...comma]), String(path[path.index(after: comma)...].drop { $0 == " " })]
     }
 
     private static func escape(_ text: String) -> String {
