@@ -11,7 +11,9 @@ import Keystone
 ///
 /// `keystone-benchmark --gate`: the deterministic check the test command runs. It counts executed
 /// instructions under valgrind's callgrind and exits 1 when a sync call costs more than
-/// ``bar`` times its floor for any payload size.
+/// ``bar`` times its floor for any payload size, when a hostile input costs more per byte than it
+/// should, or when an isolated async call costs more than `InstructionGate.asyncBar` times the
+/// tiny sync call's floor.
 @main
 struct KeystoneBenchmark {
     static let bar = 1.25
