@@ -103,9 +103,7 @@ enum BenchmarkReport {
     /// A path's label in the chart: one line, or two split after the last comma that keeps the
     /// first within the label column.
     static func labelLines(_ path: String, fitting width: Int = 52) -> [String] {
-        guard path.count > width,
-            let comma = path.indices.filter({ path[$0] == "," && path.distance(from: path.startIndex, to: $0) < width }).last
-        else { return [path] }
+        guard path.count > width, let comma = path.prefix(width).lastIndex(of: ",") else { return [path] }
         return [String(path[...comma]), String(path[path.index(after: comma)...].drop { $0 == " " })]
     }
 
