@@ -11,6 +11,10 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// `prompt`: `method` as the page named it, `arguments` its `{"data": …}` JSON wrapper. The
     /// answer is the same text a `prompt` would have returned.
     func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String
+    /// Returns when `frame` may send anything at all; throws a `BridgeError` (`notAllowed`) to
+    /// refuse. A host asks before it reads what the sender posted, and refuses a refused sender's
+    /// post whole, with one answer.
+    func admitSender(_ frame: CallerFrame) throws(BridgeError)
     /// Sets where scripts bound for the page go. Held weakly.
     func attach(to target: any EvaluationTarget)
     /// The page has gone (navigation, reload, or its web process ended): everything bound for it
@@ -22,10 +26,29 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// The origins whose documents get the page runtime and the host's relay (`nil`: every
     /// document). A host reads it once, when it is created.
     var runtimeOrigins: Set<String>? { get }
+    /// The most a page may send: hosts hold what they read themselves (batches, console lines, the
+    /// app's evaluations) to it.
+    var limits: BridgeLimits { get }
 }
 
 extension BridgeHub {
     public var runtimeOrigins: Set<String>? { nil }
+
+    public var limits: BridgeLimits { BridgeLimits() }
+
+    /// Admits every sender: each call is still answered (or refused) on its own.
+    public func admitSender(_ frame: CallerFrame) throws(BridgeError) {}
+
+    /// The one answer a host gives a post from a sender the hub refuses, or `nil` when `frame` is
+    /// admitted.
+    public func refusal(of frame: CallerFrame) -> String? {
+        do {
+            try admitSender(frame)
+            return nil
+        } catch {
+            return PromptAnswer.failure(error)
+        }
+    }
 
     /// A prompt from the main frame, origin unknown.
     public func handlePrompt(_ text: String, defaultText: String?) -> String? {

@@ -24,6 +24,14 @@ public struct BridgeLimits: Sendable, Hashable {
     public var pendingCalls: Int
     /// How many methods a page load may declare (`_dsb.declare`), in all. Default 10,000.
     public var declaredMethods: Int
+    /// How many calls one post from the page may carry (a host's batch, or WebViewJavascriptBridge's
+    /// queue): past it, the rest of the post is refused with one answer. Default 1,024.
+    public var messagesPerPost: Int
+    /// The most UTF-8 bytes the value of the app's own `evaluate(javascript:)` may have, as JSON.
+    /// Default 16 MiB.
+    public var evaluationResultBytes: Int
+    /// The most UTF-8 bytes of one console line a host relays; a longer one is cut. Default 16 KiB.
+    public var consoleLineBytes: Int
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -33,7 +41,10 @@ public struct BridgeLimits: Sendable, Hashable {
         callbackNameBytes: Int = 128,
         runningCalls: Int = 10_000,
         pendingCalls: Int = 10_000,
-        declaredMethods: Int = 10_000
+        declaredMethods: Int = 10_000,
+        messagesPerPost: Int = 1_024,
+        evaluationResultBytes: Int = 16 << 20,
+        consoleLineBytes: Int = 16 << 10
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -42,5 +53,8 @@ public struct BridgeLimits: Sendable, Hashable {
         self.runningCalls = runningCalls
         self.pendingCalls = pendingCalls
         self.declaredMethods = declaredMethods
+        self.messagesPerPost = messagesPerPost
+        self.evaluationResultBytes = evaluationResultBytes
+        self.consoleLineBytes = consoleLineBytes
     }
 }

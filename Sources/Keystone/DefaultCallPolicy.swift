@@ -58,7 +58,7 @@ public struct DefaultCallPolicy: CallPolicy {
     public var runtimeOrigins: Set<String>? { allowedOrigins }
 
     public func admit(_ name: MethodName, from frame: CallerFrame, access: PageAccess) throws(BridgeError) {
-        try admitCaller(frame)
+        try admitSender(frame)
         guard name.namespace != Keystone.builtInNamespace else { return }
         let covering = ruleNamespace(for: name.namespace)
         let rule = covering.flatMap { namespaceRules[$0] }
@@ -84,7 +84,7 @@ public struct DefaultCallPolicy: CallPolicy {
     }
 
     /// Rules 1–3: who is calling, whatever they call.
-    private func admitCaller(_ frame: CallerFrame) throws(BridgeError) {
+    public func admitSender(_ frame: CallerFrame) throws(BridgeError) {
         guard frame.isAttested || allowsUnattested else {
             throw refusal("calls the engine cannot attribute to a frame are refused")
         }

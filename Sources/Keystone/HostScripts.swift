@@ -2,6 +2,15 @@
 // keeping the bridge out of documents of origins the policy does not allow.
 /// Scripts a host injects at document start, shared by every host.
 public enum HostScripts {
+    /// A JavaScript expression for the document's security origin, as this world's bindings read
+    /// it at document start, before any page script runs: `self.origin`, which is `"null"` for an
+    /// opaque origin (a sandboxed frame, `data:`). WebKit also reads a local file's origin as
+    /// `"null"` (it keeps files apart from one another); a top document at a `file:` address cannot
+    /// be sandboxed, so it reads `"file://"`, as `WKSecurityOrigin` reports it. A `file:` subframe
+    /// stays opaque: it could be a sandboxed one.
+    public static let documentOrigin =
+        "(self.origin === 'null' && window === window.top && location.protocol === 'file:' ? 'file://' : self.origin)"
+
     /// Page world: names this document with a random token fixed on `window.__keystoneDocument`
     /// before any page script runs, and announces it (`keystone:document`) to the host's isolated
     /// world, again whenever that world says hello (whichever of the two runs first).
@@ -14,38 +23,46 @@ public enum HostScripts {
           function announce() { dispatchEvent(new CustomEvent('keystone:document', { detail: documentToken })); }
           addEventListener('keystone:hello', announce);
           announce();
+          // A document the engine restores from its back/forward cache runs no user script again: it
+          // is a new page load for the host, and a dsbridge.js page announces itself again (Keystone's
+          // runtime does so itself).
+          addEventListener('pageshow', function (event) {
+            if (!event.persisted || window._keystone || !window._dsf) return;
+            setTimeout(function () { window.prompt('_dsbridge=_dsb.dsinit', '{"data":null}'); }, 0);
+          });
         })();
         """
 
-    /// Isolated world: reports the top document's token once, through `post(token)` (a JavaScript
-    /// expression using `token`), then says hello to the page world.
+    /// Isolated world: reports the top document's token once, as `report` (`start ` and the
+    /// token), through `post(report)` (a JavaScript expression using `report`), and again
+    /// (`restore ` and the token) each time the engine restores the document from its back/forward
+    /// cache; then says hello to the page world. ``documentReport(_:)`` reads a report.
     public static func documentReporting(post: String) -> String {
         """
         (function () {
-          var sent = false;
+          var token = null;
+          function send(report) { \(post); }
           window.addEventListener('keystone:document', function (event) {
-            if (sent || window !== window.top || typeof event.detail !== 'string') return;
-            sent = true;
-            var token = event.detail;
-            \(post);
+            if (token !== null || window !== window.top || typeof event.detail !== 'string') return;
+            token = event.detail;
+            send('start ' + token);
+          });
+          window.addEventListener('pageshow', function (event) {
+            if (event.persisted && token !== null) send('restore ' + token);
           });
           window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
         })();
         """
     }
 
-    /// `script`, run only in documents of `origins` (every document when `nil`): for engines
-    /// whose user scripts cannot be limited to origins themselves.
-    public static func onlyIn(_ origins: Set<String>?, _ script: String) -> String {
-        guard let origins else { return script }
-        let list = "[" + origins.sorted().map { JSONText(quoting: $0).string }.joined(separator: ",") + "]"
-        return "if (\(list).indexOf(location.origin) !== -1) {\n\(script)\n}"
-    }
-
-    /// `script`, made for a document named `token`, run only there: a batch the engine runs after
-    /// a navigation the host has not yet heard of reaches no later document.
-    public static func guarded(_ script: String, forDocument token: String?) -> String {
-        guard let token else { return script }
-        return "if(window.__keystoneDocument===\(JSONText(quoting: token).string)){\(script)}"
+    /// The token and whether the document was restored, from an isolated world's report; `nil` for
+    /// anything else.
+    public static func documentReport(_ text: some StringProtocol) -> (token: String, restored: Bool)? {
+        for (prefix, restored) in [("start ", false), ("restore ", true)] where text.hasPrefix(prefix) {
+            let token = text.dropFirst(prefix.count)
+            guard !token.isEmpty, token.utf8.count <= 64 else { return nil }
+            return (String(token), restored)
+        }
+        return nil
     }
 }

@@ -65,8 +65,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private(set) var isPageReady = false
     private(set) var runtime = PageRuntime.dsbridge
     private(set) var waiting: [PageMessage] = []
-    /// What the current page load has established: its authorisation and declared methods.
-    private(set) var access = PageAccess()
+    /// What the current page load's main frame has established: its authorisation and declared
+    /// methods.
+    private var access = PageAccess()
+    /// The origin of the main frame that established ``access``: the principal the grant belongs to.
+    private var principal: String?
     private var lastCallId = 0
     private var calls: [Int: OpenCall] = [:]
     private var lastTaskToken = 0
@@ -169,22 +172,33 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: What the page load establishes
 
-    /// The app's policy accepted the credentials of the page load `epoch`; `false` when that page
-    /// load has gone, and the grant with it.
-    mutating func authorize(_ epoch: PageEpoch) -> Bool {
+    /// What `frame` may rely on of what the page load established: all of it for the main frame and
+    /// for a frame of the origin the grant was made to (which the same-origin policy lets act as the
+    /// main frame anyway); nothing for any other frame.
+    func access(for frame: CallerFrame) -> PageAccess {
+        if frame.isAttestedMainFrame { return access }
+        guard frame.isAttested, let origin = frame.origin, origin == principal else { return PageAccess() }
+        return access
+    }
+
+    /// The app's policy accepted the credentials the main frame of `origin` presented during the
+    /// page load `epoch`; `false` when that page load has gone, and the grant with it.
+    mutating func authorize(_ epoch: PageEpoch, origin: String?) -> Bool {
         guard epoch == self.epoch else { return false }
         access.isAuthorized = true
+        principal = origin
         return true
     }
 
-    /// The current page load declared the methods it will use; a later declaration adds to it.
-    /// Refused whole when the page load would declare more than the limit.
-    mutating func declare(_ methods: Set<String>) -> Result<Void, BridgeError> {
+    /// The current page load's main frame, of `origin`, declared the methods it will use; a later
+    /// declaration adds to it. Refused whole when the page load would declare more than the limit.
+    mutating func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
         let declared = (access.declaredMethods ?? []).union(methods)
         guard declared.count <= declarationLimit else {
             return .failure(BridgeError(code: .limitExceeded, message: "a page may declare at most \(declarationLimit) methods"))
         }
         access.declaredMethods = declared
+        principal = origin
         return .success(())
     }
 
@@ -205,6 +219,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         isPageReady = false
         runtime = .dsbridge
         access = PageAccess()
+        principal = nil
         waiting.removeAll()
         defer {
             calls.removeAll()

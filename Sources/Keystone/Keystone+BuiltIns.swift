@@ -53,7 +53,7 @@ extension Keystone {
             return authorizePage(name, wrapper, frame: frame, epoch: epoch)
         case "declare":
             return answerBuiltIn(name, wrapper, callback, Declaration.self) { declaration in
-                declare(declaration.methods)
+                declare(declaration.methods, origin: frame.origin)
             }
         case "dsinit":
             return answerBuiltIn(name, wrapper, callback) {
@@ -132,7 +132,7 @@ extension Keystone {
         let (policy, storage) = (components.policy, storage)
         let call = InboundCall(name: name, frame: frame, data: wrapper.data, callback: callback)
         let work = CallWork.single {
-            let granted = try await policy.authorize(credentials, from: frame) && storage.update { $0.authorize(epoch) }
+            let granted = try await policy.authorize(credentials, from: frame) && storage.update { $0.authorize(epoch, origin: frame.origin) }
             return Data((granted ? "true" : "false").utf8)
         }
         do {
@@ -144,7 +144,7 @@ extension Keystone {
     }
 
     /// `_dsb.declare`: records the methods the page will call and answers those that are missing.
-    private func declare(_ methods: [String]) -> String {
+    private func declare(_ methods: [String], origin: String?) -> String {
         let (registry, resolver) = (components.registry, components.resolver)
         var declared = Set<String>()
         var missing: [String] = []
@@ -157,7 +157,7 @@ extension Keystone {
             if case .found = registry.lookup(name) { continue }
             missing.append(method)
         }
-        if case .failure(let error) = storage.update({ $0.declare(declared) }) { return refuse(error, callback: nil) }
+        if case .failure(let error) = storage.update({ $0.declare(declared, origin: origin) }) { return refuse(error, callback: nil) }
         let encoded = (try? components.serializer.encode(missing)) ?? Data("[]".utf8)
         return PromptAnswer.success(encoded)
     }

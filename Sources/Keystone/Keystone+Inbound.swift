@@ -59,7 +59,7 @@ extension Keystone {
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
-        let (epoch, access) = storage.read { ($0.epoch, $0.access) }
+        let (epoch, access) = storage.read { ($0.epoch, $0.access(for: frame)) }
         do {
             name = try components.resolver.resolve(method)
             try components.policy.admit(name, from: frame, access: access)

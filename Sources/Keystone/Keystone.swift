@@ -59,6 +59,12 @@ public final class Keystone: BridgeHub, PageConnection {
 
     public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins }
 
+    public var limits: BridgeLimits { components.limits }
+
+    public func admitSender(_ frame: CallerFrame) throws(BridgeError) {
+        try components.policy.admitSender(frame)
+    }
+
     /// How many Swift calls of the page's handlers are waiting to settle.
     public var pendingCallCount: Int { storage.read(\.pendingCallCount) }
 

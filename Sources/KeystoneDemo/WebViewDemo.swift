@@ -50,9 +50,9 @@ final class WebViewDemo: Sendable {
         let window = WebViewWindow(showing: host, title: "Keystone demo")
         host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
         host.dialogHandler = Self.dialogHandler
-        host.terminationHandler = { [terminations] reason in
+        host.terminationHandler = { [terminations] termination in
             terminations.withLock { $0 += 1 }
-            Output.line("the web process ended (\(reason)); reloading")
+            Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "not reloading again"))
         }
         guard load(in: host, keystone: keystone) else { return 1 }
         loop.after(seconds: max(1, arguments.timeout)) { [self] in
@@ -122,8 +122,9 @@ final class WebViewDemo: Sendable {
     }
 
     /// Prints the page's console lines; in the transcript, its rows as a table.
-    private func consoleHandler(transcript: Bool) -> @Sendable (String, String) -> Void {
-        { level, text in
+    private func consoleHandler(transcript: Bool) -> @Sendable (ConsoleLine) -> Void {
+        { line in
+            let (level, text) = (line.level, line.description)
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             if transcript, fields.count == 6, fields[0] == "transcript" {
                 Output.row(fields[1], fields[2], fields[3], Double(fields[4]) ?? 0, proves: fields[5])

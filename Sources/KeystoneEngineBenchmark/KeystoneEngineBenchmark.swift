@@ -44,7 +44,7 @@ struct KeystoneEngineBenchmark {
             print("the benchmark failed to start: \(error)")
             return 1
         }
-        host.consoleHandler = { _, text in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        host.consoleHandler = { line in FileHandle.standardOutput.write(Data((line.text + "\n").utf8)) }
         // WebKit's own transports in this web view too, for the page to time beside the bridge.
         SameViewFloor.install(in: host)
         // The counter stands between the evaluator and the host, so the flood's evaluations can be

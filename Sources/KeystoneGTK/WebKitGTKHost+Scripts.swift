@@ -26,18 +26,25 @@ extension WebKitGTKHost {
     /// capability (``forgottenCapability``), the relay asks for a new one and sends again, once.
     ///
     /// Messages sent in one turn of the page's event loop go to the host together, as one batch
-    /// (``batchMethod``, then each message as its length in UTF-16 code units, `:` and the
-    /// message), posted when the turn's script ends, or sooner when it reaches ``batchLength``: one
-    /// trip between the processes instead of one each. A prompt first posts what is waiting, so a
-    /// synchronous call never overtakes an asynchronous one made before it. The answer to a batch
-    /// is each answer framed the same way, in order.
+    /// (`PostedText/batchMethod`, then each message as its length in UTF-16 code units, `:` and the
+    /// message), posted when the turn's script ends, or sooner when it reaches ``batchLength`` or
+    /// `messagesPerPost` messages: one trip between the processes instead of one each. A prompt
+    /// first posts what is waiting, so a synchronous call never overtakes an asynchronous one made
+    /// before it. The answer to a batch is each answer framed the same way, in order; when it ends
+    /// early (the host refused the rest), the rest get its last answer.
+    ///
+    /// A prompt is framed with the lengths of its text and default text, so that the host, which
+    /// the engine hands both as C strings, can tell a text a NUL cut short. With `relaysConsole`,
+    /// the relay also posts the document's `console` lines (``consoleMethod``), with the capability,
+    /// so only admitted documents' lines reach the app, attributed to their frame.
     ///
     /// The relay holds the capability in its closure and hands it only to built-ins it took at
     /// document start (the handler's `postMessage` and `Promise.prototype.then` bound then, so a
     /// call makes no argument list), with no string method called on it, so a page script that replaces
     /// `Function.prototype.call`, `String.prototype.slice`, `dispatchEvent`, the node's accessors
     /// or the message handler's `postMessage` sees none of it.
-    static let relayScript = """
+    static func relayScript(messagesPerPost: Int, relaysConsole: Bool) -> String {
+        """
         (function () {
           var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, NewPromise = Promise, toText = String;
           var bind = Function.prototype.bind, slice = String.prototype.slice;
@@ -48,7 +55,8 @@ extension WebKitGTKHost {
           var handler = handlers && handlers.keystone, post = handler && typeof handler.postMessage === 'function' && apply(bind, handler.postMessage, [handler]);
           var prompt = window.prompt;
           var marker = \(JSONText(quoting: capabilityPrefix).string), forgotten = \(JSONText(quoting: forgottenCapability).string);
-          var batchHeader = \(JSONText(quoting: batchMethod + "\n").string);
+          var batchHeader = \(JSONText(quoting: PostedText.batchMethod + "\n").string);
+          var consoleHeader = \(JSONText(quoting: consoleMethod + "\n").string);
           var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
           var channel = document.createComment('');
           var introduced = false;
@@ -71,7 +79,8 @@ extension WebKitGTKHost {
             if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
               flush();
               for (var attempt = 0; attempt < 2 && attest(); attempt++) {
-                var answer = apply(prompt, window, [capability + message, defaultText]);
+                var lengths = message.length + ',' + (defaultText === undefined ? 0 : toText(defaultText).length) + '\\n';
+                var answer = apply(prompt, window, [capability + lengths + message, defaultText]);
                 if (answer !== forgotten) return answer;
                 capability = '';
               }
@@ -107,22 +116,40 @@ extension WebKitGTKHost {
             if (batch.length === 1) return batch[0][1](reply);
             for (var k = 0, at = 0; k < batch.length; k++) {
               var colon = reply.indexOf(':', at), length = colon > at ? Number(reply.slice(at, colon)) : NaN;
-              if (!(length >= 0) || colon + 1 + length > reply.length) return settle(batch, k, '');
-              batch[k][1](reply.substr(colon + 1, length));
+              if (!(length >= 0) || colon + 1 + length > reply.length) return settle(batch, k, k ? last : '');
+              var last = reply.substr(colon + 1, length);
+              batch[k][1](last);
               at = colon + 1 + length;
             }
           }
           function send(method, argumentText) {
             return new NewPromise(function (resolve) {
               var message = toText(method) + '\\n' + toText(argumentText);
-              if (waitingLength + message.length > \(batchLength)) flush();
+              if (waitingLength + message.length > \(batchLength) || waiting.length >= \(messagesPerPost)) flush();
               if (!waiting.length) later(flush);
               waiting[waiting.length] = [message, resolve];
               waitingLength += message.length;
             });
           }
           Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
+          \(relaysConsole ? consoleRelay : "")
         })();
+        """
+    }
+
+    /// Inside the relay: each `console` line goes to the host with the document's capability.
+    private static let consoleRelay = """
+        if (post) ['log', 'info', 'warn', 'error'].forEach(function (level) {
+            var original = console[level], join = Array.prototype.join, map = Array.prototype.map, stringify = JSON.stringify;
+            console[level] = function () {
+              var text = apply(join, apply(map, arguments, [function (a) {
+                if (typeof a === 'string') return a;
+                try { return apply(stringify, JSON, [a]); } catch (e) { return toText(a); }
+              }]), [' ']);
+              if (attest()) post(capability + consoleHeader + level + '\\n' + text);
+              return apply(original, console, arguments);
+            };
+          });
         """
 
     /// The isolated world's script: introduced to the relay's channel, it asks the host for the
@@ -138,7 +165,7 @@ extension WebKitGTKHost {
               var handlers = window.webkit && window.webkit.messageHandlers;
               var handler = handlers && handlers.\(documentChannel);
               var channel = null;
-              function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + location.origin + '\\n'; }
+              function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + \(HostScripts.documentOrigin) + '\\n'; }
               window.addEventListener('keystone:channel', function (event) {
                 var node = event.relatedTarget;
                 if (channel || !(node instanceof Comment)) return;
@@ -150,7 +177,7 @@ extension WebKitGTKHost {
                 });
               });
               if (!handler) return window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
-              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + token)"))
+              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + report)"))
             })();
             """
     }
@@ -168,30 +195,8 @@ extension WebKitGTKHost {
     /// The isolated world's script message handler, which hears only the top document's token.
     static let documentChannel = "keystoneDocument"
 
-    /// The method a batch of messages is sent as; no method a page calls can have this name.
-    static let batchMethod = "\u{1}batch"
     /// The most UTF-16 code units of messages the relay puts in one batch; a longer message goes
     /// alone.
     static let batchLength = 1 << 20
-
-    /// Relays the page's `console` lines on their own channel, when asked to.
-    static let consoleScript = """
-        (function () {
-          var handlers = window.webkit && window.webkit.messageHandlers;
-          var consoleHandler = handlers && handlers[\(JSONText(quoting: WebKitGTKHost.consoleChannel).string)];
-          if (!consoleHandler) return;
-          ['log', 'info', 'warn', 'error'].forEach(function (level) {
-            var original = console[level];
-            console[level] = function () {
-              var text = Array.prototype.map.call(arguments, function (a) {
-                if (typeof a === 'string') return a;
-                try { return JSON.stringify(a); } catch (e) { return String(a); }
-              }).join(' ');
-              consoleHandler.postMessage(level + '\\n' + text);
-              return original.apply(console, arguments);
-            };
-          });
-        })();
-        """
 }
 #endif

@@ -12,7 +12,8 @@ extension WebKitGTKHost {
     func decideWVJBNavigation(_ uri: String) -> Bool {
         let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
         guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return false }
-        guard options.wire == .webViewJavascriptBridge else { return true }
+        // Nothing for a document the hub does not admit: no script, no fetch, no answers.
+        guard options.wire == .webViewJavascriptBridge, hub.refusal(of: mainDocument) == nil else { return true }
         if isQueueSignal {
             fetchWVJBQueue()
         } else if let script = try? Keystone.wvjbPageScript() {
@@ -29,24 +30,10 @@ extension WebKitGTKHost {
             guard case .success(let json?) = result, let text = try? DefaultJSONSerializer().decode(String.self, from: Data(json.utf8)) else {
                 return
             }
-            receiveWVJBQueue(text)
+            if let wvjb, let answers = wvjb.receive(queue: text, from: mainDocument) {
+                run(guarded(answers)) { _ in }
+            }
         }
-    }
-
-    /// The main frame's queue: the engine names the document's origin.
-    private func receiveWVJBQueue(_ text: String) {
-        guard let wvjb else { return }
-        let frame = CallerFrame(isMainFrame: true, origin: Self.origin(of: webkit_web_view_get_uri(webView).map { String(cString: $0) }))
-        if let answers = wvjb.receive(queue: text, from: frame) {
-            run(guarded(answers, for: hub.pageLoad)) { _ in }
-        }
-    }
-
-    /// `scheme://host[:port]` of `uri` (`file://` for local pages), or `nil`.
-    static func origin(of uri: String?) -> String? {
-        guard let uri, let components = URLComponents(string: uri), let scheme = components.scheme else { return nil }
-        let port = components.port.map { ":\($0)" } ?? ""
-        return "\(scheme)://\(components.host ?? "")\(port)"
     }
 }
 #endif

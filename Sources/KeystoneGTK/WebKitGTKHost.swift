@@ -54,14 +54,16 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The web view's `GtkWidget *`, for an app that places it in its own GTK container
     /// (``WebViewWindow`` does this for a window of its own).
     public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(view) }
-    /// Receives the page's console lines (`level`, `text`) when ``Options/relaysConsole`` is set.
-    /// Set it before loading; it is called on the main loop's thread.
-    public var consoleHandler: (@Sendable (_ level: String, _ text: String) -> Void)?
+    /// Receives the console lines of admitted documents when ``Options/relaysConsole`` is set,
+    /// each with the frame that wrote it. Set it before loading; it is called on the main loop's
+    /// thread.
+    public var consoleHandler: (@Sendable (ConsoleLine) -> Void)?
     /// Answers the page's own `alert`, `confirm` and `prompt`. Set it before loading.
     public var dialogHandler = ScriptDialogHandler()
     /// Told when the page's web process ends, after the hub has settled everything bound for the
-    /// page and before the host reloads it (``Options/reloadsAfterTermination``). Set it before
-    /// loading; it is called on the main loop's thread.
+    /// page and before the host reloads it (``Options/reloadsAfterTermination``, backing off and
+    /// stopping as `HostCore/TerminationLimit` says). Set it before loading; it is called on the
+    /// main loop's thread.
     public var terminationHandler: (@Sendable (WebProcessTermination) -> Void)?
 
     /// WebViewJavascriptBridge's wire, when the page speaks it.
@@ -69,11 +71,16 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private let view: UnsafeMutablePointer<GtkWidget>
     var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(view) }
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
-    /// Whether a document was committed before: only a later one replaces a page.
-    private var hasCommittedDocument = false
-    /// The main document's token (`window.__keystoneDocument`) and the page load it belongs to,
-    /// as the isolated world reported it; read and written on the main loop's thread only.
-    private var document: (pageLoad: PageEpoch, token: String)?
+    /// What the host decides as every host does: documents, origins, terminations. Read and
+    /// written on the main loop's thread only.
+    private var core: HostCore
+    /// The main document's origin, as its isolated world reported it; `nil` when opaque or not
+    /// reported (a document of an origin the policy refuses gets no isolated-world script).
+    private var documentOrigin: String?
+    /// The main document as its isolated world reported it: the main frame, of that origin.
+    var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
+    /// The clock terminations are counted on, from when the host was made.
+    private let started = ContinuousClock.now
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
@@ -85,32 +92,36 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private var capabilities = FrameCapabilities()
 
     /// Creates a web view with the host's scripts and handlers and attaches `hub` to it. Throws
-    /// `invalidRegistration` when the policy's allowed origins are not `scheme://host[:port]`.
+    /// `invalidRegistration` when one of the policy's allowed origins is not written as the engine
+    /// writes origins (`HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)`).
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
+        core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
         tagPrefix = Array(Self.tagPrefix(secret: secret).utf8)
         wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
-        var source = "window._dswk = true;\n" + HostScripts.documentNaming + "\n" + Self.relayScript
+        var source =
+            "window._dswk = true;\n" + HostScripts.documentNaming + "\n"
+            + Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole)
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
-        try addScripts(pageWorld: source, isolatedWorld: Self.isolatedScript(secret: secret), origins: hub.runtimeOrigins)
+        addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret)))
         connectSignals()
         hub.attach(to: self)
     }
 
-    /// Adds the host's scripts at document start: the bridge's, in the page world and the isolated
-    /// world, only into documents of `origins` (every document when `nil`); the console relay,
-    /// when asked for, into every document.
-    private func addScripts(pageWorld: String, isolatedWorld: String, origins: Set<String>?) throws {
+    /// Adds the host's scripts at document start, in the page world and the isolated world, each
+    /// already checking its document's own origin: the engine's URL patterns narrow injection to
+    /// the allowed origins' hosts (they cannot say a port).
+    private func addScripts(pageWorld: String, isolatedWorld: String) {
         let frames = options.injectsIntoSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
         let start = WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START
-        try Self.withURIPatterns(origins) { allowList in
+        Self.withURIPatterns(core.injectionPatterns) { allowList in
             for script in [
                 webkit_user_script_new(pageWorld, frames, start, allowList, nil),
                 webkit_user_script_new_for_world(isolatedWorld, frames, start, Self.worldName, allowList, nil),
@@ -119,25 +130,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 webkit_user_script_unref(script)
             }
         }
-        if options.relaysConsole {
-            let script = webkit_user_script_new(Self.consoleScript, frames, start, nil, nil)
-            webkit_user_content_manager_add_script(manager, script)
-            webkit_user_script_unref(script)
-        }
     }
 
-    /// Runs `body` with a NULL-terminated list of the URI patterns that match the documents of
-    /// `origins` (`https://a.example` → `https://a.example/*`), or with `nil` for every document.
-    private static func withURIPatterns(_ origins: Set<String>?, _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Void) throws {
-        guard let origins else { return body(nil) }
-        let patterns = try origins.sorted().map { origin -> UnsafeMutablePointer<CChar>? in
-            guard !origin.contains("*"), origin.contains("://") else {
-                throw BridgeError(code: .invalidRegistration, message: "an allowed origin must be scheme://host[:port]")
-            }
-            return strdup(origin + "/*")
-        }
-        defer { patterns.forEach { free($0) } }
-        (patterns.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { body($0.baseAddress) }
+    /// Runs `body` with a NULL-terminated list of `patterns`, or with `nil` for every document.
+    private static func withURIPatterns(_ patterns: [String]?, _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Void) {
+        guard let patterns else { return body(nil) }
+        let copies = patterns.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        (copies.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
     private func connectSignals() {
@@ -148,14 +148,15 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 guard let dialog, let data else { return 0 }
                 return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
             }, me)
-        // The relay's messages, in the page's world: a page script can post here too, and is
-        // answered as unattested, as its own prompts are.
+        // The relay's messages, in the page's world: a page script of any frame can post here too,
+        // and is refused whole, unread, unless the policy admits unattested senders.
         _ = ks_on_message_with_reply(
             manager, "keystone", nil,
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                let answer = jsc_value_new_string(jsc_value_get_context(value), WebKitGTKHost.withText(of: value, host.answerMessage))
+                let answer = WebKitGTKHost.withText(of: value) { host.answerMessage($0) }.map { jsc_value_new_string(jsc_value_get_context(value), $0) }
+                    ?? jsc_value_new_null(jsc_value_get_context(value))
                 // The reply takes its own reference; the new value's is ours to drop.
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
@@ -166,30 +167,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                WebKitGTKHost.withText(of: value, host.documentDidStart)
+                WebKitGTKHost.withText(of: value, host.documentReported)
                 let answer = jsc_value_new_null(jsc_value_get_context(value))
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(answer)
                 return 1
             }, me)
-        if options.relaysConsole {
-            // A channel of its own: no method name a page calls can reach it, or be taken by it.
-            _ = ks_on_message_with_reply(
-                manager, Self.consoleChannel, nil,
-                { _, value, reply, data in
-                    guard let value, let reply, let data else { return 0 }
-                    let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                    WebKitGTKHost.withText(of: value) { line in
-                        if let (level, text) = WebKitGTKHost.splitLine(line) {
-                            host.consoleHandler?(String(decoding: level, as: UTF8.self), String(decoding: text, as: UTF8.self))
-                        }
-                    }
-                    let answer = jsc_value_new_null(jsc_value_get_context(value))
-                    webkit_script_message_reply_return_value(reply, answer)
-                    g_object_unref(answer)
-                    return 1
-                }, me)
-        }
         _ = ks_on_load_changed(
             webView,
             { _, event, data in
@@ -220,9 +203,6 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // A view that outlives its host (still in a window) keeps no bridge that answers nobody.
         webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
         webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.documentChannel, Self.worldName)
-        if options.relaysConsole {
-            webkit_user_content_manager_unregister_script_message_handler(manager, Self.consoleChannel)
-        }
         webkit_user_content_manager_remove_all_scripts(manager)
         g_object_unref(manager)
         g_object_unref(view)
@@ -245,32 +225,43 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 
     /// The page's web process ended: the page is gone (pending calls settle with `pageGone`, the
-    /// page's running calls are cancelled), the app hears why, and the page is reloaded. The
-    /// reloaded document then starts the next page load without ending another.
+    /// page's running calls are cancelled), the app hears why, and the page is reloaded as the
+    /// host core says. The reloaded document then starts the next page load without ending another.
     private func webProcessDidTerminate(_ reason: WebKitWebProcessTerminationReason) {
-        hub.pageDidUnload()
-        wvjb?.pageDidUnload()
-        hasCommittedDocument = false
         capabilities.removeAll()
-        let termination: WebProcessTermination =
+        let reason: WebProcessTermination.Reason =
             switch reason {
             case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
             case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
             default: .crashed
             }
-        terminationHandler?(termination)
-        if options.reloadsAfterTermination { webkit_web_view_reload(webView) }
+        perform(core.webProcessTerminated(reason, at: started.duration(to: .now)))
     }
 
-    /// A new document replaced the old one (a provisional load that fails replaces nothing): the
-    /// old page's calls settle and its late results are dropped. Calls made before the first
-    /// document wait for it.
+    /// A new document replaced the old one (a provisional load that fails replaces nothing).
     private func documentDidCommit() {
-        if hasCommittedDocument {
-            hub.pageDidUnload()
-            wvjb?.pageDidUnload()
+        documentOrigin = nil
+        perform(core.documentCommitted())
+    }
+
+    /// Carries out what the host core decided.
+    private func perform(_ actions: [HostCore.Action]) {
+        for action in actions {
+            switch action {
+            case .unloadPage:
+                hub.pageDidUnload()
+                wvjb?.pageDidUnload()
+            case .reportTermination(let termination):
+                terminationHandler?(termination)
+            case .reload(let delay):
+                let milliseconds = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+                let reload = { [weak self] in
+                    guard let self else { return }
+                    webkit_web_view_reload(webView)
+                }
+                if milliseconds == 0 { reload() } else { MainLoopWork.after(milliseconds: milliseconds, reload, dropped: {}) }
+            }
         }
-        hasCommittedDocument = true
     }
 
     // MARK: EvaluationTarget
@@ -292,14 +283,13 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         MainLoopWork.enqueue(
             { [self] in
                 guard pageLoad == hub.pageLoad else { return done() }
-                run(guarded(script, for: pageLoad)) { _ in done() }
+                run(core.guarded(script)) { _ in done() }
             }, dropped: done)
     }
 
-    /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's
-    /// document: the engine may have committed the next document before this thread heard of it.
-    func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
-        HostScripts.guarded(script, forDocument: document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil })
+    /// `script`, made for the current page load, wrapped to run only in its document.
+    func guarded(_ script: String) -> String {
+        core.guarded(script)
     }
 
     // MARK: Calls from the page
@@ -344,13 +334,13 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             return (.unattested, bytes)
         }
         let isMainFrame = header.starts(with: "top:".utf8)
-        let origin = String(decoding: header.dropFirst(4), as: UTF8.self)
-        let frame = CallerFrame(isMainFrame: isMainFrame, origin: origin.isEmpty || origin == "null" ? nil : origin)
-        return (.isolatedWorld(frame), rest)
+        // The document's own security origin; an opaque one reads "null" and is no origin.
+        let origin = SecurityOrigin(String(decoding: header.dropFirst(4), as: UTF8.self))
+        return (.isolatedWorld(CallerFrame(isMainFrame: isMainFrame, origin: origin?.description)), rest)
     }
 
     /// Bytes of a text the engine handed over, read in place.
-    typealias Bytes = UnsafeBufferPointer<UInt8>
+    typealias Bytes = PostedText.Bytes
 
     /// The bytes before the first line feed and those after it; the page's text is split by bytes,
     /// never by characters, which a combining mark after the line feed would merge with it.
@@ -365,11 +355,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         return text.withMemoryRebound(to: UInt8.self, capacity: count + 1) { body(Bytes(start: $0, count: count)) }
     }
 
-    /// Runs `body` with the UTF-8 bytes of a JavaScript value's text.
+    /// Runs `body` with the UTF-8 bytes of a JavaScript value's text, all of them: read by length,
+    /// so a NUL inside ends nothing.
     static func withText<Result>(of value: UnsafeMutablePointer<JSCValue>, _ body: (Bytes) -> Result) -> Result {
-        guard let text = jsc_value_to_string(value) else { return body(Bytes(start: nil, count: 0)) }
-        defer { g_free(text) }
-        return withBytes(of: text, body)
+        guard let text = jsc_value_to_string_as_bytes(value) else { return body(Bytes(start: nil, count: 0)) }
+        defer { g_bytes_unref(text) }
+        var count: gsize = 0
+        let start = g_bytes_get_data(text, &count)?.assumingMemoryBound(to: UInt8.self)
+        return body(Bytes(start: start, count: Int(count)))
     }
 
     /// Answers a dialog: a bridge prompt goes to the hub, any other dialog to ``dialogHandler``.
@@ -378,22 +371,28 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         let message = webkit_script_dialog_get_message(dialog)!
         switch webkit_script_dialog_get_dialog_type(dialog) {
         case WEBKIT_SCRIPT_DIALOG_PROMPT:
-            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog)
             return Self.withBytes(of: message) { bytes in
                 let (sender, bytes) = identify(bytes)
-                if case .isolatedWorld(let frame) = sender, bytes.elementsEqual(Self.capabilityRequest.utf8) {
+                switch sender {
+                case .isolatedWorld(let frame):
+                    guard bytes.elementsEqual(Self.capabilityRequest.utf8) else { return true }
                     webkit_script_dialog_prompt_set_text(dialog, capabilities.issue(for: frame))
-                    return true
+                case .forgotten:
+                    webkit_script_dialog_prompt_set_text(dialog, Self.forgottenCapability)
+                case .relay(let frame):
+                    webkit_script_dialog_prompt_set_text(dialog, answerRelayPrompt(bytes, defaultText: defaultText, frame: frame))
+                case .unattested:
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    if Keystone.isBridgePrompt(text) {
+                        let answer = hub.refusal(of: .unattested) ?? hub.handlePrompt(text, defaultText: defaultText.map { String(cString: $0) }, frame: .unattested)
+                        webkit_script_dialog_prompt_set_text(dialog, answer ?? "")
+                        return true
+                    }
+                    guard let prompt = dialogHandler.prompt else { return false }
+                    // Not setting the text answers `null`, as a cancelled prompt does.
+                    if let answer = prompt(text, defaultText.map { String(cString: $0) }) { webkit_script_dialog_prompt_set_text(dialog, answer) }
                 }
-                let text = String(decoding: bytes, as: UTF8.self)
-                if Keystone.isBridgePrompt(text) {
-                    let answer = sender.frame.map { hub.handlePrompt(text, defaultText: defaultText, frame: $0) ?? "" } ?? Self.forgottenCapability
-                    webkit_script_dialog_prompt_set_text(dialog, answer)
-                    return true
-                }
-                guard let prompt = dialogHandler.prompt else { return false }
-                // Not setting the text answers `null`, as a cancelled prompt does.
-                if let answer = prompt(text, defaultText) { webkit_script_dialog_prompt_set_text(dialog, answer) }
                 return true
             }
         case WEBKIT_SCRIPT_DIALOG_CONFIRM:
@@ -409,34 +408,75 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         }
     }
 
-    /// The script message handler that carries the page's console lines (`level`, a new line, the
-    /// text) when ``Options/relaysConsole`` is set; calls never travel on it.
-    static let consoleChannel = "keystoneConsole"
+    /// A relay's bridge prompt from `frame`: admitted first, then read by the lengths the relay
+    /// framed it with (`<prompt length>,<default text length>`, a new line, the prompt) in UTF-16
+    /// code units. The engine hands both texts over as C strings, so a NUL in either shows as a
+    /// shorter text, and the call is refused rather than made with a name or arguments cut short.
+    private func answerRelayPrompt(_ bytes: Bytes, defaultText: UnsafePointer<CChar>?, frame: CallerFrame) -> String {
+        if let refusal = hub.refusal(of: frame) { return refusal }
+        let answer = { (defaultBytes: Bytes) -> String in
+            guard let (lengths, text) = Self.splitLine(bytes), let comma = lengths.firstIndex(of: UInt8(ascii: ",")),
+                Int(String(decoding: Bytes(rebasing: lengths[..<comma]), as: UTF8.self)) == PostedText.utf16Count(text),
+                Int(String(decoding: Bytes(rebasing: lengths[(comma + 1)...]), as: UTF8.self)) == PostedText.utf16Count(defaultBytes)
+            else { return PostedText.Refusal.lengthMismatch }
+            let prompt = String(decoding: text, as: UTF8.self)
+            return self.hub.handlePrompt(prompt, defaultText: String(decoding: defaultBytes, as: UTF8.self), frame: frame) ?? ""
+        }
+        guard let defaultText else { return answer(Bytes(start: nil, count: 0)) }
+        return Self.withBytes(of: defaultText, answer)
+    }
 
     /// A script message in the page's world: a relay's capability, then `method`, a new line, and
-    /// the arguments; or a batch of such messages (``batchMethod``), answered together.
-    private func answerMessage(_ message: Bytes) -> String {
+    /// the arguments; or a batch of such messages (`PostedText/batchMethod`), answered together; or
+    /// a console line. A sender the hub does not admit is refused whole, before anything else is
+    /// read; `nil` answers a console line.
+    private func answerMessage(_ message: Bytes) -> String? {
         let (sender, text) = identify(message)
         guard let frame = sender.frame else { return Self.forgottenCapability }
-        guard let (method, arguments) = Self.splitLine(text) else {
-            return Self.namesNoMethod
+        let isBatch = text.starts(with: Self.batchHeader)
+        if let refusal = hub.refusal(of: frame) {
+            guard isBatch else { return refusal }
+            var answers = ""
+            PostedText.appendFramed(refusal, to: &answers)
+            return answers
         }
-        if method.elementsEqual(Self.batchMethod.utf8) {
-            guard arguments.count <= Self.batchBytes else { return Self.batchTooLarge }
-            return answerBatch(Substring(String(decoding: arguments, as: UTF8.self)), frame: frame)
+        if isBatch {
+            guard text.count <= Self.batchBytes else { return Self.batchTooLarge }
+            return PostedText.answerBatch(Bytes(rebasing: text[Self.batchHeader.count...]), limit: hub.limits.messagesPerPost) { method, arguments in
+                hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
+            }
+        }
+        guard let (method, arguments) = Self.splitLine(text) else { return PostedText.Refusal.namesNoMethod }
+        if method.elementsEqual(Self.consoleMethod.utf8) {
+            relayConsoleLine(arguments, from: frame)
+            return nil
         }
         return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
     }
 
-    /// The isolated world reports the top document's token when the document starts, after its
-    /// commit made it the hub's current page load. Only the isolated world can post here; its tag
-    /// still says which frame posted.
-    private func documentDidStart(_ message: Bytes) {
-        guard case (.isolatedWorld(let frame), let token) = identify(message), frame.isAttestedMainFrame else { return }
-        document = (hub.pageLoad, String(decoding: token, as: UTF8.self))
+    /// Hands an admitted document's console line (`level`, a new line, the text) to
+    /// ``consoleHandler``, cut to the hub's `BridgeLimits/consoleLineBytes`.
+    private func relayConsoleLine(_ line: Bytes, from frame: CallerFrame) {
+        guard options.relaysConsole, let consoleHandler, let (level, text) = Self.splitLine(line) else { return }
+        consoleHandler(ConsoleLine(level: String(decoding: level.prefix(16), as: UTF8.self), text: text, limit: hub.limits.consoleLineBytes, frame: frame))
     }
 
-    private static let namesNoMethod = BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer
+    /// The isolated world reports the top document's token when the document starts (after its
+    /// commit made it the hub's current page load) and when the engine restores it from its
+    /// back/forward cache. Only the isolated world can post here; its tag still says which frame
+    /// posted.
+    private func documentReported(_ message: Bytes) {
+        guard case (.isolatedWorld(let frame), let text) = identify(message), frame.isAttestedMainFrame,
+            let report = HostScripts.documentReport(String(decoding: text, as: UTF8.self))
+        else { return }
+        documentOrigin = frame.origin
+        perform(core.documentReported(token: report.token, restored: report.restored))
+    }
+
+    private static let batchHeader = Array((PostedText.batchMethod + "\n").utf8)
+
+    /// The method a console line is posted as; no method a page calls can have this name.
+    static let consoleMethod = "\u{1}console"
 
     /// The most UTF-8 bytes of messages and framing one batch may carry: more than any batch the
     /// relay makes (at most ``batchLength`` code units of messages, each framed by a few digits and
@@ -445,50 +485,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The answer to a batch over ``batchBytes``: one refusal, framed as a batch's answers are.
     private static let batchTooLarge: String = {
         var answers = ""
-        appendFramed(BridgeError(code: .limitExceeded, message: "a batch of messages is larger than the limit of \(batchBytes) bytes").promptAnswer, to: &answers)
+        PostedText.appendFramed(BridgeError(code: .limitExceeded, message: "a batch of messages is larger than the limit of \(batchBytes) bytes").promptAnswer, to: &answers)
         return answers
     }()
-
-    /// Appends `answer` to a batch's `answers`, framed: its length in UTF-16 code units, `:`, then
-    /// itself.
-    private static func appendFramed(_ answer: String, to answers: inout String) {
-        answers += String(answer.utf16.count)
-        answers += ":"
-        answers += answer
-    }
-
-    /// Answers a batch — each message as its length in UTF-16 code units, `:` and the message
-    /// (`method`, a new line, the arguments) — with each answer framed the same way, in order, every
-    /// call made for the batch's sender. The relay posts batches, and a page script may post one
-    /// too; a malformed one is answered as far as it reads, then with one `malformedMessage`.
-    private func answerBatch(_ batch: Substring, frame: CallerFrame) -> String {
-        var answers = ""
-        var rest = batch
-        func append(_ answer: String) {
-            Self.appendFramed(answer, to: &answers)
-        }
-        while !rest.isEmpty {
-            let digits = rest.utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-            guard digits.count < 10, let length = Int(Substring(digits)), rest.utf8.dropFirst(digits.count).first == UInt8(ascii: ":"),
-                let start = rest.utf16.index(digits.endIndex, offsetBy: 1, limitedBy: rest.endIndex),
-                let end = rest.utf16.index(start, offsetBy: length, limitedBy: rest.endIndex)
-            else {
-                append(BridgeError(code: .malformedMessage, message: "a batch of messages could not be read").promptAnswer)
-                break
-            }
-            let message = rest[start..<end].utf8
-            guard let newline = message.firstIndex(of: UInt8(ascii: "\n")) else {
-                append(Self.namesNoMethod)
-                rest = rest[end...]
-                continue
-            }
-            let method = String(decoding: message[..<newline], as: UTF8.self)
-            let arguments = String(decoding: message[message.index(after: newline)...], as: UTF8.self)
-            append(hub.handleMessage(method, arguments: arguments, frame: frame))
-            rest = rest[end...]
-        }
-        return answers
-    }
 }
 
 #endif

@@ -54,23 +54,18 @@ extension WKWebViewHost {
         guard let uri = navigationAction.request.url?.absoluteString else { return false }
         let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
         guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return false }
-        guard let wvjb else { return true }
+        // Nothing for a document the hub does not admit: no script, no fetch, no answers.
+        guard let wvjb, hub.refusal(of: mainDocument) == nil else { return true }
         if isQueueSignal {
-            let frame = CallerFrame(isMainFrame: true, origin: Self.origin(of: webView.url))
+            let frame = mainDocument
             webView.evaluateJavaScript("WebViewJavascriptBridge._fetchQueue()") { [weak self] value, _ in
                 guard let self, let text = value as? String, let answers = wvjb.receive(queue: text, from: frame) else { return }
-                self.webView?.evaluateJavaScript(self.guarded(answers, for: self.hub.pageLoad), completionHandler: nil)
+                self.webView?.evaluateJavaScript(self.guarded(answers), completionHandler: nil)
             }
         } else if let script = try? Keystone.wvjbPageScript() {
             webView.evaluateJavaScript(script, completionHandler: nil)  // returns at once when a bridge is in
         }
         return true
-    }
-
-    /// `scheme://host[:port]` of `url`, or `nil`.
-    private static func origin(of url: URL?) -> String? {
-        guard let url, let scheme = url.scheme else { return nil }
-        return "\(scheme)://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
     }
 }
 #endif

@@ -62,13 +62,19 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     /// The app's own navigation delegate, which keeps receiving every navigation event.
     public weak var appNavigationDelegate: (any WKNavigationDelegate)?
     /// Told when the page's web content process ends, after the hub has settled everything bound
-    /// for the page and before the host reloads it.
-    public var terminationHandler: (@MainActor () -> Void)?
+    /// for the page and before the host reloads it (backing off, and stopping, as
+    /// `HostCore/TerminationLimit` says).
+    public var terminationHandler: (@MainActor (WebProcessTermination) -> Void)?
     /// WebViewJavascriptBridge's wire, when the page speaks it.
     let wvjb: WVJBWire?
-    private var hasDocument = false
-    /// The main document's name and the page load it belongs to.
-    private var document: (pageLoad: PageEpoch, token: String)?
+    /// What the host decides as every host does: documents, origins, terminations.
+    private var core: HostCore
+    /// The main document's origin, as its isolated world's message showed it.
+    private var documentOrigin: String?
+    /// The main document as the host knows it: the main frame, of that origin.
+    var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
+    /// The clock terminations are counted on, from when the host was made.
+    private let started = ContinuousClock.now
     private static let handlerName = "keystone"
     private static let documentHandlerName = "keystoneDocument"
     /// The isolated content world of the host's own script: page scripts cannot reach it.
@@ -76,10 +82,12 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     /// Attaches `hub` to `webView`: adds the host's scripts and handlers, and becomes the web view's
     /// UI and navigation delegate, keeping the app's delegates to pass on what it does not answer.
-    /// Throws if the page runtime cannot be read from the package's resources.
+    /// Throws if the page runtime cannot be read from the package's resources, or (`invalidRegistration`)
+    /// when an allowed origin is not written as the engine writes origins.
     public init(webView: WKWebView, hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
+        self.core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
         self.webView = webView
         self.appUIDelegate = webView.uiDelegate
         self.appNavigationDelegate = webView.navigationDelegate
@@ -89,13 +97,12 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
-        let origins = hub.runtimeOrigins
-        let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(token)")
+        let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(report)")
         let mainFrameOnly = !options.injectsIntoSubframes
         let controller = webView.configuration.userContentController
-        controller.addUserScript(WKUserScript(source: HostScripts.onlyIn(origins, source), injectionTime: .atDocumentStart, forMainFrameOnly: mainFrameOnly))
+        controller.addUserScript(WKUserScript(source: core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: mainFrameOnly))
         controller.addUserScript(
-            WKUserScript(source: HostScripts.onlyIn(origins, reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world)
+            WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world)
         )
         controller.addScriptMessageHandler(self, contentWorld: .page, name: Self.handlerName)
         controller.addScriptMessageHandler(self, contentWorld: Self.world, name: Self.documentHandlerName)
@@ -130,7 +137,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 guard pageLoad == self.hub.pageLoad, let webView = self.webView else { return done() }
-                webView.evaluateJavaScript(self.guarded(script, for: pageLoad)) { _, _ in done() }
+                webView.evaluateJavaScript(self.core.guarded(script)) { _, _ in done() }
             }
         }
     }
@@ -146,8 +153,9 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
                     guard let webView = self.webView else {
                         return continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view has gone")))
                     }
+                    let limit = self.hub.limits.evaluationResultBytes
                     webView.evaluateJavaScript(javascript) { value, error in
-                        continuation.resume(returning: Self.json(value, error))
+                        continuation.resume(returning: Self.json(value, error, limit: limit))
                     }
                 }
             }
@@ -160,12 +168,17 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         }
     }
 
-    /// The JSON of an evaluation's value (`nil` for none), or its error.
-    private nonisolated static func json(_ value: Any?, _ error: (any Error)?) -> Result<Data?, BridgeError> {
+    /// The JSON of an evaluation's value (`nil` for none), or its error. `JSONSerialization` raises
+    /// an Objective-C exception, not a Swift error, for a value it cannot write (`NaN`, a date), so
+    /// the value is checked first.
+    private nonisolated static func json(_ value: Any?, _ error: (any Error)?, limit: Int) -> Result<Data?, BridgeError> {
         if let error { return .failure(BridgeError(code: .failed, message: "the script failed: \(error.localizedDescription)")) }
         guard let value, !(value is NSNull) else { return .success(nil) }
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
+        guard JSONSerialization.isValidJSONObject([value]), let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
             return .failure(BridgeError(code: .failed, message: "the script's value is not JSON"))
+        }
+        guard data.count <= limit else {
+            return .failure(BridgeError(code: .limitExceeded, message: "the script's value is larger than the limit of \(limit) bytes"))
         }
         return .success(data)
     }
@@ -208,10 +221,16 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     ) {
         let caller = Self.callerFrame(message.frameInfo)
         if message.name == Self.documentHandlerName {
-            // Only the host's isolated world can post here, once per main document, at its start.
-            if caller.isMainFrame, let token = message.body as? String { documentDidStart(token) }
+            // Only the host's isolated world can post here: once per main document, at its start,
+            // and each time the engine restores it from its back/forward cache.
+            if caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) {
+                documentOrigin = caller.origin
+                perform(core.documentReported(token: report.token, restored: report.restored))
+            }
             return replyHandler(nil, nil)
         }
+        // Who is sending is decided before anything it sent is read.
+        if let refusal = hub.refusal(of: caller) { return replyHandler(refusal, nil) }
         guard let body = message.body as? [String: Any] else { return replyHandler(nil, "not a Keystone message") }
         guard let method = body["method"] as? String, let arguments = body["arguments"] as? String else {
             return replyHandler(BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer, nil)
@@ -219,35 +238,39 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         replyHandler(hub.handleMessage(method, arguments: arguments, frame: caller), nil)
     }
 
-    /// `script`, made for the page load `pageLoad`, wrapped to run only in that page load's document.
-    func guarded(_ script: String, for pageLoad: PageEpoch) -> String {
-        HostScripts.guarded(script, forDocument: document.flatMap { $0.pageLoad == pageLoad ? $0.token : nil })
+    /// `script`, made for the current page load, wrapped to run only in its document.
+    func guarded(_ script: String) -> String {
+        core.guarded(script)
     }
 
-    /// A new main document started: it replaces the page (the first one replaces nothing), and
-    /// batches for its page load run only where it is.
-    private func documentDidStart(_ token: String) {
-        if hasDocument {
-            hub.pageDidUnload()
-            wvjb?.pageDidUnload()
+    /// Carries out what the host core decided.
+    private func perform(_ actions: [HostCore.Action]) {
+        for action in actions {
+            switch action {
+            case .unloadPage:
+                hub.pageDidUnload()
+                wvjb?.pageDidUnload()
+            case .reportTermination(let termination):
+                terminationHandler?(termination)
+            case .reload(let delay):
+                let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+                DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
+                    MainActor.assumeIsolated { _ = self?.webView?.reload() }
+                }
+            }
         }
-        hasDocument = true
-        document = (hub.pageLoad, token)
     }
 
     // MARK: WKNavigationDelegate
 
     /// The web content process ended: the page is gone, the app hears of it, and the page reloads.
     public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
-        hub.pageDidUnload()
-        wvjb?.pageDidUnload()
-        hasDocument = false
-        document = nil
-        terminationHandler?()
+        documentOrigin = nil
+        let actions = core.webProcessTerminated(.unknown, at: started.duration(to: .now))
         #if canImport(ObjectiveC)
         appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
         #endif
-        if options.reloadsAfterTermination { _ = webView.reload() }
+        perform(actions)
     }
 
     // MARK: Everything else reaches the app's delegates
@@ -267,10 +290,10 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     // MARK: Frames
 
+    /// The frame as WebKit reports it; an opaque security origin (empty protocol) is no origin.
     private static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
         let origin = frame.securityOrigin
-        let port = origin.port == 0 ? "" : ":\(origin.port)"
-        return CallerFrame(isMainFrame: frame.isMainFrame, origin: origin.protocol.isEmpty ? nil : "\(origin.protocol)://\(origin.host)\(port)")
+        return CallerFrame(isMainFrame: frame.isMainFrame, origin: SecurityOrigin(scheme: origin.protocol, host: origin.host, port: origin.port)?.description)
     }
 }
 #endif

@@ -589,4 +589,9 @@
   var document = window.document;
   if (document && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', announce);
   else announce();
+  // A page the engine restores from its back/forward cache is a new page load for native, which
+  // waits for this runtime to announce itself again.
+  if (typeof window.addEventListener === 'function') {
+    window.addEventListener('pageshow', function (event) { if (event && event.persisted) announce(); });
+  }
 })(window);

@@ -1,0 +1,163 @@
+// HostCore.swift — what every host decides the same way: which documents get scripts, when the page
+// changes, how a batch is kept to its document, and when a crashing page stops being reloaded.
+
+/// The part of a host that does not depend on its engine, as a pure value: a host turns engine
+/// events into calls of this value and carries out the ``Action``s it returns, and nothing else
+/// of what follows is decided in a host.
+///
+/// - **Documents.** A committed main-frame navigation ends the page load (the first one ends
+///   nothing). The host's isolated world then reports the new document's token, or the token of a
+///   document the engine restored from its back/forward cache; a report of a token other than the
+///   current one also ends the page load, so a host that learns of documents only from those
+///   reports (WKWebView's) keeps the same rule. Batches run only in the document whose token was
+///   reported for the current page load (``guarded(_:)``).
+/// - **Origins.** Exactly the allowed origins, port included, get the host's scripts: the engine's
+///   URL patterns only narrow injection to the host, and the scripts check the document's own
+///   security origin before anything is installed (``scriptsOnlyForAllowedOrigins(_:)``). An
+///   allowed origin is written the one way the engine writes it, or the host is not created.
+/// - **Terminations.** Each end of the web process ends the page load and is reported. The page is
+///   reloaded after a delay that doubles with each termination in ``TerminationLimit/window``, and
+///   not at all past ``TerminationLimit/reloads`` in that window.
+public struct HostCore: Sendable {
+    /// What the host must do, in order.
+    public enum Action: Sendable, Hashable {
+        /// The page load has ended: tell the hub (`BridgeHub/pageDidUnload()`) and forget whatever
+        /// the host keeps per page load.
+        case unloadPage
+        /// Tell the app the web process ended.
+        case reportTermination(WebProcessTermination)
+        /// Reload the web view after `delay`.
+        case reload(after: Duration)
+    }
+
+    /// How often a page whose web process keeps ending is reloaded.
+    public struct TerminationLimit: Sendable, Hashable {
+        /// The most reloads in ``window``; a termination past them is reported and not reloaded.
+        public var reloads: Int
+        /// The span over which terminations are counted.
+        public var window: Duration
+        /// The delay before the second reload in ``window``; each later one waits twice as long.
+        /// The first reload is at once.
+        public var backoff: Duration
+
+        /// Creates a limit; by default 5 reloads a minute, the second after 0.5 s.
+        public init(reloads: Int = 5, window: Duration = .seconds(60), backoff: Duration = .milliseconds(500)) {
+            self.reloads = reloads
+            self.window = window
+            self.backoff = backoff
+        }
+    }
+
+    /// The origins whose documents get the host's scripts; `nil`: every document.
+    public let allowedOrigins: Set<SecurityOrigin>?
+    /// Whether the host reloads a page whose web process ended.
+    public let reloadsAfterTermination: Bool
+    /// How often it does.
+    public let terminationLimit: TerminationLimit
+    /// The token of the current page load's document, once its isolated world reported it.
+    public private(set) var documentToken: String?
+    private var hasCommittedDocument = false
+    /// When the web process ended, within the last ``TerminationLimit/window``.
+    private var terminations: [Duration] = []
+
+    /// Creates the core for a host whose hub admits `allowedOrigins` (`BridgeHub/runtimeOrigins`).
+    /// - Throws: `BridgeError` `invalidRegistration` for an allowed origin not written as the engine
+    ///   writes origins (`scheme://host[:port]`, lowercase, no default port, no path or wildcard),
+    ///   naming how to write it.
+    public init(
+        allowedOrigins: Set<String>?,
+        reloadsAfterTermination: Bool = true,
+        terminationLimit: TerminationLimit = TerminationLimit()
+    ) throws(BridgeError) {
+        self.reloadsAfterTermination = reloadsAfterTermination
+        self.terminationLimit = terminationLimit
+        guard let allowedOrigins else {
+            self.allowedOrigins = nil
+            return
+        }
+        var origins = Set<SecurityOrigin>()
+        for text in allowedOrigins.sorted() {
+            guard let origin = SecurityOrigin(text) else {
+                throw BridgeError(code: .invalidRegistration, message: "an allowed origin must be scheme://host[:port] with no path or wildcard")
+            }
+            guard origin.description == text else {
+                throw BridgeError(code: .invalidRegistration, message: "write the allowed origin as the engine does: \(origin)")
+            }
+            origins.insert(origin)
+        }
+        self.allowedOrigins = origins
+    }
+
+    // MARK: Origins
+
+    /// Whether a document of `origin` (a host's report; `nil` when opaque or unknown) gets the
+    /// host's scripts and may be admitted at all.
+    public func allowsDocument(of origin: String?) -> Bool {
+        guard let allowedOrigins else { return true }
+        guard let origin, let parsed = SecurityOrigin(origin) else { return false }
+        return allowedOrigins.contains(parsed)
+    }
+
+    /// The hosts of the allowed origins, for an engine that narrows user scripts by URL pattern:
+    /// `scheme://host/*` for each (the engine's patterns cannot say a port, so the scripts check the
+    /// exact origin themselves); `nil` for every document.
+    public var injectionPatterns: [String]? {
+        allowedOrigins.map { origins in
+            Set(origins.map { "\($0.scheme)://\($0.host.isEmpty ? "" : $0.host)/*" }).sorted()
+        }
+    }
+
+    /// `script`, run only in documents whose own security origin (`HostScripts/documentOrigin`, read
+    /// at document start, before any page script) is allowed: an opaque origin reads `"null"` and
+    /// never is.
+    public func scriptsOnlyForAllowedOrigins(_ script: String) -> String {
+        guard let allowedOrigins else { return script }
+        let list = "[" + allowedOrigins.map { JSONText(quoting: $0.description).string }.sorted().joined(separator: ",") + "]"
+        return "if (\(list).indexOf(\(HostScripts.documentOrigin)) !== -1) {\n\(script)\n}"
+    }
+
+    // MARK: Documents
+
+    /// The engine committed a new main document: the page load ends, unless it is the first.
+    public mutating func documentCommitted() -> [Action] {
+        defer { hasCommittedDocument = true }
+        documentToken = nil
+        return hasCommittedDocument ? [.unloadPage] : []
+    }
+
+    /// The host's isolated world reported the main document's token: at its start, or when the
+    /// engine restored it from its back/forward cache (`restored`). A token other than the current
+    /// page load's ends that page load: the restored (or new) document is a page load of its own.
+    public mutating func documentReported(token: String, restored: Bool) -> [Action] {
+        guard documentToken != token else { return [] }
+        let changes = documentToken != nil
+        documentToken = token
+        hasCommittedDocument = true
+        return changes ? [.unloadPage] : []
+    }
+
+    /// `script`, made for the current page load, wrapped to run only in its document: the engine
+    /// may have committed the next document before the host heard of it.
+    public func guarded(_ script: String) -> String {
+        guard let documentToken else { return script }
+        return "if(window.__keystoneDocument===\(JSONText(quoting: documentToken).string)){\(script)}"
+    }
+
+    // MARK: The web process
+
+    /// The web process ended at `now` (any clock's reading, the same clock every time) for
+    /// `reason`.
+    public mutating func webProcessTerminated(_ reason: WebProcessTermination.Reason, at now: Duration) -> [Action] {
+        hasCommittedDocument = false
+        documentToken = nil
+        terminations.removeAll { now - $0 >= terminationLimit.window }
+        terminations.append(now)
+        let count = terminations.count
+        let reloads = reloadsAfterTermination && count <= terminationLimit.reloads
+        var actions: [Action] = [.unloadPage, .reportTermination(WebProcessTermination(reason: reason, reloads: reloads, recentCount: count))]
+        if reloads {
+            actions.append(.reload(after: count == 1 ? .zero : terminationLimit.backoff * (1 << min(count - 2, 20))))
+        }
+        return actions
+    }
+}

@@ -1,0 +1,43 @@
+// ConsoleLine.swift — one console line of an admitted document, as a host relays it to the app.
+#if canImport(CWebKitGTK)
+import Foundation
+import Keystone
+
+/// A line the page wrote to its console (`console.log`, `info`, `warn`, `error`), relayed to the
+/// app when `WebKitGTKHost/Options/relaysConsole` is set. Only documents the hub admits can relay
+/// lines, and each comes with the frame that wrote it, so a cross-origin frame can neither speak
+/// for the page nor make a line look like the page's.
+public struct ConsoleLine: Sendable, Hashable, CustomStringConvertible {
+    /// `log`, `info`, `warn` or `error`.
+    public var level: String
+    /// What the page wrote, its arguments joined with spaces; new lines and carriage returns are
+    /// written `\n` and `\r`, and a line longer than `BridgeLimits/consoleLineBytes` is cut, ending
+    /// in `…`.
+    public var text: String
+    /// The frame that wrote it, as the host attests it.
+    public var frame: CallerFrame
+
+    /// Creates a line; each parameter sets the property of the same name.
+    public init(level: String, text: String, frame: CallerFrame) {
+        self.level = level
+        self.text = text
+        self.frame = frame
+    }
+
+    /// A line from the page's bytes: escaped, and cut to `limit` bytes of its UTF-8 text.
+    init(level: String, text bytes: UnsafeBufferPointer<UInt8>, limit: Int, frame: CallerFrame) {
+        let kept = bytes.count > limit ? UnsafeBufferPointer(rebasing: bytes[..<max(0, limit)]) : bytes
+        var text = String(decoding: kept, as: UTF8.self)
+        if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            text = text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        }
+        if kept.count < bytes.count { text += "…" }
+        self.init(level: level, text: text, frame: frame)
+    }
+
+    /// The text, behind the frame when it is not the main frame: `[subframe https://b.example] text`.
+    public var description: String {
+        frame.isAttestedMainFrame ? text : "[\(frame)] \(text)"
+    }
+}
+#endif
