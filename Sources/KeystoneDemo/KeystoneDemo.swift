@@ -26,7 +26,10 @@ struct KeystoneDemo {
     }
 
     static let flags = [
-        Flag(name: "--page", value: "FILE", help: "serve FILE against the demo interfaces and print its console lines", example: "--page Tests/E2E/pages/calls.html"),
+        Flag(
+            name: "--page", value: "FILE|URL", help: "serve FILE (or load an http(s) URL) against the demo interfaces and print its console lines",
+            example: "--page Tests/E2E/pages/calls.html"
+        ),
         Flag(name: "--bare", value: nil, help: "inject only window._dswk = true, for a page that brings its own dsbridge.js", example: "--page my.html --bare"),
         Flag(name: "--wire", value: "dsbridge|wvjb", help: "the wire a --bare page speaks (default dsbridge)", example: "--page wvjb.html --bare --wire wvjb"),
         Flag(name: "--fixed-window", value: nil, help: "send to the page once per 50 ms window instead of as soon as it is idle", example: "--fixed-window"),
@@ -107,6 +110,11 @@ struct KeystoneDemo {
             }
         }
 
+        /// Whether `page` is an http(s) address to load rather than a file to serve.
+        static func isURL(_ page: String) -> Bool {
+            page.hasPrefix("http://") || page.hasPrefix("https://")
+        }
+
         /// The Keystone's call policy, as the flags set it.
         var policy: DefaultCallPolicy {
             var policy = DefaultCallPolicy(allowsSubframes: allowsSubframes, allowedOrigins: allowedOrigins, requiresDeclaration: isStrict)
@@ -136,7 +144,7 @@ struct KeystoneDemo {
             }
             try arguments.apply(flag.name, value: value)
         }
-        if let page = arguments.page, !FileManager.default.fileExists(atPath: page) {
+        if let page = arguments.page, !Arguments.isURL(page), !FileManager.default.fileExists(atPath: page) {
             throw UsageError(message: "no page file at \(page)")
         }
         return .run(arguments)

@@ -87,8 +87,7 @@ final class WebViewDemo: Sendable {
             return true
         }
         // The command line was refused already if the file is not there.
-        let url = URL(fileURLWithPath: page).standardizedFileURL
-        host.load(uri: url.absoluteString)
+        host.load(uri: KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString)
         // Made at once, in order, before the page has loaded: they wait for its dsinit and reach
         // it in the order they were made.
         let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }

@@ -12,13 +12,14 @@ extension WebKitGTKHost {
     /// WebKitGTK rebuilds the value in the app's process with object keys in reverse order; a
     /// script whose result must keep its order returns `JSON.stringify(…)` and the app decodes the
     /// string.
-    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON.
+    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON;
+    ///   `limitExceeded` when its value is larger than the hub's `BridgeLimits/evaluationResultBytes`.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
             // A script dropped before it ran (the main loop went away) answers instead of leaving
             // its caller waiting.
             MainLoopWork.enqueue(
-                { [self] in run(javascript) { continuation.resume(returning: $0) } },
+                { [self] in run(javascript, limit: hub.limits.evaluationResultBytes) { continuation.resume(returning: $0) } },
                 dropped: { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
             )
         }
@@ -31,9 +32,10 @@ extension WebKitGTKHost {
     }
 
     /// Evaluates `script` in the main frame now (on the main loop's thread) and hands `completion`
-    /// the JSON text of its completion value (`nil` for `undefined`), or the error it threw.
-    func run(_ script: String, completion: @escaping (Result<String?, BridgeError>) -> Void) {
-        let pending = Unmanaged.passRetained(RunningScript(host: self, completion: completion)).toOpaque()
+    /// the JSON text of its completion value (`nil` for `undefined`), or the error it threw; a
+    /// value over `limit` bytes is refused before it is converted.
+    func run(_ script: String, limit: Int = .max, completion: @escaping (Result<String?, BridgeError>) -> Void) {
+        let pending = Unmanaged.passRetained(RunningScript(host: self, limit: limit, completion: completion)).toOpaque()
         webkit_web_view_evaluate_javascript(
             webView, script, -1, nil, nil, nil,
             { _, result, data in
@@ -46,10 +48,12 @@ extension WebKitGTKHost {
 /// A script evaluating in the engine, until its result comes back.
 private final class RunningScript {
     let host: WebKitGTKHost
+    let limit: Int
     let completion: (Result<String?, BridgeError>) -> Void
 
-    init(host: WebKitGTKHost, completion: @escaping (Result<String?, BridgeError>) -> Void) {
+    init(host: WebKitGTKHost, limit: Int, completion: @escaping (Result<String?, BridgeError>) -> Void) {
         self.host = host
+        self.limit = limit
         self.completion = completion
     }
 
@@ -62,8 +66,18 @@ private final class RunningScript {
             return .failure(BridgeError(code: .failed, message: "the script failed: \(message)"))
         }
         defer { g_object_unref(value) }
-        guard jsc_value_is_undefined(value) == 0, let json = jsc_value_to_json(value, 0) else { return .success(nil) }
+        guard jsc_value_is_undefined(value) == 0 else { return .success(nil) }
+        let tooLarge = BridgeError(code: .limitExceeded, message: "the script's value is larger than the limit of \(limit) bytes")
+        // A string is measured before it is quoted as JSON, which would copy it again.
+        if jsc_value_is_string(value) != 0, let bytes = jsc_value_to_string_as_bytes(value) {
+            let count = g_bytes_get_size(bytes)
+            g_bytes_unref(bytes)
+            guard count <= limit else { return .failure(tooLarge) }
+        }
+        guard let json = jsc_value_to_json(value, 0) else { return .success(nil) }
         defer { g_free(json) }
+        let count = strlen(json)
+        guard count <= limit else { return .failure(tooLarge) }
         return .success(String(cString: json))
     }
 }

@@ -33,6 +33,10 @@ extension WebKitGTKHost {
     /// before it. The answer to a batch is each answer framed the same way, in order; when it ends
     /// early (the host refused the rest), the rest get its last answer.
     ///
+    /// Each message is made well-formed (`toWellFormed`, taken at document start) before it is
+    /// framed: the engine converts a message to UTF-8 only up to a lone surrogate, which would cut
+    /// the batch short; as U+FFFD the call keeps its length and fails on its own.
+    ///
     /// A prompt is framed with the lengths of its text and default text, so that the host, which
     /// the engine hands both as C strings, can tell a text a NUL cut short. With `relaysConsole`,
     /// the relay also posts the document's `console` lines (``consoleMethod``), with the capability,
@@ -47,7 +51,7 @@ extension WebKitGTKHost {
         """
         (function () {
           var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, NewPromise = Promise, toText = String;
-          var bind = Function.prototype.bind, slice = String.prototype.slice;
+          var bind = Function.prototype.bind, slice = String.prototype.slice, wellFormed = String.prototype.toWellFormed;
           var later = apply(bind, queueMicrotask, [window]), then = apply(bind, Function.prototype.call, [Promise.prototype.then]);
           var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
           var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
@@ -125,6 +129,9 @@ extension WebKitGTKHost {
           function send(method, argumentText) {
             return new NewPromise(function (resolve) {
               var message = toText(method) + '\\n' + toText(argumentText);
+              // The engine hands a message over only up to a lone surrogate: written as U+FFFD (the
+              // same length), the call still fails on its own and every other keeps its place.
+              if (wellFormed) message = apply(wellFormed, message, []);
               if (waitingLength + message.length > \(batchLength) || waiting.length >= \(messagesPerPost)) flush();
               if (!waiting.length) later(flush);
               waiting[waiting.length] = [message, resolve];

@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
 # run.sh — the end-to-end suite: every page in Tests/E2E/pages runs in a real WebKitGTK web view
 # through `keystone-demo --page`, with the flags its `e2e-flags:` comment names (--bare, --call …).
-# Prints each page's results and a closing "e2e: N passed, N failed"; exits non-zero on any failure.
+# A page with an `e2e-url:` comment is loaded over HTTP from the suite's own loopback servers
+# (serve.py: two origins that differ only by port), its `{A}` and `{B}` standing for them in the
+# URL and the flags. Prints each page's results and a closing "e2e: N passed, N failed"; exits
+# non-zero on any failure, or when a page printed more than one summary (a frame forging one).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 demo="$(swift build --show-bin-path)/keystone-demo"
+ports_file=$(mktemp)
+rm -f "$ports_file"
+python3 Tests/E2E/serve.py "$ports_file" 1800 &
+server=$!
+trap 'kill $server 2>/dev/null' EXIT
+for _ in $(seq 100); do [ -s "$ports_file" ] && break; sleep 0.1; done
+read -r port_a port_b <"$ports_file"
+origin_a="http://127.0.0.1:$port_a"
+origin_b="http://127.0.0.1:$port_b"
 passed=0
 failed=0
 for page in Tests/E2E/pages/*.html; do
     name=$(basename "$page" .html)
-    read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1)
-    output=$("$demo" --page "$page" "${flags[@]}" --timeout 300 2>&1)  # a guard against a hang, not a speed bar
+    substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g"; }
+    read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1 | substitute)
+    url=$(sed -nE 's/.*e2e-url: ([^ ]*) -->.*/\1/p' "$page" | head -1 | substitute)
+    output=$("$demo" --page "${url:-$page}" "${flags[@]}" --timeout 300 2>&1)  # a guard against a hang, not a speed bar
     status=$?
     grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s/^/$name: /"
+    summaries=$(grep -cE '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output")
     summary=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output" | tail -1)
-    if [ "$status" -ne 0 ] || [ -z "$summary" ]; then
-        echo "$name: not ok - the page did not finish (exit $status)"
+    if [ "$status" -ne 0 ] || [ -z "$summary" ] || [ "$summaries" -ne 1 ]; then
+        echo "$name: not ok - the page did not finish with one summary (exit $status, $summaries summaries)"
         tail -5 <<<"$output" | sed "s/^/$name:   /"
         failed=$((failed + 1))
         continue
