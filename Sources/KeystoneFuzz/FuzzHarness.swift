@@ -10,7 +10,9 @@ import Keystone
 ///   it refuses;
 /// - 1: a method name, a NUL, and arguments, sent as a bridge `prompt`;
 /// - 2: the same, sent as a script message;
-/// - 3: a prompt's text, a NUL, and its default text, exactly as a page could send them.
+/// - 3: a prompt's text, a NUL, and its default text, exactly as a page could send them;
+/// - 4: a batch a host reads by length (`PostedText`), NULs, lone surrogates' bytes and broken
+///   framing included: at most its limit of calls is made, and every answer is framed, coded JSON.
 ///
 /// Every call reaches a fresh Keystone with interfaces of every kind and Swift calls waiting for
 /// the page, so `_dsb.returnValue`, `_dsb.cancel` and the other built-ins have something to touch.
@@ -19,11 +21,12 @@ enum FuzzHarness {
     static func check(_ input: [UInt8]) {
         guard let mode = input.first else { return }
         let rest = input.dropFirst()
-        switch mode % 4 {
+        switch mode % 5 {
         case 0: checkWrapperSplit(Data(String(decoding: rest, as: UTF8.self).utf8))
         case 1: checkCall(rest, asPrompt: true)
         case 2: checkCall(rest, asPrompt: false)
-        default: checkPrompt(rest)
+        case 3: checkPrompt(rest)
+        default: checkBatch(rest)
         }
     }
 
@@ -142,6 +145,31 @@ enum FuzzHarness {
                 fail("a prompt was answered although it is not the bridge's, or the reverse", Data(bytes))
             }
             if let answer { checkAnswer(answer, Data(bytes)) }
+        }
+    }
+
+    static func checkBatch(_ bytes: ArraySlice<UInt8>) {
+        let limit = 8
+        withFreshKeystone(Data(bytes)) { keystone in
+            var calls = 0
+            let answers = Array(bytes).withUnsafeBufferPointer { batch in
+                PostedText.answerBatch(batch, limit: limit) { method, arguments in
+                    calls += 1
+                    return keystone.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self))
+                }
+            }
+            if calls > limit { fail("a batch made more calls than its limit", Data(bytes)) }
+            var rest = Substring(answers)
+            var count = 0
+            while !rest.isEmpty {
+                count += 1
+                guard let colon = rest.firstIndex(of: ":"), let length = Int(rest[..<colon]),
+                    let end = rest.utf16.index(rest.index(after: colon), offsetBy: length, limitedBy: rest.endIndex)
+                else { return fail("a batch's answers are not framed", Data(bytes)) }
+                checkAnswer(String(rest[rest.index(after: colon)..<end]), Data(bytes))
+                rest = rest[end...]
+            }
+            if count > calls + 1 { fail("a batch has more answers than calls and one refusal", Data(bytes)) }
         }
     }
 

@@ -48,7 +48,11 @@ struct PostedTextTests {
     @Test func aPostPastTheLimitIsAnsweredOnceForTheRestUnread() {
         let batch = (0..<5).flatMap { _ in framed("m\n{}") }
         var calls = 0
-        let answers = with(batch) { PostedText.answerBatch($0, limit: 2) { _, _ in calls += 1; return "a" } }
+        let answers = with(batch) {
+            PostedText.answerBatch($0, limit: 2) { _, _ in
+                calls += 1; return "a"
+            }
+        }
         #expect(calls == 2)
         #expect(answers.hasPrefix("1:a1:a"))
         #expect(answers.contains(#""code":12"#))

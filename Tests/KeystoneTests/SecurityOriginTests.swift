@@ -18,7 +18,10 @@ struct SecurityOriginTests {
         #expect(try #require(SecurityOrigin(text)).description == written)
     }
 
-    @Test(arguments: ["null", "", "data:text/html,x", "https://", "https://a.example/path", "https://a.example?q", "https://u@a.example", "https://*.a.example", "https://a.example:99999", "https://a.example:", "1http://a"])
+    @Test(arguments: [
+        "null", "", "data:text/html,x", "https://", "https://a.example/path", "https://a.example?q", "https://u@a.example", "https://*.a.example", "https://a.example:99999", "https://a.example:",
+        "1http://a",
+    ])
     func anOpaqueOriginOrAnythingElseIsNoOrigin(text: String) {
         #expect(SecurityOrigin(text) == nil)
     }
