@@ -10,9 +10,11 @@ extension WVJBWire {
         var responseId: String?
         var data: JSONValue??
         var responseData: JSONValue??
+        /// `"wvjb"` in the marker Keystone's own WVJB page script sends first.
+        var keystone: String?
 
         private enum CodingKeys: String, CodingKey {
-            case handlerName, callbackId, responseId, data, responseData
+            case handlerName, callbackId, responseId, data, responseData, keystone
         }
 
         init(from decoder: any Decoder) throws {
@@ -22,6 +24,7 @@ extension WVJBWire {
             responseId = try? container.decodeIfPresent(String.self, forKey: .responseId)
             data = Self.value(container, .data)
             responseData = Self.value(container, .responseData)
+            keystone = try? container.decodeIfPresent(String.self, forKey: .keystone)
         }
 
         private static func value(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> JSONValue?? {

@@ -19,6 +19,10 @@ public final class WVJBWire: Sendable {
         var callbacks: [String: String?] = [:]
         var lastCallback = 0
         var isReady = false
+        /// Whether the page runs Keystone's WVJB page script, which answers `_hasJavascriptMethod`.
+        var speaksKeystone = false
+        /// The main frame the page's queues came from.
+        var frame: CallerFrame?
     }
 
     private let hub: any BridgeHub
@@ -49,11 +53,15 @@ public final class WVJBWire: Sendable {
     /// ``receive(queue:from:)``'s answers as the JSON texts of WVJB messages, for a page that is
     /// not a web view (an in-memory page).
     public func answers(toQueue text: String, from frame: CallerFrame) -> [String] {
-        announceOnce(from: frame)
-        guard text.utf8.count <= maximumQueueBytes, let messages = try? serializer.decode([QueuedMessage].self, from: Data(text.utf8)) else {
-            return []  // not WVJB's queue: nothing in it can be answered
+        let messages = text.utf8.count <= maximumQueueBytes ? try? serializer.decode([QueuedMessage].self, from: Data(text.utf8)) : nil
+        state.withLock { state in
+            state.frame = frame
+            if messages?.first?.keystone == "wvjb" { state.speaksKeystone = true }
         }
-        return messages.compactMap { receive($0, from: frame) }
+        announceOnce(from: frame)
+        // Not WVJB's queue: nothing in it can be answered. Past the hub's limit of calls a post
+        // may carry, the rest of the queue is dropped, as a batch's rest is refused.
+        return (messages ?? []).prefix(hub.limits.messagesPerPost).compactMap { receive($0, from: frame) }
     }
 
     /// The script that delivers `batch` to WVJB's page side; `""` when nothing in it is for the page.
@@ -151,11 +159,27 @@ public final class WVJBWire: Sendable {
             _ = callbackId(callback, forget: true)
             return nil
         case .call(let method, let callbackId, let arguments):
+            if method == Self.hasMethodHandler, !state.withLock({ $0.speaksKeystone }) {
+                refuseHasMethod(callbackId)
+                return nil
+            }
             let first = (try? serializer.decode([JSONValue].self, from: arguments.bytes))?.first ?? .null
             return encode(["handlerName": .string(method), "data": first, "callbackId": .string("objc_cb_\(callbackId)")])
         case .event:
             return nil  // WVJB has no events
         }
+    }
+
+    /// The page handler Swift's `hasJavaScriptMethod` asks.
+    private static let hasMethodHandler = "_hasJavascriptMethod"
+
+    /// WVJB's own page script has no `_hasJavascriptMethod` and would never answer: Swift's call
+    /// fails at once instead of waiting.
+    private func refuseHasMethod(_ id: Int) {
+        guard let frame = state.withLock({ $0.frame }) else { return }
+        let error: JSONValue = ["code": 1, "message": "WebViewJavascriptBridge's own page script cannot say whether it has a handler"]
+        guard let text = encode(["data": ["id": .number(Double(id)), "error": error, "complete": true]] as JSONValue) else { return }
+        _ = hub.handleMessage("_dsb.returnValue", arguments: text, frame: frame)
     }
 
     /// The page's callback id behind the hub's `callback`, forgotten when the call is over.

@@ -23,7 +23,10 @@ function makePage() {
     window, navigations,
     run: (script) => vm.runInContext(script, context),
     load: () => vm.runInContext(SCRIPT, context),
-    fetch: () => JSON.parse(window.WebViewJavascriptBridge._fetchQueue()),
+    /** The raw queue, as native fetches it. */
+    fetchRaw: () => JSON.parse(window.WebViewJavascriptBridge._fetchQueue()),
+    /** The queue's messages, without the marker the first fetch begins with. */
+    fetch: () => page.fetchRaw().filter((message) => message.keystone !== 'wvjb'),
     deliver: (message) => window.WebViewJavascriptBridge._handleMessageFromObjC(JSON.stringify(message)),
   };
   return page;
@@ -40,6 +43,26 @@ test('loading signals native through the queue URL and calls queued setup callba
   assert.deepEqual(seen, ['function']);
   assert.equal(page.window.WVJBCallbacks, undefined);
   assert.deepEqual(page.fetch(), []);
+});
+
+test('the first fetch, and only it, begins with the marker that says the page can answer _hasJavascriptMethod', async () => {
+  const page = makePage();
+  page.load();
+  page.window.WebViewJavascriptBridge.callHandler('ping');
+  assert.deepEqual(page.fetchRaw(), [{ keystone: 'wvjb' }, { handlerName: 'ping', data: null }]);
+  page.window.WebViewJavascriptBridge.callHandler('ping');
+  assert.deepEqual(page.fetchRaw(), [{ handlerName: 'ping', data: null }]);
+});
+
+test('_hasJavascriptMethod answers whether a handler is registered', async () => {
+  const page = makePage();
+  page.load();
+  page.window.WebViewJavascriptBridge.registerHandler('known', () => {});
+  page.fetch();
+  page.deliver({ handlerName: '_hasJavascriptMethod', data: 'known', callbackId: 'objc_cb_1' });
+  page.deliver({ handlerName: '_hasJavascriptMethod', data: 'unknown', callbackId: 'objc_cb_2' });
+  await turn();
+  assert.deepEqual(page.fetch().map((m) => [m.responseId, m.responseData]), [['objc_cb_1', true], ['objc_cb_2', false]]);
 });
 
 test('callHandler queues {handlerName, data, callbackId}, signals, and the response reaches the callback', async () => {

@@ -59,6 +59,31 @@ struct WVJBWireTests {
         return page.received.withLock { $0 }
     }
 
+    @Test func hasJavaScriptMethodFailsAtOnceWithWVJBsOwnScriptWhichCannotAnswerIt() async throws {
+        _ = queue([])  // WVJB's own script: its first queue has no marker
+        let error = await #expect(throws: BridgeError.self) { try await keystone.hasJavaScriptMethod("testJavascriptHandler") }
+        #expect(error?.code == .notFound)
+        #expect(page.received.withLock { $0 }.isEmpty)  // nothing was sent that would never be answered
+    }
+
+    @Test func hasJavaScriptMethodIsAskedOfKeystonesOwnWVJBScriptAndSettlesWithItsAnswer() async throws {
+        _ = queue([["keystone": "wvjb"]])
+        let asked = Task { try await keystone.hasJavaScriptMethod("testJavascriptHandler") }
+        let sent = await waitFor(1)
+        #expect(sent == [["handlerName": "_hasJavascriptMethod", "data": "testJavascriptHandler", "callbackId": "objc_cb_1"]])
+        _ = queue([["handlerName": "_hasJavascriptMethod", "responseId": "objc_cb_1", "responseData": true]])
+        #expect(try await asked.value)
+    }
+
+    @Test func aQueuePastTheLimitOfCallsAPostMayCarryIsCutThere() throws {
+        let limited = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero), limits: BridgeLimits(messagesPerPost: 2)))
+        try limited.register(Calculator(), namespace: "math")
+        let wire = WVJBWire(hub: limited)
+        let call: JSONValue = ["handlerName": "math.add", "data": [1, 2], "callbackId": "cb"]
+        let text = String(decoding: try DefaultJSONSerializer().encode(JSONValue.array([call, call, call, call])), as: UTF8.self)
+        #expect(wire.answers(toQueue: text, from: frame).count == 2)
+    }
+
     @Test func swiftCallsWaitForTheBridgeThenReachItsHandlersAndItsAnswersSettleThem() async throws {
         let call = keystone.start("testJavascriptHandler", ["foo": "bar"], as: JSONValue.self)
         #expect(page.received.withLock { $0 }.isEmpty)  // no bridge yet

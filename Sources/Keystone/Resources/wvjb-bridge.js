@@ -40,9 +40,13 @@
     if (messagingFrame) messagingFrame.src = QUEUE_URL;
   }
 
-  /** The native side fetches and empties the queue, as JSON text. */
+  /** The native side fetches and empties the queue, as JSON text. The first fetch begins with
+   *  `{"keystone":"wvjb"}`, which WVJB's own script never sends: native then knows this page can
+   *  answer `_hasJavascriptMethod`. */
+  var announced = false;
   function fetchQueue() {
-    var text = JSON.stringify(queue);
+    var text = JSON.stringify(announced ? queue : [{ keystone: 'wvjb' }].concat(queue));
+    announced = true;
     queue = [];
     return text;
   }
@@ -93,6 +97,10 @@
   document.documentElement.appendChild(messagingFrame);
 
   registerHandler('_disableJavascriptAlertBoxSafetyTimeout', disableJavscriptAlertBoxSafetyTimeout);
+  // Swift's `hasJavaScriptMethod` asks this, as it asks dsbridge.js.
+  registerHandler('_hasJavascriptMethod', function (name, respond) {
+    if (respond) respond(typeof handlers[String(name)] === 'function');
+  });
 
   setTimeout(function () {
     var callbacks = window.WVJBCallbacks;
