@@ -59,9 +59,29 @@ public final class WVJBWire: Sendable {
             if messages?.first?.keystone == "wvjb" { state.speaksKeystone = true }
         }
         announceOnce(from: frame)
-        // Not WVJB's queue: nothing in it can be answered. Past the hub's limit of calls a post
-        // may carry, the rest of the queue is dropped, as a batch's rest is refused.
-        return (messages ?? []).prefix(hub.limits.messagesPerPost).compactMap { receive($0, from: frame) }
+        // Not WVJB's queue: nothing in it can be answered. Past the hub's limit of calls a fetch
+        // may carry (Keystone's WVJB script never hands more), each further call is refused with a
+        // short coded answer, unread; answers to Swift's calls are always read.
+        let limit = hub.limits.messagesPerPost
+        var calls = 0
+        return (messages ?? []).compactMap { message in
+            if message.handlerName != nil, message.responseId == nil {
+                calls += 1
+                if calls > limit { return message.callbackId.map { responseJSON($0, value: nil, error: Self.tooManyCalls(limit)) } }
+            }
+            return receive(message, from: frame)
+        }
+    }
+
+    /// The refusal of a call past the limit of calls one fetch may carry.
+    private static func tooManyCalls(_ limit: Int) -> BridgeError {
+        BridgeError(code: .limitExceeded, message: "a fetch may carry at most \(limit) calls")
+    }
+
+    /// What a host evaluates to fetch the page's queue: at most the hub's limit of calls a post
+    /// may carry, which Keystone's WVJB script respects (WVJB's own hands everything).
+    public var fetchScript: String {
+        "WebViewJavascriptBridge._fetchQueue(\(hub.limits.messagesPerPost))"
     }
 
     /// The script that delivers `batch` to WVJB's page side; `""` when nothing in it is for the page.

@@ -50,9 +50,15 @@ final class WebViewDemo: Sendable {
         let window = WebViewWindow(showing: host, title: "Keystone demo")
         host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
         host.dialogHandler = Self.dialogHandler
-        host.terminationHandler = { [terminations] termination in
+        host.terminationHandler = { [terminations, weak host, page = arguments.page] termination in
             terminations.withLock { $0 += 1 }
-            Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "not reloading again"))
+            Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
+            // An app shows a page of its own once the host gives up; the demo loads the page again,
+            // marked, so it can tell.
+            if !termination.reloads, let host, let page {
+                let uri = KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
+                host.load(uri: uri + "#after-terminations")
+            }
         }
         guard load(in: host, keystone: keystone) else { return 1 }
         loop.after(seconds: max(1, arguments.timeout)) { [self] in

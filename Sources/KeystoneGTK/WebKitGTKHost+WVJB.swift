@@ -25,7 +25,7 @@ extension WebKitGTKHost {
     /// Evaluates `WebViewJavascriptBridge._fetchQueue()` and hands the queue to the wire, on the main
     /// loop, in the order the fetches complete (the order they were sent).
     private func fetchWVJBQueue() {
-        run("WebViewJavascriptBridge._fetchQueue()") { [self] result in
+        run(wvjb?.fetchScript ?? "") { [self] result in
             // The queue is JSON text, so its completion value is a JSON string literal.
             guard case .success(let json?) = result, let text = try? DefaultJSONSerializer().decode(String.self, from: Data(json.utf8)) else {
                 return

@@ -58,7 +58,7 @@ extension WKWebViewHost {
         guard let wvjb, hub.refusal(of: mainDocument) == nil else { return true }
         if isQueueSignal {
             let frame = mainDocument
-            webView.evaluateJavaScript("WebViewJavascriptBridge._fetchQueue()") { [weak self] value, _ in
+            webView.evaluateJavaScript(wvjb.fetchScript) { [weak self] value, _ in
                 guard let self, let text = value as? String, let answers = wvjb.receive(queue: text, from: frame) else { return }
                 self.webView?.evaluateJavaScript(self.guarded(answers), completionHandler: nil)
             }

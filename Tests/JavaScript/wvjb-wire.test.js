@@ -54,6 +54,18 @@ test('the first fetch, and only it, begins with the marker that says the page ca
   assert.deepEqual(page.fetchRaw(), [{ handlerName: 'ping', data: null }]);
 });
 
+test('a fetch hands at most the limit native names, and signals again for the rest', async () => {
+  const page = makePage();
+  page.load();
+  page.fetch();
+  for (let i = 0; i < 5; i++) page.window.WebViewJavascriptBridge.callHandler('n', i);
+  const before = page.navigations.length;
+  const first = JSON.parse(page.window.WebViewJavascriptBridge._fetchQueue(2));
+  assert.deepEqual(first.map((m) => m.data), [0, 1]);
+  assert.equal(page.navigations.length, before + 1); // signalled again: more is waiting
+  assert.deepEqual(page.fetch().map((m) => m.data), [2, 3, 4]); // WVJB's own form, without a limit: all
+});
+
 test('_hasJavascriptMethod answers whether a handler is registered', async () => {
   const page = makePage();
   page.load();

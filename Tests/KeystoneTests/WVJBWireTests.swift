@@ -75,13 +75,16 @@ struct WVJBWireTests {
         #expect(try await asked.value)
     }
 
-    @Test func aQueuePastTheLimitOfCallsAPostMayCarryIsCutThere() throws {
+    @Test func aQueuePastTheLimitOfCallsAFetchMayCarryHasEachFurtherCallRefusedShortAndUnread() throws {
         let limited = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero), limits: BridgeLimits(messagesPerPost: 2)))
         try limited.register(Calculator(), namespace: "math")
         let wire = WVJBWire(hub: limited)
         let call: JSONValue = ["handlerName": "math.add", "data": [1, 2], "callbackId": "cb"]
         let text = String(decoding: try DefaultJSONSerializer().encode(JSONValue.array([call, call, call, call])), as: UTF8.self)
-        #expect(wire.answers(toQueue: text, from: frame).count == 2)
+        let answers = wire.answers(toQueue: text, from: frame)
+        #expect(answers.count == 4)  // two answered at once, two refused unread
+        #expect(answers.filter { $0.contains(#""code":12"#) }.count == 2)
+        #expect(answers.allSatisfy { $0.utf8.count < 160 })
     }
 
     @Test func swiftCallsWaitForTheBridgeThenReachItsHandlersAndItsAnswersSettleThem() async throws {

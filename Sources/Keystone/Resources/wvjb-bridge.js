@@ -40,14 +40,19 @@
     if (messagingFrame) messagingFrame.src = QUEUE_URL;
   }
 
-  /** The native side fetches and empties the queue, as JSON text. The first fetch begins with
+  /** The native side fetches the queue, as JSON text. The first fetch begins with
    *  `{"keystone":"wvjb"}`, which WVJB's own script never sends: native then knows this page can
    *  answer `_hasJavascriptMethod`. */
   var announced = false;
-  function fetchQueue() {
-    var text = JSON.stringify(announced ? queue : [{ keystone: 'wvjb' }].concat(queue));
+  function fetchQueue(limit) {
+    // At most `limit` messages a fetch (native's limit of calls a post may carry); the rest are
+    // signalled again, so none waits for another call to be sent.
+    var count = limit > 0 ? limit : queue.length;
+    var taken = queue.slice(0, count);
+    queue = queue.slice(count);
+    if (queue.length && messagingFrame) messagingFrame.src = QUEUE_URL;
+    var text = JSON.stringify(announced ? taken : [{ keystone: 'wvjb' }].concat(taken));
     announced = true;
-    queue = [];
     return text;
   }
 
