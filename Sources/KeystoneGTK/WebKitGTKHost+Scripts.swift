@@ -162,8 +162,10 @@ extension WebKitGTKHost {
     /// The isolated world's script: introduced to the relay's channel, it asks the host for the
     /// document's capability with what the engine shows this world — whether this is the top
     /// frame, and its origin — tagged with a secret page scripts never see, so the host can tell
-    /// its prompts from a page's own. It also reports the top document's token.
-    static func isolatedScript(secret: String) -> String {
+    /// its prompts from a page's own. It also reports the top document's token, and, with
+    /// `watchesWVJB`, every WebViewJavascriptBridge signal the top document itself makes
+    /// (``wvjbSignalWatcher``).
+    static func isolatedScript(secret: String, watchesWVJB: Bool = false) -> String {
         let prefix = JSONText(quoting: tagPrefix(secret: secret)).string
         return """
             (function () {
@@ -185,9 +187,43 @@ extension WebKitGTKHost {
               });
               if (!handler) return window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
               \(HostScripts.documentReporting(post: "handler.postMessage(tag() + report)"))
+              \(watchesWVJB ? wvjbSignalWatcher : "")
             })();
             """
     }
+
+    /// In the top document's isolated world: WebViewJavascriptBridge signals by pointing an iframe
+    /// of the page at `https://__wvjb_queue_message__` (or `__bridge_loaded__`). WebKitGTK's
+    /// navigation decision does not say which document made a navigation, so a subframe could
+    /// signal as the page; this watcher sees only iframes of the top document (a subframe's are in
+    /// its own document) and reports each signal's address to the host (``wvjbSignalPrefix``),
+    /// which answers only these. At most one report per address a turn.
+    static let wvjbSignalWatcher = """
+        if (window === window.top && typeof MutationObserver === 'function') {
+            var signalled = /^(https|wvjbscheme):\\/\\/__(wvjb_queue_message|bridge_loaded)__/i;
+            var Frame = HTMLIFrameElement;
+            new MutationObserver(function (records) {
+              var seen = {};
+              function check(node) {
+                if (!(node instanceof Frame)) return;
+                var url = node.src;
+                if (signalled.test(url) && !seen[url]) {
+                  seen[url] = true;
+                  handler.postMessage(tag() + \(JSONText(quoting: wvjbSignalPrefix).string) + url);
+                }
+              }
+              for (var i = 0; i < records.length; i++) {
+                var record = records[i];
+                if (record.type === 'attributes') check(record.target);
+                else for (var k = 0; k < record.addedNodes.length; k++) check(record.addedNodes[k]);
+              }
+            }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+          }
+        """
+
+    /// What the isolated world's report of a WebViewJavascriptBridge signal starts with, before
+    /// the signal's address.
+    static let wvjbSignalPrefix = "wvjb "
 
     /// What the isolated world's prompts and messages start with, then the frame (`top` or `sub`)
     /// and its origin, then a new line and its own text.

@@ -110,7 +110,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
-        addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret)))
+        addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)))
         connectSignals()
         hub.attach(to: self)
     }
@@ -467,9 +467,13 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// back/forward cache. Only the isolated world can post here; its tag still says which frame
     /// posted.
     private func documentReported(_ message: Bytes) {
-        guard case (.isolatedWorld(let frame), let text) = identify(message), frame.isAttestedMainFrame,
-            let report = HostScripts.documentReport(String(decoding: text, as: UTF8.self))
-        else { return }
+        guard case (.isolatedWorld(let frame), let bytes) = identify(message), frame.isAttestedMainFrame else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.hasPrefix(Self.wvjbSignalPrefix) {
+            answerWVJBSignal(String(text.dropFirst(Self.wvjbSignalPrefix.count)))
+            return
+        }
+        guard let report = HostScripts.documentReport(text) else { return }
         documentOrigin = frame.origin
         perform(core.documentReported(token: report.token, restored: report.restored))
     }

@@ -42,6 +42,17 @@ public final class InMemoryPage: EvaluationTarget {
         var handlers: [String: Handler] = [:]
         var listeners: [String: [@Sendable (JSONValue) -> Void]] = [:]
         var batches: [ScriptBatch] = []
+        /// What a host decides of this page's documents, as every host does: it has seen the first
+        /// one committed and start.
+        var host: HostCore = {
+            var host = HostCore()
+            _ = host.documentCommitted()
+            _ = host.documentReported(token: "document-1", restored: false)
+            return host
+        }()
+        /// The tokens of the documents this page has had, in order; the last is the current one's.
+        var documents: [String] = ["document-1"]
+        var lastDocument = 1
     }
 
     /// The hub this page talks to.
@@ -93,9 +104,57 @@ public final class InMemoryPage: EvaluationTarget {
         _ = prompt("_dsb.closePage", argumentText: #"{"data":null}"#)
     }
 
-    /// The raw protocol: `prompt("_dsbridge=" + method, argumentText)` and its answer.
+    /// The raw protocol: `prompt("_dsbridge=" + method, argumentText)` and its answer. As a host
+    /// does, the page's frame is admitted first (`BridgeHub/admitSender(_:)`): a refused frame gets
+    /// the one refusal a host gives, and nothing it sent is read.
     public func prompt(_ method: String, argumentText: String?) -> String? {
-        hub.handlePrompt(Keystone.promptPrefix + method, defaultText: argumentText, frame: frame)
+        hub.refusal(of: frame) ?? hub.handlePrompt(Keystone.promptPrefix + method, defaultText: argumentText, frame: frame)
+    }
+
+    // MARK: The page's documents, as a host reports them
+
+    /// A new document replaces this page's (a navigation or a reload), reported as a host reports
+    /// the engine's commit and the new document's start (`HostCore`): Swift's calls waiting for the
+    /// page fail with `pageGone`, its running calls are cancelled, and Swift's calls from now on
+    /// wait for the next ``initialize()``, which stands for the new document's.
+    public func navigate() {
+        changeDocument { state in
+            state.lastDocument += 1
+            state.documents.append("document-\(state.lastDocument)")
+            return state.host.documentCommitted() + state.host.documentReported(token: state.documents[state.documents.count - 1], restored: false)
+        }
+    }
+
+    /// The engine brings back the document before the current one from its back/forward cache
+    /// (after ``navigate()``): a page load of its own, whose runtime announces itself again (it runs
+    /// no user script anew), so Swift's calls reach it; calls made while it was hidden have settled.
+    public func restoreFromBackForwardCache() {
+        changeDocument { state in
+            guard state.documents.count > 1 else { return [] }
+            state.documents.removeLast()
+            return state.host.documentCommitted() + state.host.documentReported(token: state.documents[state.documents.count - 1], restored: true)
+        }
+        initialize()
+    }
+
+    /// The page's web process ends at `time` (on any clock, the same each time), as a host reports
+    /// it: the page load ends, and the report says whether a host would reload the page.
+    @discardableResult
+    public func terminateWebProcess(at time: Duration) -> WebProcessTermination? {
+        var report: WebProcessTermination?
+        changeDocument { state in
+            let actions = state.host.webProcessTerminated(.terminatedByApp, at: time)
+            for case .reportTermination(let termination) in actions { report = termination }
+            return actions
+        }
+        return report
+    }
+
+    /// Applies what the host core decided of a change of document: only the end of the page load
+    /// reaches the hub (this page has no engine to reload).
+    private func changeDocument(_ change: (inout State) -> [HostCore.Action]) {
+        let actions = state.withLock { change(&$0) }
+        if actions.contains(.unloadPage) { hub.pageDidUnload() }
     }
 
     /// A synchronous call, as `dsBridge.call(method, data)`; throws the `BridgeError` the native
@@ -321,7 +380,7 @@ public final class InMemoryPage: EvaluationTarget {
             return name
         }
         let arguments = try encodeCall(data, callback: callback, inline: inline)
-        let answer = runtime == .keystone ? hub.handleMessage(method, arguments: arguments, frame: frame) : prompt(method, argumentText: arguments)
+        let answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
         if inline, let value = inlineValue(answer) {
             // Settled by the answer itself: the runtime closes the callback.
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()

@@ -54,10 +54,12 @@ extension WKWebViewHost {
         guard let uri = navigationAction.request.url?.absoluteString else { return false }
         let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
         guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return false }
-        // Nothing for a document the hub does not admit: no script, no fetch, no answers.
-        guard let wvjb, hub.refusal(of: mainDocument) == nil else { return true }
+        // Only the main document's own signals are answered (a subframe's are cancelled, unanswered),
+        // and nothing for a document the hub does not admit: no script, no fetch, no answers. The
+        // caller is the frame that made the navigation, as WebKit reports it.
+        let frame = Self.callerFrame(navigationAction.sourceFrame)
+        guard let wvjb, frame.isMainFrame, hub.refusal(of: frame) == nil else { return true }
         if isQueueSignal {
-            let frame = mainDocument
             webView.evaluateJavaScript(wvjb.fetchScript) { [weak self] value, _ in
                 guard let self, let text = value as? String, let answers = wvjb.receive(queue: text, from: frame) else { return }
                 self.webView?.evaluateJavaScript(self.guarded(answers), completionHandler: nil)

@@ -69,10 +69,6 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     let wvjb: WVJBWire?
     /// What the host decides as every host does: documents, origins, terminations.
     private var core: HostCore
-    /// The main document's origin, as its isolated world's message showed it.
-    private var documentOrigin: String?
-    /// The main document as the host knows it: the main frame, of that origin.
-    var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
     /// The clock terminations are counted on, from when the host was made.
     private let started = ContinuousClock.now
     private static let handlerName = "keystone"
@@ -224,7 +220,6 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
             // Only the host's isolated world can post here: once per main document, at its start,
             // and each time the engine restores it from its back/forward cache.
             if caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) {
-                documentOrigin = caller.origin
                 perform(core.documentReported(token: report.token, restored: report.restored))
             }
             return replyHandler(nil, nil)
@@ -265,7 +260,6 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     /// The web content process ended: the page is gone, the app hears of it, and the page reloads.
     public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
-        documentOrigin = nil
         let actions = core.webProcessTerminated(.unknown, at: started.duration(to: .now))
         #if canImport(ObjectiveC)
         appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
@@ -291,7 +285,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     // MARK: Frames
 
     /// The frame as WebKit reports it; an opaque security origin (empty protocol) is no origin.
-    private static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
+    static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
         let origin = frame.securityOrigin
         return CallerFrame(isMainFrame: frame.isMainFrame, origin: SecurityOrigin(scheme: origin.protocol, host: origin.host, port: origin.port)?.description)
     }

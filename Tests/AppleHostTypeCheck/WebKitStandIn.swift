@@ -80,6 +80,8 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 
 @MainActor open class WKNavigationAction: NSObject {
     open var request: URLRequest { fatalError("declaration only") }
+    /// WKNavigationAction.h: `@property (nonatomic, readonly, copy) WKFrameInfo *sourceFrame;`
+    open var sourceFrame: WKFrameInfo { fatalError("declaration only") }
 }
 
 public enum WKNavigationActionPolicy: Int, Sendable {

@@ -60,6 +60,11 @@ public struct HostCore: Sendable {
     /// When the web process ended, within the last ``TerminationLimit/window``.
     private var terminations: [Duration] = []
 
+    /// Creates the core for a host whose hub gives every origin the host's scripts.
+    public init(reloadsAfterTermination: Bool = true, terminationLimit: TerminationLimit = TerminationLimit()) {
+        self.init(origins: nil, reloadsAfterTermination: reloadsAfterTermination, terminationLimit: terminationLimit)
+    }
+
     /// Creates the core for a host whose hub admits `allowedOrigins` (`BridgeHub/runtimeOrigins`).
     /// - Throws: `BridgeError` `invalidRegistration` for an allowed origin not written as the engine
     ///   writes origins (`scheme://host[:port]`, lowercase, no default port, no path or wildcard),
@@ -69,23 +74,24 @@ public struct HostCore: Sendable {
         reloadsAfterTermination: Bool = true,
         terminationLimit: TerminationLimit = TerminationLimit()
     ) throws(BridgeError) {
-        self.reloadsAfterTermination = reloadsAfterTermination
-        self.terminationLimit = terminationLimit
-        guard let allowedOrigins else {
-            self.allowedOrigins = nil
-            return
-        }
-        var origins = Set<SecurityOrigin>()
-        for text in allowedOrigins.sorted() {
+        var origins: Set<SecurityOrigin>?
+        for text in (allowedOrigins ?? []).sorted() {
             guard let origin = SecurityOrigin(text) else {
                 throw BridgeError(code: .invalidRegistration, message: "an allowed origin must be scheme://host[:port] with no path or wildcard")
             }
             guard origin.description == text else {
                 throw BridgeError(code: .invalidRegistration, message: "write the allowed origin as the engine does: \(origin)")
             }
-            origins.insert(origin)
+            origins = (origins ?? []).union([origin])
         }
-        self.allowedOrigins = origins
+        if allowedOrigins != nil, origins == nil { origins = [] }
+        self.init(origins: origins, reloadsAfterTermination: reloadsAfterTermination, terminationLimit: terminationLimit)
+    }
+
+    private init(origins: Set<SecurityOrigin>?, reloadsAfterTermination: Bool, terminationLimit: TerminationLimit) {
+        allowedOrigins = origins
+        self.reloadsAfterTermination = reloadsAfterTermination
+        self.terminationLimit = terminationLimit
     }
 
     // MARK: Origins
