@@ -110,7 +110,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         if options.injectsPageRuntime {
             source += "\n" + (try Keystone.pageRuntimeScript())
         }
-        addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)))
+        addScripts(
+            pageWorld: core.scriptsOnlyForAllowedOrigins(source),
+            isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)))
         connectSignals()
         hub.attach(to: self)
     }
