@@ -11,6 +11,23 @@ public enum HostScripts {
     public static let documentOrigin =
         "(self.origin === 'null' && window === window.top && location.protocol === 'file:' ? 'file://' : self.origin)"
 
+    /// Everything a host injects into the page world at document start, in order: `window._dswk =
+    /// true` (so dsbridge.js takes the prompt route), ``documentNaming``, the host's own `relay`
+    /// (if its engine needs one), and Keystone's page runtime unless the host serves pages bare.
+    /// - Throws: `BridgeError` (`notFound`) if the runtime is missing from the package's resources.
+    public static func pageWorld(relay: String = "", injectsPageRuntime: Bool) throws(BridgeError) -> String {
+        var source = "window._dswk = true;\n" + documentNaming
+        if !relay.isEmpty { source += "\n" + relay }
+        if injectsPageRuntime {
+            do {
+                source += "\n" + (try Keystone.pageRuntimeScript())
+            } catch {
+                throw BridgeError(error)
+            }
+        }
+        return source
+    }
+
     /// Page world: names this document with a random token fixed on `window.__keystoneDocument`
     /// before any page script runs, and announces it (`keystone:document`) to the host's isolated
     /// world, again whenever that world says hello (whichever of the two runs first).

@@ -8,6 +8,11 @@ public enum PageWire: Sendable, Hashable {
     /// `https://__wvjb_queue_message__`, and `_handleMessageFromObjC` (``WVJBWire``).
     case webViewJavascriptBridge
 
+    /// Whether a navigation to `uri` is one of WVJB's signals, which never reach the network.
+    public static func isWVJBSignal(_ uri: String) -> Bool {
+        isWVJBQueueSignal(uri) || isWVJBBridgeRequest(uri)
+    }
+
     /// WVJB's signal that its queue has messages, in both spellings.
     public static func isWVJBQueueSignal(_ uri: String) -> Bool {
         let lowered = uri.lowercased()

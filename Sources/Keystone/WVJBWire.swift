@@ -78,6 +78,29 @@ public final class WVJBWire: Sendable {
         BridgeError(code: .limitExceeded, message: "a fetch may carry at most \(limit) calls")
     }
 
+    /// What a host does about a navigation WebViewJavascriptBridge uses as a signal.
+    public enum SignalAnswer: Sendable, Hashable {
+        /// Cancel it and do nothing more: a subframe's signal, or a document the hub refuses.
+        case cancel
+        /// Cancel it, evaluate `script` in the main frame, and hand its string value to
+        /// ``receive(queue:from:)`` with the same frame.
+        case fetchQueue(script: String)
+        /// Cancel it and evaluate `script`, Keystone's WVJB page script, which returns at once when
+        /// the page has a bridge already.
+        case injectBridge(script: String)
+    }
+
+    /// What a host does about a navigation to `uri` made by `frame`: `nil` when it is no signal of
+    /// WVJB's (let it go on). A signal never reaches the network and is never a page change; it is
+    /// answered only when the page's main frame made it and the hub admits that frame.
+    public func answer(toNavigation uri: String, from frame: CallerFrame) -> SignalAnswer? {
+        let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
+        guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return nil }
+        guard frame.isMainFrame, hub.refusal(of: frame) == nil else { return .cancel }
+        if isQueueSignal { return .fetchQueue(script: fetchScript) }
+        return (try? Keystone.wvjbPageScript()).map { .injectBridge(script: $0) } ?? .cancel
+    }
+
     /// What a host evaluates to fetch the page's queue: at most the hub's limit of calls a post
     /// may carry, which Keystone's WVJB script respects (WVJB's own hands everything).
     public var fetchScript: String {

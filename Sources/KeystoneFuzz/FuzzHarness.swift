@@ -11,7 +11,8 @@ import Keystone
 /// - 1: a method name, a NUL, and arguments, sent as a bridge `prompt`;
 /// - 2: the same, sent as a script message;
 /// - 3: a prompt's text, a NUL, and its default text, exactly as a page could send them;
-/// - 4: a batch a host reads by length (`PostedText`), NULs, lone surrogates' bytes and broken
+/// - 4: a post as a host reads it: its sender admitted first (a refused one gets one short
+///   refusal), then a batch read by length (`PostedText`), NULs, lone surrogates' bytes and broken
 ///   framing included: at most its limit of calls is made, and every answer is framed, coded JSON.
 ///
 /// Every call reaches a fresh Keystone with interfaces of every kind and Swift calls waiting for
@@ -148,14 +149,24 @@ enum FuzzHarness {
         }
     }
 
-    static func checkBatch(_ bytes: ArraySlice<UInt8>) {
+    /// A post as a host reads it: its sender admitted first (the first byte's low bit: the attested
+    /// main frame, or a sender the default policy refuses, whose post must get one short refusal
+    /// and make no call), then the batch read by length.
+    static func checkBatch(_ input: ArraySlice<UInt8>) {
         let limit = 8
-        withFreshKeystone(Data(bytes)) { keystone in
+        guard let first = input.first else { return }
+        let bytes = input.dropFirst()
+        let frame = first & 1 == 0 ? CallerFrame.mainFrame : CallerFrame.unattested
+        withFreshKeystone(Data(input)) { keystone in
+            if let refusal = keystone.refusal(of: frame) {
+                if frame.isAttestedMainFrame || refusal.utf8.count > 160 { fail("the sender's admission went wrong", Data(input)) }
+                return checkAnswer(refusal, Data(input))
+            }
             var calls = 0
             let answers = Array(bytes).withUnsafeBufferPointer { batch in
                 PostedText.answerBatch(batch, limit: limit) { method, arguments in
                     calls += 1
-                    return keystone.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self))
+                    return keystone.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
                 }
             }
             if calls > limit { fail("a batch made more calls than its limit", Data(bytes)) }

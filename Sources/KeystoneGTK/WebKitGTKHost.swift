@@ -104,12 +104,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
-        var source =
-            "window._dswk = true;\n" + HostScripts.documentNaming + "\n"
-            + Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole)
-        if options.injectsPageRuntime {
-            source += "\n" + (try Keystone.pageRuntimeScript())
-        }
+        let source = try HostScripts.pageWorld(
+            relay: Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
+            injectsPageRuntime: options.injectsPageRuntime
+        )
         addScripts(
             pageWorld: core.scriptsOnlyForAllowedOrigins(source),
             isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)))
@@ -200,6 +198,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 
     deinit {
+        // The page load ends with the host: nothing waits for a page no host answers.
+        perform(core.closed())
         let me = Unmanaged.passUnretained(self).toOpaque()
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)

@@ -48,24 +48,22 @@ extension WKWebViewHost {
     }
 
     /// Whether the navigation is one WVJB uses as a signal (it never reaches the network and is
-    /// never a page change); on WVJB's wire, answers it: a queue signal fetches the page's queue, a
-    /// request for a bridge injects Keystone's WVJB page script when the page has none.
+    /// never a page change); on WVJB's wire, answers it as the wire says, for the frame WebKit
+    /// says made it: only the main document's own signals, of a document the hub admits.
     private func decideWVJBNavigation(_ navigationAction: WKNavigationAction, in webView: WKWebView) -> Bool {
-        guard let uri = navigationAction.request.url?.absoluteString else { return false }
-        let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
-        guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return false }
-        // Only the main document's own signals are answered (a subframe's are cancelled, unanswered),
-        // and nothing for a document the hub does not admit: no script, no fetch, no answers. The
-        // caller is the frame that made the navigation, as WebKit reports it.
+        guard let uri = navigationAction.request.url?.absoluteString, PageWire.isWVJBSignal(uri) else { return false }
+        guard let wvjb else { return true }
         let frame = Self.callerFrame(navigationAction.sourceFrame)
-        guard let wvjb, frame.isMainFrame, hub.refusal(of: frame) == nil else { return true }
-        if isQueueSignal {
-            webView.evaluateJavaScript(wvjb.fetchScript) { [weak self] value, _ in
+        switch wvjb.answer(toNavigation: uri, from: frame) {
+        case .fetchQueue(let script):
+            webView.evaluateJavaScript(script) { [weak self] value, _ in
                 guard let self, let text = value as? String, let answers = wvjb.receive(queue: text, from: frame) else { return }
                 self.webView?.evaluateJavaScript(self.guarded(answers), completionHandler: nil)
             }
-        } else if let script = try? Keystone.wvjbPageScript() {
-            webView.evaluateJavaScript(script, completionHandler: nil)  // returns at once when a bridge is in
+        case .injectBridge(let script):
+            webView.evaluateJavaScript(script, completionHandler: nil)
+        case .cancel, nil:
+            break
         }
         return true
     }

@@ -89,10 +89,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         self.appNavigationDelegate = webView.navigationDelegate
         self.wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         super.init()
-        var source = "window._dswk = true;\n" + HostScripts.documentNaming
-        if options.injectsPageRuntime {
-            source += "\n" + (try Keystone.pageRuntimeScript())
-        }
+        let source = try HostScripts.pageWorld(injectsPageRuntime: options.injectsPageRuntime)
         let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(report)")
         let mainFrameOnly = !options.injectsIntoSubframes
         let controller = webView.configuration.userContentController
@@ -107,8 +104,10 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         hub.attach(to: self)
     }
 
-    /// Gives the web view back: removes the message handlers and restores the app's delegates.
+    /// Gives the web view back: removes the message handlers and restores the app's delegates. The
+    /// page load ends: Swift's calls waiting for the page settle with `pageGone`.
     public func detach() {
+        perform(core.closed())
         webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
         webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.documentHandlerName, contentWorld: Self.world)
         webView?.uiDelegate = appUIDelegate

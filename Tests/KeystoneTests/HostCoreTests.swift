@@ -42,6 +42,15 @@ struct HostCoreTests {
         #expect(core.documentToken == "a")
     }
 
+    @Test func closingTheHostEndsThePageLoadAndTheNextDocumentIsAFirstOne() throws {
+        var core = try core()
+        _ = core.documentCommitted()
+        _ = core.documentReported(token: "a", restored: false)
+        #expect(core.closed() == [.unloadPage])
+        #expect(core.documentToken == nil)
+        #expect(core.documentCommitted() == [])
+    }
+
     @Test func beforeAnyReportBatchesAreNotGuarded() throws {
         #expect(try core().guarded("x") == "x")
     }

@@ -149,6 +149,14 @@ public struct HostCore: Sendable {
         return "if(window.__keystoneDocument===\(JSONText(quoting: documentToken).string)){\(script)}"
     }
 
+    /// The host is going away, or gives the web view back: the page load ends, and the next
+    /// document the host might see is a first one.
+    public mutating func closed() -> [Action] {
+        hasCommittedDocument = false
+        documentToken = nil
+        return [.unloadPage]
+    }
+
     // MARK: The web process
 
     /// The web process ended at `now` (any clock's reading, the same clock every time) for
