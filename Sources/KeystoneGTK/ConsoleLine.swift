@@ -4,7 +4,7 @@ import Foundation
 import Keystone
 
 /// A line the page wrote to its console (`console.log`, `info`, `warn`, `error`), relayed to the
-/// app when `WebKitGTKHost/Options/relaysConsole` is set. Only documents the hub admits can relay
+/// app when `HostOptions/relaysConsole` is set. Only documents the hub admits can relay
 /// lines, and each comes with the frame that wrote it, so a cross-origin frame can neither speak
 /// for the page nor make a line look like the page's.
 public struct ConsoleLine: Sendable, Hashable, CustomStringConvertible {

@@ -14,38 +14,8 @@ import Keystone
 /// (``GTKMainLoop``); ``evaluate(_:)`` may be called from any thread (it hops to the main loop,
 /// keeping the order). The host holds the hub strongly; the hub holds the host weakly.
 public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
-    /// How the host serves pages.
-    public struct Options: Sendable {
-        /// Inject Keystone's page runtime. `false` is bare mode: only `window._dswk = true`, for a
-        /// page that brings its own dsbridge.js 3.1.4, served exactly as DSBridge-iOS would.
-        public var injectsPageRuntime: Bool
-        /// Inject into subframes too, so they can call. Whether their calls are answered is the
-        /// hub's policy (`DefaultCallPolicy/allowsSubframes`).
-        public var injectsIntoSubframes: Bool
-        /// Relay the page's `console` lines to ``WebKitGTKHost/consoleHandler``.
-        public var relaysConsole: Bool
-        /// Reload the page when its web process ends (a crash, the memory limit): the blank view
-        /// a user would otherwise be left with. On by default.
-        public var reloadsAfterTermination: Bool
-        /// The wire the page's own bridge script speaks, in bare mode: dsbridge.js's, or
-        /// WebViewJavascriptBridge's (the host then answers its navigations and queue).
-        public var wire: PageWire
-
-        /// Creates options; each parameter sets the property of the same name.
-        public init(
-            injectsPageRuntime: Bool = true,
-            injectsIntoSubframes: Bool = false,
-            relaysConsole: Bool = false,
-            reloadsAfterTermination: Bool = true,
-            wire: PageWire = .dsbridge
-        ) {
-            self.injectsPageRuntime = injectsPageRuntime
-            self.injectsIntoSubframes = injectsIntoSubframes
-            self.relaysConsole = relaysConsole
-            self.reloadsAfterTermination = reloadsAfterTermination
-            self.wire = wire
-        }
-    }
+    /// How the host serves pages: the options every host takes.
+    public typealias Options = HostOptions
 
     /// The hub that answers the page.
     public let hub: any BridgeHub
@@ -54,14 +24,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The web view's `GtkWidget *`, for an app that places it in its own GTK container
     /// (``WebViewWindow`` does this for a window of its own).
     public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(view) }
-    /// Receives the console lines of admitted documents when ``Options/relaysConsole`` is set,
+    /// Receives the console lines of admitted documents when `HostOptions/relaysConsole` is set,
     /// each with the frame that wrote it. Set it before loading; it is called on the main loop's
     /// thread.
     public var consoleHandler: (@Sendable (ConsoleLine) -> Void)?
     /// Answers the page's own `alert`, `confirm` and `prompt`. Set it before loading.
     public var dialogHandler = ScriptDialogHandler()
     /// Told when the page's web process ends, after the hub has settled everything bound for the
-    /// page and before the host reloads it (``Options/reloadsAfterTermination``, backing off and
+    /// page and before the host reloads it (`HostOptions/reloadsAfterTermination`, backing off and
     /// stopping as `HostCore/TerminationLimit` says). Set it before loading; it is called on the
     /// main loop's thread.
     public var terminationHandler: (@Sendable (WebProcessTermination) -> Void)?

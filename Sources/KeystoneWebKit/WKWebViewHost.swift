@@ -25,31 +25,8 @@ import WebKit
 /// change too.
 @MainActor
 public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, WKScriptMessageHandlerWithReply, EvaluationTarget {
-    /// How the host serves pages.
-    public struct Options: Sendable {
-        /// Inject Keystone's page runtime; `false` is bare mode (only `window._dswk = true`).
-        public var injectsPageRuntime: Bool
-        /// Inject into subframes too, so they can call. Whether their calls are answered is the
-        /// hub's policy (`DefaultCallPolicy/allowsSubframes`).
-        public var injectsIntoSubframes: Bool
-        /// Reload the page when its web content process ends. On by default.
-        public var reloadsAfterTermination: Bool
-        /// The wire the page's own bridge script speaks, in bare mode.
-        public var wire: PageWire
-
-        /// Creates options; each parameter sets the property of the same name.
-        public init(
-            injectsPageRuntime: Bool = true,
-            injectsIntoSubframes: Bool = false,
-            reloadsAfterTermination: Bool = true,
-            wire: PageWire = .dsbridge
-        ) {
-            self.injectsPageRuntime = injectsPageRuntime
-            self.injectsIntoSubframes = injectsIntoSubframes
-            self.reloadsAfterTermination = reloadsAfterTermination
-            self.wire = wire
-        }
-    }
+    /// How the host serves pages: the options every host takes.
+    public typealias Options = HostOptions
 
     /// The hub that answers the page.
     public let hub: any BridgeHub

@@ -1,0 +1,38 @@
+// HostOptions.swift — how a host serves pages: one set of options for every host.
+
+/// How a host serves pages. Every host takes these (`WebKitGTKHost.Options` and
+/// `WKWebViewHost.Options` are this type), so an app that targets both sets them once.
+public struct HostOptions: Sendable, Hashable {
+    /// Inject Keystone's page runtime. `false` is bare mode: only `window._dswk = true`, for a
+    /// page that brings its own dsbridge.js 3.1.4 (or, with ``wire``, WebViewJavascriptBridge's
+    /// script), served exactly as DSBridge-iOS would.
+    public var injectsPageRuntime: Bool
+    /// Inject into subframes too, so they can call. Whether their calls are answered is the
+    /// hub's policy (`DefaultCallPolicy/allowsSubframes`).
+    public var injectsIntoSubframes: Bool
+    /// Relay the console lines of the documents the hub admits to the host's console handler.
+    /// WebKitGTK only: on Apple systems, Safari's Web Inspector shows a page's console.
+    public var relaysConsole: Bool
+    /// Reload the page when its web process ends (a crash, the memory limit): the blank view a
+    /// user would otherwise be left with. On by default; the host backs off and stops as
+    /// `HostCore/TerminationLimit` says.
+    public var reloadsAfterTermination: Bool
+    /// The wire the page's own bridge script speaks, in bare mode: dsbridge.js's, or
+    /// WebViewJavascriptBridge's (the host then answers its signals and fetches its queue).
+    public var wire: PageWire
+
+    /// Creates options; each parameter sets the property of the same name.
+    public init(
+        injectsPageRuntime: Bool = true,
+        injectsIntoSubframes: Bool = false,
+        relaysConsole: Bool = false,
+        reloadsAfterTermination: Bool = true,
+        wire: PageWire = .dsbridge
+    ) {
+        self.injectsPageRuntime = injectsPageRuntime
+        self.injectsIntoSubframes = injectsIntoSubframes
+        self.relaysConsole = relaysConsole
+        self.reloadsAfterTermination = reloadsAfterTermination
+        self.wire = wire
+    }
+}
