@@ -180,7 +180,9 @@ enum FuzzHarness {
                 checkAnswer(String(rest[rest.index(after: colon)..<end]), Data(bytes))
                 rest = rest[end...]
             }
-            if count > calls + 1 { fail("a batch has more answers than calls and one refusal", Data(bytes)) }
+            // One answer a message read (a call, or one that names no method), and one refusal for
+            // the rest: never more than the limit and one.
+            if count > limit + 1 { fail("a batch has more answers than its limit of messages and one refusal", Data(bytes)) }
         }
     }
 
