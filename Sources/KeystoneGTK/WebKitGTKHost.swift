@@ -217,24 +217,18 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         perform(core.documentCommitted())
     }
 
-    /// Carries out what the host core decided.
+    /// Carries out what the host core decided; a reload waits on the main loop.
     private func perform(_ actions: [HostCore.Action]) {
-        for action in actions {
-            switch action {
-            case .unloadPage:
-                hub.pageDidUnload()
-                wvjb?.pageDidUnload()
-            case .reportTermination(let termination):
-                terminationHandler?(termination)
-            case .reload(let delay):
+        HostCore.perform(
+            actions, hub: hub, wire: wvjb, report: { terminationHandler?($0) },
+            reload: { delay in
                 let milliseconds = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
                 let reload = { [weak self] in
                     guard let self else { return }
                     webkit_web_view_reload(webView)
                 }
                 if milliseconds == 0 { reload() } else { MainLoopWork.after(milliseconds: milliseconds, reload, dropped: {}) }
-            }
-        }
+            })
     }
 
     // MARK: EvaluationTarget

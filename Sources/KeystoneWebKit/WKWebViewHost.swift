@@ -214,22 +214,16 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         core.guarded(script)
     }
 
-    /// Carries out what the host core decided.
+    /// Carries out what the host core decided; a reload waits on the main queue.
     private func perform(_ actions: [HostCore.Action]) {
-        for action in actions {
-            switch action {
-            case .unloadPage:
-                hub.pageDidUnload()
-                wvjb?.pageDidUnload()
-            case .reportTermination(let termination):
-                terminationHandler?(termination)
-            case .reload(let delay):
+        HostCore.perform(
+            actions, hub: hub, wire: wvjb, report: { terminationHandler?($0) },
+            reload: { delay in
                 let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
                 DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
                     MainActor.assumeIsolated { _ = self?.webView?.reload() }
                 }
-            }
-        }
+            })
     }
 
     // MARK: WKNavigationDelegate

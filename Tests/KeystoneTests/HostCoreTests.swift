@@ -51,6 +51,20 @@ struct HostCoreTests {
         #expect(core.documentCommitted() == [])
     }
 
+    @Test func performingActionsEndsTheHubsPageLoadAndHandsTheRestToTheHost() throws {
+        let keystone = Keystone()
+        let before = keystone.pageLoad
+        var reports: [WebProcessTermination] = []
+        var reloads: [Duration] = []
+        var core = try core()
+        HostCore.perform(
+            core.webProcessTerminated(.crashed, at: .zero), hub: keystone, wire: nil, report: { reports.append($0) }, reload: { reloads.append($0) }
+        )
+        #expect(keystone.pageLoad != before)
+        #expect(reports.map(\.reason) == [.crashed])
+        #expect(reloads == [.zero])
+    }
+
     @Test func beforeAnyReportBatchesAreNotGuarded() throws {
         #expect(try core().guarded("x") == "x")
     }
