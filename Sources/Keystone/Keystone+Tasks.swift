@@ -40,10 +40,14 @@ extension Keystone {
     /// available (Apple systems before 26), the task starts on the global executor.
     /// Multi-response methods do not start this way: a producer that writes without waiting would
     /// hold the calling thread, a web view's main thread, for as long as it writes.
+    /// `Task.immediate` is in the standard library from Swift 6.2: older compilers (Xcode 16's)
+    /// build the fallback alone.
     static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, *) {
             return Task.immediate(operation: operation)
         }
+        #endif
         return Task(operation: operation)
     }
 
