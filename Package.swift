@@ -16,11 +16,12 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "Interfaces"),
-        .target(name: "Evaluator", dependencies: ["Interfaces"]),
+        // Module names that cannot clash with an app's own modules; the folders keep the short names.
+        .target(name: "KeystoneInterfaces", path: "Sources/Interfaces"),
+        .target(name: "KeystoneEvaluator", dependencies: ["KeystoneInterfaces"], path: "Sources/Evaluator"),
         .target(
             name: "Keystone",
-            dependencies: ["Interfaces", "Evaluator"],
+            dependencies: ["KeystoneInterfaces", "KeystoneEvaluator"],
             resources: [
                 .copy("Resources/keystone-bridge.js"), .copy("Resources/keystone-bridge.d.ts"), .copy("Resources/wvjb-bridge.js"),
             ]
@@ -58,8 +59,8 @@ let package = Package(
             path: "Tests/AppleHostTypeCheck",
             swiftSettings: [.define("KEYSTONE_WEBKIT_STANDIN")]
         ),
-        .testTarget(name: "InterfacesTests", dependencies: ["Interfaces"]),
-        .testTarget(name: "EvaluatorTests", dependencies: ["Evaluator", "KeystoneTesting"]),
+        .testTarget(name: "InterfacesTests", dependencies: ["KeystoneInterfaces"]),
+        .testTarget(name: "EvaluatorTests", dependencies: ["KeystoneEvaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# docs.sh — builds the documentation: a DocC archive per public module (Interfaces, Evaluator,
-# Keystone, KeystoneTesting, KeystoneGTK, KeystoneWebKit) from its catalog and its symbol graphs, with the
+# docs.sh — builds the documentation: a DocC archive per public module (KeystoneInterfaces,
+# KeystoneEvaluator, Keystone, KeystoneTesting, KeystoneGTK, KeystoneWebKit) from its catalog and its symbol graphs, with the
 # toolchain's `docc convert --warnings-as-errors` (a broken symbol or article link fails), for static
 # hosting in .build-docs/site/MODULE. Then checks that every public symbol has a doc comment and
 # every top-level one is in a topic group of its module's landing page. The test command runs it,
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v python3 >/dev/null || { source scripts/prepare.sh; install_packages python3; }
-modules=(Interfaces Evaluator Keystone KeystoneTesting KeystoneGTK)
+modules=(KeystoneInterfaces KeystoneEvaluator Keystone KeystoneTesting KeystoneGTK)
 # A build of its own: symbol graphs need no coverage, and must not unsettle the test build's flags.
 mkdir -p .build-docs
 # It also tries the test modules, which have no graph to give, and says so on failing: each module
@@ -27,7 +27,9 @@ modules+=(KeystoneWebKit)
 for module in "${modules[@]}"; do
     mkdir -p ".build-docs/graphs/$module"
     cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json ".build-docs/graphs/$module/" 2>/dev/null || true
-    docc convert "Sources/$module/$module.docc" \
+    folder=${module#Keystone}  # KeystoneInterfaces and KeystoneEvaluator live in Sources/Interfaces and Sources/Evaluator
+    [ -d "Sources/$module" ] && folder=$module
+    docc convert "Sources/$folder/$module.docc" \
         --additional-symbol-graph-dir ".build-docs/graphs/$module" \
         --fallback-display-name "$module" --fallback-bundle-identifier "org.keystone.$module" \
         --transform-for-static-hosting --hosting-base-path "$module" \

@@ -1,5 +1,5 @@
 // BatchingEvaluator.swift — the default evaluator: at once when idle, never more than a window late.
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// The default ``JavaScriptEvaluator``: sends a message at once when the page is idle and collects
 /// what comes while an evaluation is in flight into the next one, sent when that evaluation

@@ -1,6 +1,6 @@
 import Foundation
 // JSONText.swift — UTF-8 text checked to be one JSON value: the only kind of value put in a script.
-import Interfaces
+import KeystoneInterfaces
 
 /// UTF-8 text that is known to hold exactly one JSON value.
 ///

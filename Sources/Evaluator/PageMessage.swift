@@ -1,5 +1,5 @@
 // PageMessage.swift — one message bound for the page, kept structured until a script is rendered.
-import Interfaces
+import KeystoneInterfaces
 
 /// One message from Swift to the page.
 ///

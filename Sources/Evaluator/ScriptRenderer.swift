@@ -1,6 +1,6 @@
 // ScriptRenderer.swift — turns a batch of page messages into one JavaScript program.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 
 /// Renders messages as JavaScript for the page's runtime.
 ///

@@ -1,5 +1,5 @@
 // DefaultInterfaceRegistry.swift — the default registry: method lists by namespace, behind a lock.
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// The default ``InterfaceRegistry``: a dictionary of method lists behind a lock.
 public final class DefaultInterfaceRegistry: InterfaceRegistry {

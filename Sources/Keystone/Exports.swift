@@ -1,3 +1,3 @@
 // Exports.swift — `import Keystone` brings in everything an app needs.
-@_exported import Evaluator
-@_exported import Interfaces
+@_exported import KeystoneEvaluator
+@_exported import KeystoneInterfaces

@@ -1,5 +1,5 @@
 // HubStorage.swift — the hub's state machine behind its one lock, and the hand-off to the evaluator.
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Holds a ``HubStateMachine`` behind one lock. Each event runs under the lock and queues the
 /// evaluator's inputs it produces in the same critical section, so they reach the evaluator in the

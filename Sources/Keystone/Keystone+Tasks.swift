@@ -1,6 +1,6 @@
 // Keystone+Tasks.swift — running the page's asynchronous calls in tasks bound to their page load.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 extension Keystone {
     /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`

@@ -1,5 +1,5 @@
 // PageCall.swift — a Swift call of a page handler, made at once, whose result is awaited later.
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A call of a page handler that has already been made: its place among the calls bound for the
 /// page was fixed when ``Keystone/start(_:arguments:as:)`` returned. Await ``value`` for its result.

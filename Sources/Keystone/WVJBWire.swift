@@ -1,6 +1,6 @@
 // WVJBWire.swift — WebViewJavascriptBridge 6's own wire, translated to and from the hub's protocol.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Speaks WebViewJavascriptBridge 6's wire for a page that brings WVJB's page script: the page
 /// queues messages and signals with a navigation to `https://__wvjb_queue_message__`; the host

@@ -1,6 +1,6 @@
 // DemoInterfaces.swift — the interfaces the demo registers (documented in Docs/Demo.md).
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 
 /// Namespace `""`: echoes any JSON back, and WebViewJavascriptBridge's example handler.

@@ -1,6 +1,6 @@
 // KeystoneDemo.swift — a real web view calling Swift and back, printed as a timed transcript.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 
 #if canImport(KeystoneGTK) && os(Linux)

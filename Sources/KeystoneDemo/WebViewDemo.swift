@@ -1,7 +1,7 @@
 // WebViewDemo.swift — the demo's run: a window with a web view, the Keystone, and the main loop.
 #if canImport(KeystoneGTK) && os(Linux)
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneGTK
 

@@ -1,5 +1,5 @@
 // EvaluationCounter.swift — an evaluation target that counts what passes through it to the host.
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 
 /// Forwards every batch to the host unchanged; between ``start()`` and ``stop()`` it counts the

@@ -2,7 +2,7 @@
 // WebKitGTK calling the `bench` interface, its console lines printed for scripts/bench.sh.
 #if canImport(KeystoneGTK) && os(Linux)
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneGTK
 

@@ -1,6 +1,6 @@
 // InMemoryPage.swift — a page without a browser: speaks the DSBridge v3 protocol to a Keystone.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 
 /// A stand-in for a web page, for testing interfaces without a browser.

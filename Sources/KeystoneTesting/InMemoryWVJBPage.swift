@@ -1,6 +1,6 @@
 // InMemoryWVJBPage.swift — a WebViewJavascriptBridge page without a browser, on WVJB's own wire.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 
 /// A stand-in for a page that brings WebViewJavascriptBridge 6's script, speaking WVJB's own wire

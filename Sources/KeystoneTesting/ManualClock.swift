@@ -1,5 +1,5 @@
 // ManualClock.swift — a clock that moves only when a test advances it.
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A clock whose time moves only when ``advance(by:)`` is called, for tests of the evaluator's
 /// window that never sleep.

@@ -1,6 +1,7 @@
 """check_symbols.py GRAPHS MODULE… — every public symbol of each module has a doc comment of its
 own, and every top-level symbol is curated in a topic group of the module's landing page
-(Sources/MODULE/MODULE.docc/MODULE.md). Compiler-synthesized members (Hashable's, a memberwise
+(MODULE.docc/MODULE.md in the module's folder: Sources/MODULE, or Sources/Interfaces and
+Sources/Evaluator for KeystoneInterfaces and KeystoneEvaluator). Compiler-synthesized members (Hashable's, a memberwise
 initializer's) are skipped. Prints each miss and exits 1 if there is any."""
 import glob
 import json
@@ -18,7 +19,8 @@ for module in modules:
             continue
         if not symbol.get("docComment", {}).get("lines"):
             misses.append(f"{module}: {'.'.join(symbol['pathComponents'])} has no doc comment")
-    landing = open(f"Sources/{module}/{module}.docc/{module}.md").read()
+    catalogs = glob.glob(f"Sources/*/{module}.docc/{module}.md")
+    landing = open(catalogs[0]).read()
     topics = landing[landing.index("## Topics"):] if "## Topics" in landing else ""
     curated = set(re.findall(r"``(?:[A-Za-z]+/)?([A-Za-z]+)``", topics))
     for name in sorted({s["pathComponents"][0] for s in symbols if len(s["pathComponents"]) == 1}):

@@ -1,10 +1,10 @@
 // BatchingEvaluatorTests.swift — the 50 ms window on a manual clock: leading edge, coalescing, discarding.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 
-@testable import Evaluator
+@testable import KeystoneEvaluator
 
 @Suite("BatchingEvaluator, fixed window", .timeLimit(.minutes(1)))
 struct BatchingEvaluatorTests {

@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-@testable import Evaluator
+@testable import KeystoneEvaluator
 
 /// One JSON value, and the scripts that deliver it to a callback, a page handler and a listener.
 struct DataValueCase: Codable, Equatable {

@@ -1,7 +1,7 @@
-import Evaluator
+import KeystoneEvaluator
 // JSONTextTests.swift — the JSON grammar check and the literal quoting that keep scripts safe.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import Testing
 
 @Suite("JSONText")

@@ -1,6 +1,6 @@
 // RecordingTarget.swift — an evaluation target that records batches and lets a test await them.
-import Evaluator
-@_spi(KeystoneInternal) import Interfaces
+import KeystoneEvaluator
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Records every batch; ``waitForBatches(_:)`` suspends until that many have arrived.
 final class RecordingTarget: EvaluationTarget {

@@ -1,7 +1,7 @@
-import Evaluator
+import KeystoneEvaluator
 // RenderedScriptFixtureTests.swift — renders the adversarial table into the fixture `node` evaluates.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

@@ -1,7 +1,7 @@
-import Evaluator
+import KeystoneEvaluator
 // ScriptRendererTests.swift — golden texts for every message kind, and the size of what is sent.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import Testing
 
 @Suite("ScriptRenderer")

@@ -1,6 +1,6 @@
 // BridgeErrorTests.swift — wrapping thrown errors into coded ones, and the wire form.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import Testing
 
 @Suite("BridgeError")

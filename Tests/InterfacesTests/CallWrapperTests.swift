@@ -1,6 +1,6 @@
 // CallWrapperTests.swift — splitting the page's wrapper into `data` bytes and a callback name.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import Testing
 
 @Suite("CallWrapper")

@@ -1,7 +1,7 @@
 // DefaultJSONSerializerTests.swift — Keystone's own JSON coder: what Foundation's does, plus what
 // JavaScript does where the two differ (key order, repeated keys), in linear time.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import Testing
 
 private let serializer = DefaultJSONSerializer()

@@ -1,6 +1,6 @@
 // JSONValueTests.swift — the untyped value: every JSON shape decodes and encodes back.
 import Foundation
-import Interfaces
+import KeystoneInterfaces
 import Testing
 
 @Suite("JSONValue")

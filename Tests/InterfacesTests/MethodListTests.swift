@@ -1,6 +1,6 @@
 // MethodListTests.swift — listing methods: kinds, names, unusable names, replacement.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Testing
 
 @Suite("MethodList")

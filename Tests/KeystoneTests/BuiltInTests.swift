@@ -1,6 +1,6 @@
 // BuiltInTests.swift — the `_dsb` methods dsbridge.js calls on its own.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

@@ -1,6 +1,6 @@
 // CallContextTests.swift — a method that asks for its call's context: caller, cancellation, page load.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

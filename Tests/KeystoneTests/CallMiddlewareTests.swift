@@ -1,6 +1,6 @@
 // CallMiddlewareTests.swift — middleware sees every call: it refuses, times and wraps, in order.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

@@ -1,6 +1,6 @@
 // ComponentSwapTests.swift — each component replaced on its own, and the replacement takes effect.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

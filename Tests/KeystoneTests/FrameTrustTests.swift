@@ -1,6 +1,6 @@
 // FrameTrustTests.swift — no frame acts for another, and results only reach the runtime's callbacks.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

@@ -1,6 +1,6 @@
 // OrderedCallTests.swift — calls made without `await` take their place at once and keep it.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

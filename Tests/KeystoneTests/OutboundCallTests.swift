@@ -1,6 +1,6 @@
 // OutboundCallTests.swift — Swift calling the page: typed results, streams, queueing, settlement.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

@@ -1,6 +1,6 @@
 // PageUnloadTests.swift — a page that goes away cancels its running calls and hears nothing late.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing

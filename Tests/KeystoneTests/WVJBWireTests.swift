@@ -1,6 +1,6 @@
 // WVJBWireTests.swift — WebViewJavascriptBridge's own wire, translated to and from the hub.
 import Foundation
-@_spi(KeystoneInternal) import Interfaces
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
 import KeystoneTesting
 import Testing
