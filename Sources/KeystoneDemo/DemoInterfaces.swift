@@ -1,7 +1,7 @@
 // DemoInterfaces.swift — the interfaces the demo registers (documented in Docs/Demo.md).
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Namespace `""`: echoes any JSON back, and WebViewJavascriptBridge's example handler.
 struct EchoInterface: BridgeInterface {

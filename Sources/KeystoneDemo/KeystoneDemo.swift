@@ -1,7 +1,7 @@
 // KeystoneDemo.swift — a real web view calling Swift and back, printed as a timed transcript.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 #if canImport(KeystoneGTK) && os(Linux)
 import KeystoneGTK

@@ -1,6 +1,6 @@
+import Keystone
 // EvaluationCounter.swift — an evaluation target that counts what passes through it to the host.
 @_spi(KeystoneInternal) import KeystoneInterfaces
-import Keystone
 
 /// Forwards every batch to the host unchanged; between ``start()`` and ``stop()`` it counts the
 /// evaluations, the most in flight at once, the script bytes, and the JSON bytes of the results

@@ -1,7 +1,7 @@
 // InMemoryWVJBPage.swift — a WebViewJavascriptBridge page without a browser, on WVJB's own wire.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A stand-in for a page that brings WebViewJavascriptBridge 6's script, speaking WVJB's own wire
 /// through a `WVJBWire` exactly as a web view host does: its calls are queued and fetched, and

@@ -1,6 +1,6 @@
-import KeystoneEvaluator
 // JSONTextTests.swift — the JSON grammar check and the literal quoting that keep scripts safe.
 import Foundation
+import KeystoneEvaluator
 import KeystoneInterfaces
 import Testing
 

@@ -1,6 +1,6 @@
-import KeystoneEvaluator
 // RenderedScriptFixtureTests.swift — renders the adversarial table into the fixture `node` evaluates.
 import Foundation
+import KeystoneEvaluator
 import KeystoneInterfaces
 import KeystoneTesting
 import Testing

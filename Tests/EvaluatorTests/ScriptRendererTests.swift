@@ -1,6 +1,6 @@
-import KeystoneEvaluator
 // ScriptRendererTests.swift — golden texts for every message kind, and the size of what is sent.
 import Foundation
+import KeystoneEvaluator
 import KeystoneInterfaces
 import Testing
 

@@ -1,7 +1,7 @@
 // BuiltInTests.swift — the `_dsb` methods dsbridge.js calls on its own.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

@@ -1,7 +1,7 @@
 // CallContextTests.swift — a method that asks for its call's context: caller, cancellation, page load.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

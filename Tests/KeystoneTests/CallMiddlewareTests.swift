@@ -1,7 +1,7 @@
 // CallMiddlewareTests.swift — middleware sees every call: it refuses, times and wraps, in order.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

@@ -1,7 +1,7 @@
 // ComponentSwapTests.swift — each component replaced on its own, and the replacement takes effect.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

@@ -1,7 +1,7 @@
 // FrameTrustTests.swift — no frame acts for another, and results only reach the runtime's callbacks.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

@@ -1,7 +1,7 @@
 // OrderedCallTests.swift — calls made without `await` take their place at once and keep it.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

@@ -1,7 +1,7 @@
 // OutboundCallTests.swift — Swift calling the page: typed results, streams, queueing, settlement.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

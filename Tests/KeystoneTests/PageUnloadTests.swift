@@ -1,7 +1,7 @@
 // PageUnloadTests.swift — a page that goes away cancels its running calls and hears nothing late.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 

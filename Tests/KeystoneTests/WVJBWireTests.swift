@@ -1,7 +1,7 @@
 // WVJBWireTests.swift — WebViewJavascriptBridge's own wire, translated to and from the hub.
 import Foundation
-@_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 
