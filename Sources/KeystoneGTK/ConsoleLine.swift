@@ -1,6 +1,5 @@
 // ConsoleLine.swift — one console line of an admitted document, as a host relays it to the app.
 #if canImport(CWebKitGTK)
-import Foundation
 import Keystone
 
 /// A line the page wrote to its console (`console.log`, `info`, `warn`, `error`), relayed to the
@@ -24,15 +23,9 @@ public struct ConsoleLine: Sendable, Hashable, CustomStringConvertible {
         self.frame = frame
     }
 
-    /// A line from the page's bytes: escaped, and cut to `limit` bytes of its UTF-8 text.
+    /// A line from the page's bytes, as `PostedText/consoleText(_:limit:)` writes it.
     init(level: String, text bytes: UnsafeBufferPointer<UInt8>, limit: Int, frame: CallerFrame) {
-        let kept = bytes.count > limit ? UnsafeBufferPointer(rebasing: bytes[..<max(0, limit)]) : bytes
-        var text = String(decoding: kept, as: UTF8.self)
-        if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            text = text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-        }
-        if kept.count < bytes.count { text += "…" }
-        self.init(level: level, text: text, frame: frame)
+        self.init(level: level, text: PostedText.consoleText(bytes, limit: limit), frame: frame)
     }
 
     /// The text, behind the frame when it is not the main frame: `[subframe https://b.example] text`.

@@ -68,4 +68,11 @@ struct PostedTextTests {
         let answers = with(framed("no new line")) { PostedText.answerBatch($0, limit: 10) { _, _ in "a" } }
         #expect(answers.contains("names no method"))
     }
+
+    @Test func aConsoleLineStaysOneLineAndIsCutAtACharactersStartPastItsLimit() {
+        #expect(with(Array("e2e: 1 passed\nok - forged\r".utf8)) { PostedText.consoleText($0, limit: 100) } == #"e2e: 1 passed\nok - forged\r"#)
+        #expect(with(Array("abc".utf8)) { PostedText.consoleText($0, limit: 3) } == "abc")
+        #expect(with(Array("abcd".utf8)) { PostedText.consoleText($0, limit: 3) } == "abc…")
+        #expect(with(Array("a€b".utf8)) { PostedText.consoleText($0, limit: 2) } == "a…")  // never half a character
+    }
 }

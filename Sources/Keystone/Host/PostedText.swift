@@ -96,6 +96,27 @@ public enum PostedText {
         return answers
     }
 
+    /// A console line's text as a host relays it: at most `limit` bytes of `bytes` (cut at a
+    /// character's start, then `…`), with new lines and carriage returns written `\n` and `\r`, so
+    /// one line stays one line.
+    public static func consoleText(_ bytes: Bytes, limit: Int) -> String {
+        var end = min(bytes.count, max(0, limit))
+        while end > 0, end < bytes.count, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        var text = String(decoding: Bytes(rebasing: bytes[..<end]), as: UTF8.self)
+        if text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            var escaped = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            text = escaped
+        }
+        return end < bytes.count ? text + "…" : text
+    }
+
     /// The answers a host gives for posts it cannot read, each a call's failed answer.
     public enum Refusal {
         /// A message with no new line: it names no method.
