@@ -17,7 +17,7 @@ extension WebKitGTKHost {
     /// says: a queue fetched, or Keystone's WVJB page script injected.
     func answerWVJBSignal(_ uri: String) {
         guard let wvjb else { return }
-        let frame = mainDocument
+        let frame = core.mainDocument
         switch wvjb.answer(toNavigation: uri, from: frame) {
         case .fetchQueue(let script):
             run(script) { [self] result in

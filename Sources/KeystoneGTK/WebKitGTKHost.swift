@@ -43,12 +43,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private let manager: UnsafeMutablePointer<WebKitUserContentManager>
     /// What the host decides as every host does: documents, origins, terminations. Read and
     /// written on the main loop's thread only.
-    private var core: HostCore
-    /// The main document's origin, as its isolated world reported it; `nil` when opaque or not
-    /// reported (a document of an origin the policy refuses gets no isolated-world script).
-    private var documentOrigin: String?
-    /// The main document as its isolated world reported it: the main frame, of that origin.
-    var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
+    var core: HostCore
     /// The clock terminations are counted on, from when the host was made.
     private let started = ContinuousClock.now
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
@@ -213,7 +208,6 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// A new document replaced the old one (a provisional load that fails replaces nothing).
     private func documentDidCommit() {
-        documentOrigin = nil
         perform(core.documentCommitted())
     }
 
@@ -440,8 +434,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             return
         }
         guard let report = HostScripts.documentReport(text) else { return }
-        documentOrigin = frame.origin
-        perform(core.documentReported(token: report.token, restored: report.restored))
+        perform(core.documentReported(token: report.token, restored: report.restored, origin: frame.origin))
     }
 
     private static let batchHeader = Array((PostedText.batchMethod + "\n").utf8)

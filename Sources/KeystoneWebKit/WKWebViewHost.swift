@@ -196,7 +196,7 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
             // Only the host's isolated world can post here: once per main document, at its start,
             // and each time the engine restores it from its back/forward cache.
             if caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) {
-                perform(core.documentReported(token: report.token, restored: report.restored))
+                perform(core.documentReported(token: report.token, restored: report.restored, origin: caller.origin))
             }
             return replyHandler(nil, nil)
         }

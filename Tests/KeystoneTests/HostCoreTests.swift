@@ -65,6 +65,17 @@ struct HostCoreTests {
         #expect(reloads == [.zero])
     }
 
+    @Test func theMainDocumentIsTheReportedOriginsUntilTheDocumentIsGone() throws {
+        var core = try core()
+        _ = core.documentReported(token: "a", restored: false, origin: "https://a.example")
+        #expect(core.mainDocument == CallerFrame(isMainFrame: true, origin: "https://a.example"))
+        _ = core.documentCommitted()
+        #expect(core.mainDocument.origin == nil)
+        _ = core.documentReported(token: "b", restored: false, origin: "https://b.example")
+        _ = core.webProcessTerminated(.crashed, at: .zero)
+        #expect(core.mainDocument.origin == nil)
+    }
+
     @Test func beforeAnyReportBatchesAreNotGuarded() throws {
         #expect(try core().guarded("x") == "x")
     }

@@ -56,6 +56,12 @@ public struct HostCore: Sendable {
     public let terminationLimit: TerminationLimit
     /// The token of the current page load's document, once its isolated world reported it.
     public private(set) var documentToken: String?
+    /// That document's origin, as its isolated world read it (`nil` when opaque or not reported).
+    public private(set) var documentOrigin: String?
+    /// The current page load's main document as its isolated world reported it: the main frame, of
+    /// ``documentOrigin``; the caller of what the document does without a frame of its own (a
+    /// WebViewJavascriptBridge signal).
+    public var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
     private var hasCommittedDocument = false
     /// When the web process ended, within the last ``TerminationLimit/window``.
     private var terminations: [Duration] = []
@@ -148,14 +154,16 @@ public struct HostCore: Sendable {
     /// The engine committed a new main document: the page load ends, unless it is the first.
     public mutating func documentCommitted() -> [Action] {
         defer { hasCommittedDocument = true }
-        documentToken = nil
+        forgetDocument()
         return hasCommittedDocument ? [.unloadPage] : []
     }
 
-    /// The host's isolated world reported the main document's token: at its start, or when the
-    /// engine restored it from its back/forward cache (`restored`). A token other than the current
-    /// page load's ends that page load: the restored (or new) document is a page load of its own.
-    public mutating func documentReported(token: String, restored: Bool) -> [Action] {
+    /// The host's isolated world reported the main document's token and `origin`: at its start, or
+    /// when the engine restored it from its back/forward cache (`restored`). A token other than the
+    /// current page load's ends that page load: the restored (or new) document is a page load of
+    /// its own.
+    public mutating func documentReported(token: String, restored: Bool, origin: String? = nil) -> [Action] {
+        documentOrigin = origin
         guard documentToken != token else { return [] }
         let changes = documentToken != nil
         documentToken = token
@@ -174,8 +182,14 @@ public struct HostCore: Sendable {
     /// document the host might see is a first one.
     public mutating func closed() -> [Action] {
         hasCommittedDocument = false
-        documentToken = nil
+        forgetDocument()
         return [.unloadPage]
+    }
+
+    /// The page load's document is gone: neither its token nor its origin stands any more.
+    private mutating func forgetDocument() {
+        documentToken = nil
+        documentOrigin = nil
     }
 
     // MARK: The web process
@@ -184,7 +198,7 @@ public struct HostCore: Sendable {
     /// `reason`.
     public mutating func webProcessTerminated(_ reason: WebProcessTermination.Reason, at now: Duration) -> [Action] {
         hasCommittedDocument = false
-        documentToken = nil
+        forgetDocument()
         terminations.removeAll { now - $0 >= terminationLimit.window }
         terminations.append(now)
         let count = terminations.count
