@@ -30,15 +30,3 @@ if ! pkg-config --exists webkit2gtk-4.1 2>/dev/null || ! command -v xvfb-run >/d
     install_packages pkg-config libwebkit2gtk-4.1-dev xvfb xauth
 fi
 
-# SwiftPM reads the package's WebKitGTK flags from keystone-webkit2gtk-4.1.pc: WebKitGTK's own
-# flags without -pthread and -Wl,--export-dynamic, which SwiftPM refuses with a warning.
-keystone_pc=/usr/local/lib/pkgconfig/keystone-webkit2gtk-4.1.pc
-keystone_pc_text="Name: keystone-webkit2gtk-4.1
-Description: WebKitGTK 4.1 flags for Keystone's Linux host
-Version: $(pkg-config --modversion webkit2gtk-4.1)
-Cflags: $(pkg-config --cflags webkit2gtk-4.1 | tr ' ' '\n' | grep -v -e '^-pthread$' | tr '\n' ' ')
-Libs: $(pkg-config --libs webkit2gtk-4.1 | tr ' ' '\n' | grep -v -e '^-pthread$' -e '^-Wl,--export-dynamic$' | tr '\n' ' ')"
-if [ "$(cat "$keystone_pc" 2>/dev/null)" != "$keystone_pc_text" ]; then
-    as_root mkdir -p "$(dirname "$keystone_pc")"
-    printf '%s\n' "$keystone_pc_text" | as_root tee "$keystone_pc" >/dev/null
-fi

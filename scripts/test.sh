@@ -3,7 +3,8 @@
 # and coverage, which is printed per module after the real-engine suite), the demo's command line,
 # the documentation (DocC, with its articles' snippets compiled in the examples package), the page-side
 # JavaScript suites, the examples package (parts written outside the package, public API only),
-# the type check of the page API's declarations, the end-to-end suite in a real
+# the type check of the page API's declarations, the Linux host's WebKitGTK declarations checked
+# against the real headers, the end-to-end suite in a real
 # WebKitGTK web view (under Xvfb), the speed bars counted in instructions (valgrind), never in
 # time, so nothing here passes or fails on how busy the machine is; and a minute of fuzzing
 # (libFuzzer with AddressSanitizer), which fails on any finding.
@@ -15,6 +16,9 @@ command -v valgrind >/dev/null || install_packages valgrind
 
 command -v python3 >/dev/null || install_packages python3
 swift format lint --strict --recursive Package.swift Sources Tests Examples/Package.swift Examples/Sources Examples/ArticleSnippets/*/Context.swift
+# The Linux host's own declarations of WebKitGTK, compiled after the real headers: any difference fails.
+# shellcheck disable=SC2046  # pkg-config's flags are words
+cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-4.1) Tests/Declarations/check.c
 swift build --build-tests --enable-code-coverage -Xswiftc -warnings-as-errors
 swift test --skip-build --enable-code-coverage
 # The demo and the real-engine pages run instrumented binaries too: their profiles count.

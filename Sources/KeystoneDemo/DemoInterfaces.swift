@@ -125,6 +125,40 @@ struct SequenceInterface: BridgeInterface {
     }
 }
 
+/// Namespace `mainActor`: methods that hop to the main actor and the main queue, as app code does.
+/// Each answers whether its work ran on the main thread; where the main queue is not drained (a GTK
+/// loop without `GTKMainLoop`), they never answer.
+struct MainActorInterface: BridgeInterface {
+    /// A count kept by main-actor code, read and written only there.
+    @MainActor final class Counter {
+        var value = 0
+        nonisolated init() {}
+        func increment() -> Int {
+            value += 1
+            return value
+        }
+    }
+
+    let counter: Counter
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("run") { (_: JSONValue?) async -> Bool in
+            await MainActor.run { Thread.isMainThread }
+        }
+        methods.async("task") { (_: JSONValue?) async -> Bool in
+            await Task { @MainActor in Thread.isMainThread }.value
+        }
+        methods.async("dispatch") { (_: JSONValue?) async -> Bool in
+            await withCheckedContinuation { continuation in
+                DispatchQueue.main.async { continuation.resume(returning: Thread.isMainThread) }
+            }
+        }
+        methods.async("increment") { [counter] (_: JSONValue?) async -> Int in
+            await counter.increment()
+        }
+    }
+}
+
 /// Namespace `host`: what the app does with its web view besides the bridge.
 struct HostInterface: BridgeInterface {
     /// Evaluates app JavaScript in the page and returns its value.
@@ -150,8 +184,8 @@ func residentBytes() -> Int {
 }
 
 extension Keystone {
-    /// Registers every demo interface under its namespace.
-    func registerDemoInterfaces() throws {
+    /// Registers every demo interface under its namespace; `counter` is the main actor's.
+    func registerDemoInterfaces(counter: MainActorInterface.Counter) throws {
         try register(EchoInterface())
         try register(MathInterface(), namespace: "math")
         try register(OpsInterface(), namespace: "math.basic.ops")
@@ -159,6 +193,7 @@ extension Keystone {
         try register(ErrorsInterface(), namespace: "errors")
         try register(ConsoleInterface(), namespace: "console")
         try register(SequenceInterface(), namespace: "sequence")
+        try register(MainActorInterface(counter: counter), namespace: "mainActor")
         try register(
             NativeInterface(pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 }),
             namespace: "native"

@@ -35,7 +35,7 @@ final class WebViewDemo: Sendable {
         let keystone = Keystone(components: components)
         let host: WebKitGTKHost
         do {
-            try keystone.registerDemoInterfaces()
+            try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
             host = try WebKitGTKHost(
                 hub: keystone,
                 options: .init(

@@ -12,7 +12,7 @@ import KeystoneGTK
 /// Only digits are ever evaluated.
 enum SameViewFloor {
     static func install(in host: WebKitGTKHost) {
-        let view = ks_web_view(host.widget.assumingMemoryBound(to: GtkWidget.self))!
+        let view = ks_web_view(OpaquePointer(host.widget))!
         let manager = webkit_web_view_get_user_content_manager(view)!
         let data = UnsafeMutableRawPointer(view)
         _ = ks_on_message_with_reply(
@@ -22,7 +22,7 @@ enum SameViewFloor {
                 let text = jsc_value_to_string(value)
                 let answer = jsc_value_new_string(jsc_value_get_context(value), text)
                 webkit_script_message_reply_return_value(reply, answer)
-                g_object_unref(answer)
+                g_object_unref(UnsafeMutableRawPointer(answer))
                 g_free(text)
                 return 1
             }, nil)
@@ -53,7 +53,7 @@ enum SameViewFloor {
 
     private static func evaluate(_ view: UnsafeMutableRawPointer, _ function: String, _ digits: String) {
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return }
-        webkit_web_view_evaluate_javascript(view.assumingMemoryBound(to: WebKitWebView.self), "\(function)(\(digits))", -1, nil, nil, nil, nil, nil)
+        webkit_web_view_evaluate_javascript(OpaquePointer(view), "\(function)(\(digits))", -1, nil, nil, nil, nil, nil)
     }
 }
 #endif

@@ -4,13 +4,19 @@ import CWebKitGTK
 
 /// GTK's main loop: initializes GTK, runs until ``quit()``, and runs work on the loop's thread.
 /// An app shows a ``WebKitGTKHost`` with this and ``WebViewWindow``, without the C API.
+///
+/// The loop also drains libdispatch's main queue, as Foundation's run loop does: while it runs on
+/// the main thread, `@MainActor` code, `DispatchQueue.main.async` and `await MainActor.run { }`
+/// run on it, as they do under UIKit or AppKit.
 public final class GTKMainLoop: @unchecked Sendable {
     private let loop: OpaquePointer
 
-    /// Initializes GTK (once per process) and creates the loop. Call on the thread that will run it.
+    /// Initializes GTK (once per process) and creates the loop. Call on the main thread, which will
+    /// run it.
     public init() {
         gtk_init(nil, nil)
         loop = g_main_loop_new(nil, 0)
+        MainQueueSource.install()
     }
 
     deinit {
@@ -49,12 +55,12 @@ final class MainLoopWork {
     /// Runs `body` on the loop's thread after everything queued the same way before it: the queue
     /// keeps its work in order, from any thread, the loop's own included.
     static func enqueue(_ body: @escaping () -> Void, dropped: @escaping () -> Void) {
-        g_idle_add_full(G_PRIORITY_DEFAULT, fire, Unmanaged.passRetained(MainLoopWork(body, dropped: dropped)).toOpaque(), destroy)
+        g_idle_add_full(KS_G_PRIORITY_DEFAULT, fire, Unmanaged.passRetained(MainLoopWork(body, dropped: dropped)).toOpaque(), destroy)
     }
 
     /// Runs `body` on the loop's thread after `milliseconds`.
     static func after(milliseconds: UInt32, _ body: @escaping () -> Void, dropped: @escaping () -> Void) {
-        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, fire, Unmanaged.passRetained(MainLoopWork(body, dropped: dropped)).toOpaque(), destroy)
+        g_timeout_add_full(KS_G_PRIORITY_DEFAULT, milliseconds, fire, Unmanaged.passRetained(MainLoopWork(body, dropped: dropped)).toOpaque(), destroy)
     }
 
     private static let fire: GSourceFunc = { data in

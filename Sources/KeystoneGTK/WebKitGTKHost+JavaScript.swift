@@ -59,13 +59,13 @@ private final class RunningScript {
 
     /// The JSON text of the completion value (`nil` for `undefined`), or the error it threw.
     func finish(_ result: OpaquePointer?) -> Result<String?, BridgeError> {
-        var error: UnsafeMutablePointer<GError>?
+        var error: OpaquePointer?
         guard let value = webkit_web_view_evaluate_javascript_finish(host.webView, result, &error) else {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            let message = error.map { String(cString: ks_error_message($0)) } ?? "unknown error"
             if let error { g_error_free(error) }
             return .failure(BridgeError(code: .failed, message: "the script failed: \(message)"))
         }
-        defer { g_object_unref(value) }
+        defer { g_object_unref(UnsafeMutableRawPointer(value)) }
         guard jsc_value_is_undefined(value) == 0 else { return .success(nil) }
         let tooLarge = BridgeError(code: .limitExceeded, message: "the script's value is larger than the limit of \(limit) bytes")
         // A string is measured before it is quoted as JSON, which would copy it again.

@@ -38,9 +38,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// WebViewJavascriptBridge's wire, when the page speaks it.
     let wvjb: WVJBWire?
-    private let view: UnsafeMutablePointer<GtkWidget>
-    var webView: UnsafeMutablePointer<WebKitWebView> { ks_web_view(view) }
-    private let manager: UnsafeMutablePointer<WebKitUserContentManager>
+    private let view: OpaquePointer
+    var webView: OpaquePointer { ks_web_view(view) }
+    private let manager: OpaquePointer
     /// What the host decides as every host does: documents, origins, terminations. Read and
     /// written on the main loop's thread only.
     var core: HostCore
@@ -68,7 +68,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
-        view = g_object_ref_sink(webkit_web_view_new_with_user_content_manager(manager)).assumingMemoryBound(to: GtkWidget.self)
+        view = OpaquePointer(g_object_ref_sink(UnsafeMutableRawPointer(webkit_web_view_new_with_user_content_manager(manager))))
         let source = try HostScripts.pageWorld(
             relay: Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
             injectsPageRuntime: options.injectsPageRuntime
@@ -77,6 +77,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             pageWorld: core.scriptsOnlyForAllowedOrigins(source),
             isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)))
         connectSignals()
+        MainQueueSource.install()
         hub.attach(to: self)
     }
 
@@ -84,8 +85,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// already checking its document's own origin: the engine's URL patterns narrow injection to
     /// the allowed origins' hosts (they cannot say a port).
     private func addScripts(pageWorld: String, isolatedWorld: String) {
-        let frames = options.injectsIntoSubframes ? WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
-        let start = WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START
+        let frames = options.injectsIntoSubframes ? KS_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : KS_WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
+        let start = KS_WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START
         Self.withURIPatterns(core.injectionPatterns) { allowList in
             for script in [
                 webkit_user_script_new(pageWorld, frames, start, allowList, nil),
@@ -125,7 +126,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                     ?? jsc_value_new_null(jsc_value_get_context(value))
                 // The reply takes its own reference; the new value's is ours to drop.
                 webkit_script_message_reply_return_value(reply, answer)
-                g_object_unref(answer)
+                g_object_unref(UnsafeMutableRawPointer(answer))
                 return 1
             }, me)
         _ = ks_on_message_with_reply(
@@ -136,13 +137,13 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 WebKitGTKHost.withText(of: value, host.documentReported)
                 let answer = jsc_value_new_null(jsc_value_get_context(value))
                 webkit_script_message_reply_return_value(reply, answer)
-                g_object_unref(answer)
+                g_object_unref(UnsafeMutableRawPointer(answer))
                 return 1
             }, me)
         _ = ks_on_load_changed(
             webView,
             { _, event, data in
-                guard let data, event == WEBKIT_LOAD_COMMITTED else { return }
+                guard let data, event == KS_WEBKIT_LOAD_COMMITTED else { return }
                 Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().documentDidCommit()
             }, me)
         _ = ks_on_decide_policy(
@@ -172,8 +173,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
         webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.documentChannel, Self.worldName)
         webkit_user_content_manager_remove_all_scripts(manager)
-        g_object_unref(manager)
-        g_object_unref(view)
+        g_object_unref(UnsafeMutableRawPointer(manager))
+        g_object_unref(UnsafeMutableRawPointer(view))
     }
 
     /// Loads `html` with `baseURI` as its address.
@@ -195,12 +196,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The page's web process ended: the page is gone (pending calls settle with `pageGone`, the
     /// page's running calls are cancelled), the app hears why, and the page is reloaded as the
     /// host core says. The reloaded document then starts the next page load without ending another.
-    private func webProcessDidTerminate(_ reason: WebKitWebProcessTerminationReason) {
+    private func webProcessDidTerminate(_ reason: UInt32) {
         capabilities.removeAll()
         let reason: WebProcessTermination.Reason =
             switch reason {
-            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
-            case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
+            case KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
+            case KS_WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
             default: .crashed
             }
         perform(core.webProcessTerminated(reason, at: started.duration(to: .now)))
@@ -318,7 +319,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// Runs `body` with the UTF-8 bytes of a JavaScript value's text, all of them: read by length,
     /// so a NUL inside ends nothing.
-    static func withText<Result>(of value: UnsafeMutablePointer<JSCValue>, _ body: (Bytes) -> Result) -> Result {
+    static func withText<Result>(of value: OpaquePointer, _ body: (Bytes) -> Result) -> Result {
         guard let text = jsc_value_to_string_as_bytes(value) else { return body(Bytes(start: nil, count: 0)) }
         defer { g_bytes_unref(text) }
         var count: gsize = 0
@@ -331,7 +332,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private func handleDialog(_ dialog: OpaquePointer) -> Bool {
         let message = webkit_script_dialog_get_message(dialog)!
         switch webkit_script_dialog_get_dialog_type(dialog) {
-        case WEBKIT_SCRIPT_DIALOG_PROMPT:
+        case KS_WEBKIT_SCRIPT_DIALOG_PROMPT:
             let defaultText = webkit_script_dialog_prompt_get_default_text(dialog)
             return Self.withBytes(of: message) { bytes in
                 let (sender, bytes) = identify(bytes)
@@ -356,11 +357,11 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 }
                 return true
             }
-        case WEBKIT_SCRIPT_DIALOG_CONFIRM:
+        case KS_WEBKIT_SCRIPT_DIALOG_CONFIRM:
             guard let confirm = dialogHandler.confirm else { return false }
             webkit_script_dialog_confirm_set_confirmed(dialog, confirm(String(cString: message)) ? 1 : 0)
             return true
-        case WEBKIT_SCRIPT_DIALOG_ALERT:
+        case KS_WEBKIT_SCRIPT_DIALOG_ALERT:
             guard let alert = dialogHandler.alert else { return false }
             alert(String(cString: message))
             return true

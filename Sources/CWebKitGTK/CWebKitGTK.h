@@ -1,0 +1,267 @@
+// CWebKitGTK.h — the part of WebKitGTK 4.1, GTK 3, GLib and JavaScriptCoreGTK that the Linux host
+// uses, declared here so the package builds with nothing but Debian's libwebkit2gtk-4.1-dev: no
+// pkg-config file of its own, no header search paths, no flags. The module map links the system
+// libraries by name.
+//
+// Every type is an incomplete struct under the tag the real headers use, every enumeration is its
+// C type (`unsigned int`) with the values the host needs as KS_ constants, and every function is
+// declared as WebKitGTK declares it. Tests/Declarations/check.c compiles this file after the real
+// headers: a prototype that differs, a typedef that is not the same type, or a constant with another
+// value fails the test command.
+#ifndef KEYSTONE_CWEBKITGTK_H
+#define KEYSTONE_CWEBKITGTK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+// MARK: GLib (glib/gtypes.h, glibconfig.h, glib/gmain.h, glib/gbytes.h, glib/gerror.h)
+
+typedef char gchar;
+typedef int gint;
+typedef unsigned int guint;
+typedef unsigned int guint32;
+typedef gint gboolean;
+typedef void *gpointer;
+typedef const void *gconstpointer;
+typedef unsigned long gulong;
+typedef __SIZE_TYPE__ gsize;
+typedef signed long gssize;
+typedef guint32 GQuark;
+typedef gboolean (*GSourceFunc)(gpointer user_data);
+typedef void (*GDestroyNotify)(gpointer data);
+
+typedef struct _GMainLoop GMainLoop;
+typedef struct _GMainContext GMainContext;
+typedef struct _GBytes GBytes;
+typedef struct _GError GError;
+
+#define KS_G_PRIORITY_DEFAULT 0
+
+extern void g_free(gpointer mem);
+extern GMainLoop *g_main_loop_new(GMainContext *context, gboolean is_running);
+extern void g_main_loop_run(GMainLoop *loop);
+extern void g_main_loop_quit(GMainLoop *loop);
+extern void g_main_loop_unref(GMainLoop *loop);
+extern guint g_idle_add_full(gint priority, GSourceFunc function, gpointer data, GDestroyNotify notify);
+extern guint g_timeout_add_full(gint priority, guint interval, GSourceFunc function, gpointer data, GDestroyNotify notify);
+extern gsize g_bytes_get_size(GBytes *bytes);
+extern gconstpointer g_bytes_get_data(GBytes *bytes, gsize *size);
+extern void g_bytes_unref(GBytes *bytes);
+extern void g_error_free(GError *error);
+
+/// GError's public fields (glib/gerror.h), read through this mirror because the struct stays
+/// incomplete here; check.c compares the offsets.
+struct ks_error_fields {
+    GQuark domain;
+    gint code;
+    gchar *message;
+};
+
+/// The message of `error`.
+static inline const char *ks_error_message(GError *error) { return ((struct ks_error_fields *)(void *)error)->message; }
+
+// MARK: GLib file descriptor sources (glib/gmain.h, glib-unix.h)
+
+typedef gboolean (*KSUnixFDSourceFunc)(gint fd, unsigned int condition, gpointer user_data);
+#define KS_G_IO_IN 1u
+extern guint g_unix_fd_add_full(gint priority, gint fd, unsigned int condition, KSUnixFDSourceFunc function, gpointer user_data,
+                                GDestroyNotify notify);
+
+// MARK: libdispatch's main queue, as a run loop drives it (the toolchain's libdispatch exports these
+// for Foundation's run loop; dispatch/private.h declares them; not in the public headers). On Linux
+// the handle is an eventfd the queue writes to when it has work.
+
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+// MARK: GObject (gobject/gobject.h, gobject/gsignal.h, gobject/gclosure.h)
+
+typedef struct _GObject GObject;
+typedef struct _GClosure GClosure;
+typedef void (*GCallback)(void);
+typedef void (*GClosureNotify)(gpointer data, GClosure *closure);
+
+#define KS_G_SIGNAL_MATCH_DATA (1u << 4)
+
+extern void g_object_unref(gpointer object);
+extern gpointer(g_object_ref_sink)(gpointer object);
+extern gulong g_signal_connect_data(gpointer instance, const gchar *detailed_signal, GCallback c_handler, gpointer data,
+                                    GClosureNotify destroy_data, unsigned int connect_flags);
+extern guint g_signal_handlers_disconnect_matched(gpointer instance, unsigned int mask, guint signal_id, GQuark detail, GClosure *closure,
+                                                  gpointer func, gpointer data);
+
+// MARK: GIO (gio/giotypes.h)
+
+typedef struct _GCancellable GCancellable;
+typedef struct _GAsyncResult GAsyncResult;
+typedef void (*GAsyncReadyCallback)(GObject *source_object, GAsyncResult *res, gpointer data);
+
+// MARK: GTK 3 (gtk/gtkmain.h, gtk/gtkwindow.h, gtk/gtkwidget.h, gtk/gtkcontainer.h)
+
+typedef struct _GtkWidget GtkWidget;
+typedef struct _GtkWindow GtkWindow;
+typedef struct _GtkContainer GtkContainer;
+
+#define KS_GTK_WINDOW_TOPLEVEL 0u
+
+extern void gtk_init(int *argc, char ***argv);
+extern GtkWidget *gtk_window_new(unsigned int type);
+extern void gtk_window_set_title(GtkWindow *window, const gchar *title);
+extern void gtk_window_set_default_size(GtkWindow *window, gint width, gint height);
+extern void gtk_container_add(GtkContainer *container, GtkWidget *widget);
+extern void gtk_widget_show_all(GtkWidget *widget);
+extern void gtk_widget_destroy(GtkWidget *widget);
+
+// MARK: JavaScriptCoreGTK 4.1 (jsc/JSCValue.h, jsc/JSCContext.h)
+
+typedef struct _JSCValue JSCValue;
+typedef struct _JSCContext JSCContext;
+
+extern JSCContext *jsc_value_get_context(JSCValue *value);
+extern JSCValue *jsc_value_new_string(JSCContext *context, const char *string);
+extern JSCValue *jsc_value_new_null(JSCContext *context);
+extern gboolean jsc_value_is_undefined(JSCValue *value);
+extern gboolean jsc_value_is_string(JSCValue *value);
+extern char *jsc_value_to_string(JSCValue *value);
+extern GBytes *jsc_value_to_string_as_bytes(JSCValue *value);
+extern char *jsc_value_to_json(JSCValue *value, guint indent);
+
+// MARK: WebKitGTK 4.1 (webkit2/WebKitWebView.h, WebKitUserContentManager.h, WebKitUserContent.h,
+// WebKitScriptDialog.h, WebKitPolicyDecision.h, WebKitNavigationPolicyDecision.h,
+// WebKitNavigationAction.h, WebKitURIRequest.h, WebKitJavascriptResult.h)
+
+typedef struct _WebKitWebView WebKitWebView;
+typedef struct _WebKitUserContentManager WebKitUserContentManager;
+typedef struct _WebKitUserScript WebKitUserScript;
+typedef struct _WebKitScriptDialog WebKitScriptDialog;
+typedef struct _WebKitScriptMessageReply WebKitScriptMessageReply;
+typedef struct _WebKitPolicyDecision WebKitPolicyDecision;
+typedef struct _WebKitNavigationPolicyDecision WebKitNavigationPolicyDecision;
+typedef struct _WebKitNavigationAction WebKitNavigationAction;
+typedef struct _WebKitURIRequest WebKitURIRequest;
+typedef struct _WebKitJavascriptResult WebKitJavascriptResult;
+
+#define KS_WEBKIT_LOAD_COMMITTED 2u
+#define KS_WEBKIT_SCRIPT_DIALOG_ALERT 0u
+#define KS_WEBKIT_SCRIPT_DIALOG_CONFIRM 1u
+#define KS_WEBKIT_SCRIPT_DIALOG_PROMPT 2u
+#define KS_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES 0u
+#define KS_WEBKIT_USER_CONTENT_INJECT_TOP_FRAME 1u
+#define KS_WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START 0u
+#define KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION 0u
+#define KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT 1u
+#define KS_WEBKIT_WEB_PROCESS_TERMINATED_BY_API 2u
+
+extern GtkWidget *webkit_web_view_new_with_user_content_manager(WebKitUserContentManager *user_content_manager);
+extern WebKitUserContentManager *webkit_web_view_get_user_content_manager(WebKitWebView *web_view);
+extern void webkit_web_view_load_uri(WebKitWebView *web_view, const gchar *uri);
+extern void webkit_web_view_load_html(WebKitWebView *web_view, const gchar *content, const gchar *base_uri);
+extern void webkit_web_view_reload(WebKitWebView *web_view);
+extern void webkit_web_view_terminate_web_process(WebKitWebView *web_view);
+extern void webkit_web_view_evaluate_javascript(WebKitWebView *web_view, const char *script, gssize length, const char *world_name,
+                                                const char *source_uri, GCancellable *cancellable, GAsyncReadyCallback callback,
+                                                gpointer user_data);
+extern JSCValue *webkit_web_view_evaluate_javascript_finish(WebKitWebView *web_view, GAsyncResult *result, GError **error);
+
+extern WebKitUserContentManager *webkit_user_content_manager_new(void);
+extern void webkit_user_content_manager_add_script(WebKitUserContentManager *manager, WebKitUserScript *script);
+extern void webkit_user_content_manager_remove_all_scripts(WebKitUserContentManager *manager);
+extern gboolean webkit_user_content_manager_register_script_message_handler(WebKitUserContentManager *manager, const gchar *name);
+extern gboolean webkit_user_content_manager_register_script_message_handler_with_reply(WebKitUserContentManager *manager, const char *name,
+                                                                                       const char *world_name);
+extern void webkit_user_content_manager_unregister_script_message_handler(WebKitUserContentManager *manager, const gchar *name);
+extern void webkit_user_content_manager_unregister_script_message_handler_in_world(WebKitUserContentManager *manager, const gchar *name,
+                                                                                   const gchar *world_name);
+extern WebKitUserScript *webkit_user_script_new(const gchar *source, unsigned int injected_frames, unsigned int injection_time,
+                                                const gchar *const *allow_list, const gchar *const *block_list);
+extern WebKitUserScript *webkit_user_script_new_for_world(const gchar *source, unsigned int injected_frames, unsigned int injection_time,
+                                                          const gchar *world_name, const gchar *const *allow_list,
+                                                          const gchar *const *block_list);
+extern void webkit_user_script_unref(WebKitUserScript *user_script);
+
+extern unsigned int webkit_script_dialog_get_dialog_type(WebKitScriptDialog *dialog);
+extern const gchar *webkit_script_dialog_get_message(WebKitScriptDialog *dialog);
+extern void webkit_script_dialog_confirm_set_confirmed(WebKitScriptDialog *dialog, gboolean confirmed);
+extern const gchar *webkit_script_dialog_prompt_get_default_text(WebKitScriptDialog *dialog);
+extern void webkit_script_dialog_prompt_set_text(WebKitScriptDialog *dialog, const gchar *text);
+extern void webkit_script_message_reply_return_value(WebKitScriptMessageReply *script_message_reply, JSCValue *reply_value);
+extern JSCValue *webkit_javascript_result_get_js_value(WebKitJavascriptResult *js_result);
+
+extern void webkit_policy_decision_ignore(WebKitPolicyDecision *decision);
+extern WebKitNavigationAction *webkit_navigation_policy_decision_get_navigation_action(WebKitNavigationPolicyDecision *decision);
+extern WebKitURIRequest *webkit_navigation_action_get_request(WebKitNavigationAction *navigation);
+extern const gchar *webkit_uri_request_get_uri(WebKitURIRequest *request);
+
+// MARK: What Swift cannot write itself: GObject casts and typed signal connections. Each wrapper
+// does one thing; no logic lives here. The casts are plain pointer casts: every pointer handed to
+// them is the type the cast names (GTK's checked casts would only add a warning).
+
+typedef gboolean (*KSScriptDialogHandler)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer data);
+typedef void (*KSLoadChangedHandler)(WebKitWebView *view, unsigned int event, gpointer data);
+typedef gboolean (*KSDecidePolicyHandler)(WebKitWebView *view, WebKitPolicyDecision *decision, unsigned int type, gpointer data);
+typedef void (*KSWebProcessTerminatedHandler)(WebKitWebView *view, unsigned int reason, gpointer data);
+typedef gboolean (*KSMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply,
+                                              gpointer data);
+typedef void (*KSMessageHandler)(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data);
+
+static inline WebKitWebView *ks_web_view(GtkWidget *widget) { return (WebKitWebView *)(void *)widget; }
+static inline GtkContainer *ks_container(GtkWidget *widget) { return (GtkContainer *)(void *)widget; }
+static inline GtkWindow *ks_window(GtkWidget *widget) { return (GtkWindow *)(void *)widget; }
+
+static inline gulong ks_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
+    return g_signal_connect_data(instance, signal, handler, data, NULL, 0);
+}
+
+static inline gulong ks_on_script_dialog(WebKitWebView *view, KSScriptDialogHandler handler, gpointer data) {
+    return ks_connect(view, "script-dialog", (GCallback)handler, data);
+}
+
+static inline gulong ks_on_load_changed(WebKitWebView *view, KSLoadChangedHandler handler, gpointer data) {
+    return ks_connect(view, "load-changed", (GCallback)handler, data);
+}
+
+static inline gulong ks_on_decide_policy(WebKitWebView *view, KSDecidePolicyHandler handler, gpointer data) {
+    return ks_connect(view, "decide-policy", (GCallback)handler, data);
+}
+
+/// The URI a navigation decision is about; NULL for other decisions.
+static inline const char *ks_navigation_decision_uri(WebKitPolicyDecision *decision, unsigned int type) {
+    if (type != KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION) return NULL;
+    WebKitNavigationAction *action =
+        webkit_navigation_policy_decision_get_navigation_action((WebKitNavigationPolicyDecision *)(void *)decision);
+    return webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+}
+
+static inline gulong ks_on_web_process_terminated(WebKitWebView *view, KSWebProcessTerminatedHandler handler, gpointer data) {
+    return ks_connect(view, "web-process-terminated", (GCallback)handler, data);
+}
+
+/// Registers the script message handler `name` with a reply (window.webkit.messageHandlers.NAME)
+/// in the script world `world` (NULL: the page's own world).
+static inline gulong ks_on_message_with_reply(WebKitUserContentManager *manager, const char *name, const char *world,
+                                              KSMessageWithReplyHandler handler, gpointer data) {
+    char signal[256];
+    snprintf(signal, sizeof signal, "script-message-with-reply-received::%s", name);
+    gulong id = ks_connect(manager, signal, (GCallback)handler, data);
+    webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, world);
+    return id;
+}
+
+/// Registers the script message handler `name` without a reply, in the page's own world.
+static inline gulong ks_on_message(WebKitUserContentManager *manager, const char *name, KSMessageHandler handler, gpointer data) {
+    char signal[256];
+    snprintf(signal, sizeof signal, "script-message-received::%s", name);
+    gulong id = ks_connect(manager, signal, (GCallback)handler, data);
+    webkit_user_content_manager_register_script_message_handler(manager, name);
+    return id;
+}
+
+/// The text of a script message's value (free it with g_free).
+static inline char *ks_message_text(WebKitJavascriptResult *result) { return jsc_value_to_string(webkit_javascript_result_get_js_value(result)); }
+
+/// Disconnects every handler connected with `data` on `instance`.
+static inline void ks_disconnect_all(gpointer instance, gpointer data) {
+    g_signal_handlers_disconnect_matched(instance, KS_G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, data);
+}
+
+#endif
