@@ -13,18 +13,26 @@ import WebKit
 /// batches, and reports new documents as page loads. It reports who called (`WKFrameInfo`'s frame
 /// and origin) and decides nothing: the hub's policy does.
 ///
-/// The host becomes the web view's `uiDelegate` and `navigationDelegate` but keeps the app's: the
-/// page's own `alert`, `confirm` and `prompt` (every prompt that is not a bridge call), and every
-/// other delegate method, still reach ``appUIDelegate`` and ``appNavigationDelegate``. It holds
-/// the web view and the app's delegates weakly; WebKit's content controller holds the host until
-/// ``detach()``.
+/// The host becomes the web view's `uiDelegate` and `navigationDelegate` and keeps the app's: it
+/// passes every `WKNavigationDelegate` method, and `WKUIDelegate`'s new-window, close, `alert`,
+/// `confirm`, `prompt`, media-capture and (macOS) open-panel methods, to ``appUIDelegate`` and
+/// ``appNavigationDelegate`` when they implement them (asked at each call), and otherwise answers
+/// as WebKit does without a delegate. `WKUIDelegate`'s context-menu and edit-menu methods are not
+/// passed on: answering them at all would replace WebKit's own menus for every app.
+/// A delegate the app sets on the web view later becomes the app's delegate, and the web view's
+/// delegate stays the host.
+///
+/// The app keeps the host (WebKit holds it only weakly); ``detach()`` gives the web view back. The
+/// host refuses a web view whose `WKUserContentController` another host already uses (copies of a
+/// `WKWebViewConfiguration` share one), and answers only its own web view's messages: a
+/// `window.open` popup made from the same configuration is refused.
 ///
 /// New documents are learned from the host's script in an isolated content world, which page
-/// scripts cannot reach: each main document names itself there, and the host guards every batch
-/// with the name of the document it was made for. The end of the web content process is a page
-/// change too.
+/// scripts cannot reach: each main document names itself there (and again when the engine restores
+/// it from its back/forward cache), and the host guards every batch with the name of the document
+/// it was made for. The end of the web content process is a page change too.
 @MainActor
-public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, WKScriptMessageHandlerWithReply, EvaluationTarget {
+public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, EvaluationTarget {
     /// How the host serves pages: the options every host takes.
     public typealias Options = HostOptions
 
@@ -34,9 +42,11 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     public let options: Options
     /// The web view the host is attached to, until it goes away or ``detach()`` is called.
     public private(set) weak var webView: WKWebView?
-    /// The app's own UI delegate, which keeps receiving everything the host does not answer.
+    /// The app's own UI delegate, which keeps receiving everything the host does not answer. Setting
+    /// the web view's `uiDelegate` sets this instead.
     public weak var appUIDelegate: (any WKUIDelegate)?
-    /// The app's own navigation delegate, which keeps receiving every navigation event.
+    /// The app's own navigation delegate, which keeps receiving every navigation event. Setting the
+    /// web view's `navigationDelegate` sets this instead.
     public weak var appNavigationDelegate: (any WKNavigationDelegate)?
     /// Told when the page's web content process ends, after the hub has settled everything bound
     /// for the page and before the host reloads it (backing off, and stopping, as
@@ -48,47 +58,109 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     private var core: HostCore
     /// The clock terminations are counted on, from when the host was made.
     private let started = ContinuousClock.now
+    /// The web view's content controller, and the scripts the host added to it.
+    private weak var controller: WKUserContentController?
+    private var scripts: [WKUserScript] = []
+    /// Watches the web view's delegates, which stay the host while it is attached.
+    private var delegateObservations: [NSKeyValueObservation] = []
     private static let handlerName = "keystone"
     private static let documentHandlerName = "keystoneDocument"
     /// The isolated content world of the host's own script: page scripts cannot reach it.
     private static let world = WKContentWorld.world(name: "keystone-host")
+    /// The content controllers hosts are attached to: WebKit refuses a second handler of one name.
+    private static var controllersInUse: [WeakController] = []
 
     /// Attaches `hub` to `webView`: adds the host's scripts and handlers, and becomes the web view's
     /// UI and navigation delegate, keeping the app's delegates to pass on what it does not answer.
-    /// Throws if the page runtime cannot be read from the package's resources, or (`invalidRegistration`)
-    /// when an allowed origin is not written as the engine writes origins.
+    /// - Throws: `BridgeError` (`invalidRegistration`) when another host uses the web view's
+    ///   content controller, or an allowed origin is not written as the engine writes origins;
+    ///   the error of reading the page runtime from the package's resources.
     public init(webView: WKWebView, hub: any BridgeHub, options: Options = Options()) throws {
+        let controller = webView.configuration.userContentController
+        guard !Self.isInUse(controller) else {
+            throw BridgeError(
+                code: .invalidRegistration,
+                message: "another WKWebViewHost uses this web view's WKUserContentController: give each web view a configuration of its own, or detach() the other host")
+        }
         self.hub = hub
         self.options = options
         self.core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
         self.webView = webView
+        self.controller = controller
         self.appUIDelegate = webView.uiDelegate
         self.appNavigationDelegate = webView.navigationDelegate
         self.wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         super.init()
         let source = try HostScripts.pageWorld(injectsPageRuntime: options.injectsPageRuntime)
         let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(report)")
-        let mainFrameOnly = !options.injectsIntoSubframes
-        let controller = webView.configuration.userContentController
-        controller.addUserScript(WKUserScript(source: core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: mainFrameOnly))
-        controller.addUserScript(
-            WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world)
-        )
-        controller.addScriptMessageHandler(self, contentWorld: .page, name: Self.handlerName)
-        controller.addScriptMessageHandler(self, contentWorld: Self.world, name: Self.documentHandlerName)
+        scripts = [
+            WKUserScript(
+                source: core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: .page),
+            WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
+        ]
+        scripts.forEach(controller.addUserScript)
+        // WebKit holds its message handlers strongly: a handler that holds the host weakly lets the
+        // host, the hub and its interfaces go when the app lets them go.
+        let handler = WeakScriptMessageHandler(host: self)
+        controller.addScriptMessageHandler(handler, contentWorld: .page, name: Self.handlerName)
+        controller.addScriptMessageHandler(handler, contentWorld: Self.world, name: Self.documentHandlerName)
+        Self.controllersInUse.append(WeakController(controller: controller))
         webView.uiDelegate = self
         webView.navigationDelegate = self
+        observeDelegates(of: webView)
         hub.attach(to: self)
     }
 
-    /// Gives the web view back: removes the message handlers and restores the app's delegates. The
-    /// page load ends: Swift's calls waiting for the page settle with `pageGone`.
+    /// Gives the web view back: removes the host's scripts and message handlers, restores the app's
+    /// delegates, and ends the page load: Swift's calls waiting for the page settle with `pageGone`.
     public func detach() {
+        delegateObservations.forEach { $0.invalidate() }
+        delegateObservations = []
         perform(core.closed())
-        webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
-        webView?.configuration.userContentController.removeScriptMessageHandler(forName: Self.documentHandlerName, contentWorld: Self.world)
-        webView?.uiDelegate = appUIDelegate
-        webView?.navigationDelegate = appNavigationDelegate
+        if let controller {
+            controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
+            controller.removeScriptMessageHandler(forName: Self.documentHandlerName, contentWorld: Self.world)
+            // WebKit removes user scripts only all at once: the app's own are added back.
+            let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
+            controller.removeAllUserScripts()
+            others.forEach(controller.addUserScript)
+            Self.controllersInUse.removeAll { $0.controller === controller || $0.controller == nil }
+        }
+        scripts = []
+        controller = nil
+        if let webView {
+            webView.uiDelegate = appUIDelegate
+            webView.navigationDelegate = appNavigationDelegate
+        }
+        webView = nil
+    }
+
+    /// Whether a host is attached to `controller`.
+    private static func isInUse(_ controller: WKUserContentController) -> Bool {
+        controllersInUse.removeAll { $0.controller == nil }
+        return controllersInUse.contains { $0.controller === controller }
+    }
+
+    /// Keeps the web view's delegates pointing at the host: a delegate the app sets on the web view
+    /// becomes the app's delegate (WebKit reads which methods a delegate has when it is set, so the
+    /// host answers every method it forwards and asks the app's delegate at each call).
+    private func observeDelegates(of webView: WKWebView) {
+        delegateObservations = [
+            webView.observe(\.uiDelegate) { [weak self] _, _ in MainActor.assumeIsolated { self?.reclaimDelegates() } },
+            webView.observe(\.navigationDelegate) { [weak self] _, _ in MainActor.assumeIsolated { self?.reclaimDelegates() } },
+        ]
+    }
+
+    private func reclaimDelegates() {
+        guard let webView else { return }
+        if webView.uiDelegate !== self {
+            appUIDelegate = webView.uiDelegate
+            webView.uiDelegate = self
+        }
+        if webView.navigationDelegate !== self {
+            appNavigationDelegate = webView.navigationDelegate
+            webView.navigationDelegate = self
+        }
     }
 
     // MARK: EvaluationTarget
@@ -116,7 +188,9 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
 
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
     /// host, and returns its completion value as JSON (`undefined` is `null`).
-    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON.
+    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON;
+    ///   `limitExceeded` when its value is larger than the hub's `BridgeLimits/evaluationResultBytes`;
+    ///   `pageGone` when the web view has gone.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, BridgeError>, Never>) in
             // Through the main queue, as batches go, so it runs after them.
@@ -155,42 +229,16 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         return .success(data)
     }
 
-    // MARK: WKUIDelegate
+    // MARK: Script messages
 
-    /// A page's `prompt`: a bridge prompt is answered by the hub, synchronously; any other goes to
-    /// the app's UI delegate, or gets WebKit's default answer when it has none.
-    public func webView(
-        _ webView: WKWebView,
-        runJavaScriptTextInputPanelWithPrompt prompt: String,
-        defaultText: String?,
-        initiatedByFrame frame: WKFrameInfo,
-        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
-    ) {
-        guard Keystone.isBridgePrompt(prompt) else {
-            // Not a bridge call: the app's dialog, or WebKit's default answer when it has none.
-            #if canImport(ObjectiveC)
-            guard let app = appUIDelegate,
-                app.responds(to: #selector(WKUIDelegate.webView(_:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:)))
-            else { return completionHandler(nil) }
-            app.webView?(webView, runJavaScriptTextInputPanelWithPrompt: prompt, defaultText: defaultText, initiatedByFrame: frame, completionHandler: completionHandler)
-            #else
-            completionHandler(nil)
-            #endif
-            return
+    /// A script message with a reply, from the web view's content controller: the page's
+    /// asynchronous call, answered through the reply, or the isolated world's report of a new main
+    /// document. Who called comes from the message's `WKFrameInfo`; a message from another web view
+    /// sharing the controller (a popup made from the same configuration) is refused.
+    func receive(_ message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void) {
+        guard let webView, message.webView === webView else {
+            return replyHandler(BridgeError(code: .notAllowed, message: "this web view has no bridge").promptAnswer, nil)
         }
-        completionHandler(hub.handlePrompt(prompt, defaultText: defaultText, frame: Self.callerFrame(frame)))
-    }
-
-    // MARK: WKScriptMessageHandlerWithReply
-
-    /// A script message with a reply: the page's asynchronous call, answered through the reply, or
-    /// the isolated world's report of a new main document; who called comes from the message's
-    /// `WKFrameInfo`.
-    public func userContentController(
-        _ userContentController: WKUserContentController,
-        didReceive message: WKScriptMessage,
-        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
-    ) {
         let caller = Self.callerFrame(message.frameInfo)
         if message.name == Self.documentHandlerName {
             // Only the host's isolated world can post here: once per main document, at its start,
@@ -209,9 +257,20 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         replyHandler(hub.handleMessage(method, arguments: arguments, frame: caller), nil)
     }
 
+    /// A bridge prompt from the host's web view, answered by the hub synchronously.
+    func answerPrompt(_ prompt: String, defaultText: String?, frame: WKFrameInfo) -> String? {
+        hub.handlePrompt(prompt, defaultText: defaultText, frame: Self.callerFrame(frame))
+    }
+
     /// `script`, made for the current page load, wrapped to run only in its document.
     func guarded(_ script: String) -> String {
         core.guarded(script)
+    }
+
+    /// The web content process of the host's web view ended: the page is gone, the app hears of
+    /// it, and the page reloads.
+    func webContentProcessDidTerminate() {
+        perform(core.webProcessTerminated(.unknown, at: started.duration(to: .now)))
     }
 
     /// Carries out what the host core decided; a reload waits on the main queue.
@@ -226,38 +285,37 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
             })
     }
 
-    // MARK: WKNavigationDelegate
-
-    /// The web content process ended: the page is gone, the app hears of it, and the page reloads.
-    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
-        let actions = core.webProcessTerminated(.unknown, at: started.duration(to: .now))
-        #if canImport(ObjectiveC)
-        appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
-        #endif
-        perform(actions)
-    }
-
-    // MARK: Everything else reaches the app's delegates
-
-    #if canImport(ObjectiveC)
-    public override func responds(to selector: Selector!) -> Bool {
-        super.responds(to: selector) || (appUIDelegate?.responds(to: selector) ?? false)
-            || (appNavigationDelegate?.responds(to: selector) ?? false)
-    }
-
-    public override func forwardingTarget(for selector: Selector!) -> Any? {
-        if let app = appUIDelegate, app.responds(to: selector) { return app }
-        if let app = appNavigationDelegate, app.responds(to: selector) { return app }
-        return super.forwardingTarget(for: selector)
-    }
-    #endif
-
     // MARK: Frames
 
     /// The frame as WebKit reports it; an opaque security origin (empty protocol) is no origin.
     static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
         let origin = frame.securityOrigin
         return CallerFrame(isMainFrame: frame.isMainFrame, origin: SecurityOrigin(scheme: origin.protocol, host: origin.host, port: origin.port)?.description)
+    }
+}
+
+/// A content controller a host is attached to, held weakly.
+private struct WeakController {
+    weak var controller: WKUserContentController?
+}
+
+/// The host's script message handler: WebKit holds it strongly, and it holds the host weakly, so
+/// a host the app lets go (without ``WKWebViewHost/detach()``) goes, and its messages are refused.
+@MainActor
+final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandlerWithReply {
+    private weak var host: WKWebViewHost?
+
+    init(host: WKWebViewHost) {
+        self.host = host
+    }
+
+    func userContentController(
+        _ userContentController: WKUserContentController,
+        didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        guard let host else { return replyHandler(BridgeError(code: .pageGone, message: "the bridge has gone").promptAnswer, nil) }
+        host.receive(message, replyHandler: replyHandler)
     }
 }
 #endif

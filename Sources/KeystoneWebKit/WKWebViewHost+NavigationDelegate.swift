@@ -1,0 +1,124 @@
+// WKWebViewHost+NavigationDelegate.swift — the navigation delegate: every method passed on to the app's.
+import Foundation
+import Keystone
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+#if canImport(WebKit)
+import WebKit
+#endif
+
+#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+/// Every `WKNavigationDelegate` method: each asks the app's navigation delegate at call time
+/// (`appNavigationDelegate?.webView?(…)` is `nil` when it has no such method) and otherwise answers
+/// as WebKit does without a navigation delegate (WKNavigationDelegate.h). The host itself takes
+/// only WebViewJavascriptBridge's signals and the end of the web content process.
+extension WKWebViewHost {
+    /// A navigation: a WVJB signal is cancelled (and answered on WVJB's wire); any other goes to the
+    /// app's delegate, in whichever form it has, or is allowed (downloaded when WebKit says so).
+    public func webView(
+        _ webView: WKWebView,
+        decidePolicyFor navigationAction: WKNavigationAction,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void
+    ) {
+        if decideWVJBNavigation(navigationAction, in: webView) { return decisionHandler(.cancel) }
+        let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction, decisionHandler: decisionHandler)
+        if forwarded == nil { decisionHandler(Self.defaultPolicy(for: navigationAction)) }
+    }
+
+    /// The navigation decision with preferences, which WebKit asks instead of the one without when
+    /// the delegate has both: the host has both, so a WVJB signal is cancelled here, and the app's
+    /// delegate is asked in whichever form it has.
+    public func webView(
+        _ webView: WKWebView,
+        decidePolicyFor navigationAction: WKNavigationAction,
+        preferences: WKWebpagePreferences,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
+    ) {
+        if decideWVJBNavigation(navigationAction, in: webView) { return decisionHandler(.cancel, preferences) }
+        let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction, preferences: preferences, decisionHandler: decisionHandler)
+        if forwarded != nil { return }
+        let withoutPreferences: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction) { decisionHandler($0, preferences) }
+        if withoutPreferences == nil { decisionHandler(Self.defaultPolicy(for: navigationAction), preferences) }
+    }
+
+    /// What WebKit decides for a navigation when no delegate does: a download when the page asked
+    /// for one (`<a download>`), otherwise allowed.
+    private static func defaultPolicy(for navigationAction: WKNavigationAction) -> WKNavigationActionPolicy {
+        navigationAction.shouldPerformDownload ? .download : .allow
+    }
+
+    /// A response: the app's decision, or shown when WebKit can show its type and cancelled otherwise.
+    public func webView(
+        _ webView: WKWebView,
+        decidePolicyFor navigationResponse: WKNavigationResponse,
+        decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
+    ) {
+        let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationResponse, decisionHandler: decisionHandler)
+        if forwarded == nil { decisionHandler(navigationResponse.canShowMIMEType ? .allow : .cancel) }
+    }
+
+    public func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
+        appNavigationDelegate?.webView?(webView, didStartProvisionalNavigation: navigation)
+    }
+
+    public func webView(_ webView: WKWebView, didReceiveServerRedirectForProvisionalNavigation navigation: WKNavigation!) {
+        appNavigationDelegate?.webView?(webView, didReceiveServerRedirectForProvisionalNavigation: navigation)
+    }
+
+    public func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) {
+        appNavigationDelegate?.webView?(webView, didFailProvisionalNavigation: navigation, withError: error)
+    }
+
+    public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
+        appNavigationDelegate?.webView?(webView, didCommit: navigation)
+    }
+
+    public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+        appNavigationDelegate?.webView?(webView, didFinish: navigation)
+    }
+
+    public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+        appNavigationDelegate?.webView?(webView, didFail: navigation, withError: error)
+    }
+
+    /// An authentication challenge: the app's answer, or the system's default handling.
+    public func webView(
+        _ webView: WKWebView,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @MainActor @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let forwarded: Void? = appNavigationDelegate?.webView?(webView, didReceive: challenge, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(.performDefaultHandling, nil) }
+    }
+
+    /// A server with deprecated TLS: the app's decision, or refused.
+    public func webView(
+        _ webView: WKWebView,
+        authenticationChallenge challenge: URLAuthenticationChallenge,
+        shouldAllowDeprecatedTLS decisionHandler: @escaping @MainActor @Sendable (Bool) -> Void
+    ) {
+        let forwarded: Void? = appNavigationDelegate?.webView?(webView, authenticationChallenge: challenge, shouldAllowDeprecatedTLS: decisionHandler)
+        if forwarded == nil { decisionHandler(false) }
+    }
+
+    @available(iOS 14.5, macOS 11.3, *)
+    public func webView(_ webView: WKWebView, navigationAction: WKNavigationAction, didBecome download: WKDownload) {
+        appNavigationDelegate?.webView?(webView, navigationAction: navigationAction, didBecome: download)
+    }
+
+    @available(iOS 14.5, macOS 11.3, *)
+    public func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) {
+        appNavigationDelegate?.webView?(webView, navigationResponse: navigationResponse, didBecome: download)
+    }
+
+    /// The web content process ended: for the host's web view the page is gone and reloads (as
+    /// ``terminationHandler`` hears); the app's delegate is told first, whichever web view it was.
+    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
+        if webView === self.webView { webContentProcessDidTerminate() }
+    }
+}
+#endif

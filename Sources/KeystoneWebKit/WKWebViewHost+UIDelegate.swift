@@ -1,0 +1,94 @@
+// WKWebViewHost+UIDelegate.swift — the UI delegate: bridge prompts answered, the rest passed on.
+import Foundation
+import Keystone
+
+#if canImport(WebKit)
+import WebKit
+#endif
+
+#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+/// Each method asks the app's UI delegate at call time (`appUIDelegate?.webView?(…)` is `nil` when it
+/// has no such method) and otherwise answers as WebKit does without a UI delegate (WKUIDelegate.h).
+extension WKWebViewHost {
+    /// A page's `prompt`: a bridge prompt from the host's web view is answered by the hub,
+    /// synchronously; any other goes to the app's UI delegate, or is cancelled (`nil`).
+    public func webView(
+        _ webView: WKWebView,
+        runJavaScriptTextInputPanelWithPrompt prompt: String,
+        defaultText: String?,
+        initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
+    ) {
+        if webView === self.webView, Keystone.isBridgePrompt(prompt) {
+            return completionHandler(answerPrompt(prompt, defaultText: defaultText, frame: frame))
+        }
+        let forwarded: Void? = appUIDelegate?.webView?(
+            webView, runJavaScriptTextInputPanelWithPrompt: prompt, defaultText: defaultText, initiatedByFrame: frame, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(nil) }
+    }
+
+    /// A page's `alert`: the app's, or dismissed at once.
+    public func webView(
+        _ webView: WKWebView,
+        runJavaScriptAlertPanelWithMessage message: String,
+        initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable () -> Void
+    ) {
+        let forwarded: Void? = appUIDelegate?.webView?(webView, runJavaScriptAlertPanelWithMessage: message, initiatedByFrame: frame, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler() }
+    }
+
+    /// A page's `confirm`: the app's, or declined.
+    public func webView(
+        _ webView: WKWebView,
+        runJavaScriptConfirmPanelWithMessage message: String,
+        initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable (Bool) -> Void
+    ) {
+        let forwarded: Void? = appUIDelegate?.webView?(webView, runJavaScriptConfirmPanelWithMessage: message, initiatedByFrame: frame, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(false) }
+    }
+
+    /// A new window (`window.open`, a `target=_blank` link): the app's, or none.
+    public func webView(
+        _ webView: WKWebView,
+        createWebViewWith configuration: WKWebViewConfiguration,
+        for navigationAction: WKNavigationAction,
+        windowFeatures: WKWindowFeatures
+    ) -> WKWebView? {
+        appUIDelegate?.webView?(webView, createWebViewWith: configuration, for: navigationAction, windowFeatures: windowFeatures)
+    }
+
+    /// The page called `window.close()`: the app's to handle.
+    public func webViewDidClose(_ webView: WKWebView) {
+        appUIDelegate?.webViewDidClose?(webView)
+    }
+
+    /// The page asked for the camera or microphone: the app's decision, or WebKit's own prompt.
+    @available(iOS 15.0, macOS 12.0, *)
+    public func webView(
+        _ webView: WKWebView,
+        requestMediaCapturePermissionFor origin: WKSecurityOrigin,
+        initiatedByFrame frame: WKFrameInfo,
+        type: WKMediaCaptureType,
+        decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void
+    ) {
+        let forwarded: Void? = appUIDelegate?.webView?(
+            webView, requestMediaCapturePermissionFor: origin, initiatedByFrame: frame, type: type, decisionHandler: decisionHandler)
+        if forwarded == nil { decisionHandler(.prompt) }
+    }
+
+    #if os(macOS) || KEYSTONE_WEBKIT_STANDIN
+    /// A file input on macOS: the app's open panel, or no files.
+    public func webView(
+        _ webView: WKWebView,
+        runOpenPanelWith parameters: WKOpenPanelParameters,
+        initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable ([URL]?) -> Void
+    ) {
+        let forwarded: Void? = appUIDelegate?.webView?(webView, runOpenPanelWith: parameters, initiatedByFrame: frame, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(nil) }
+    }
+    #endif
+}
+#endif

@@ -1,1 +1,0 @@
-../../Sources/KeystoneWebKit/WKWebViewHost.swift
