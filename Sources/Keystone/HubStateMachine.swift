@@ -40,6 +40,13 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         case found(Work?)
     }
 
+    struct Initialize {
+        /// What waited for the page, written for its runtime.
+        var outputs: [Output]
+        /// Who waited for the page to be ready (``waitForPage(_:)``): settle each with success.
+        var ready: [Pending]
+    }
+
     struct Unload {
         var failed: [Pending]
         var cancelled: [Work]
@@ -74,6 +81,9 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private var calls: [Int: OpenCall] = [:]
     private var lastTaskToken = 0
     private var tasks: [Int: RunningTask] = [:]
+    private var lastReadyWaiter = 0
+    /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
+    private var readyWaiters: [Int: Pending] = [:]
 
     init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000) {
         self.pendingCallLimit = pendingCallLimit
@@ -204,13 +214,31 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: The page's lifecycle
 
-    /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes out.
-    mutating func pageDidInitialize(runtime announced: PageRuntime) -> [Output] {
+    /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes
+    /// out, and who waited for the page is told.
+    mutating func pageDidInitialize(runtime announced: PageRuntime) -> Initialize {
         isPageReady = true
         // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
         if announced == .keystone { runtime = .keystone }
-        defer { waiting.removeAll() }
-        return waiting.map { .deliver($0, runtime, epoch) }
+        defer {
+            waiting.removeAll()
+            readyWaiters.removeAll()
+        }
+        return Initialize(outputs: waiting.map { .deliver($0, runtime, epoch) }, ready: readyWaiters.keys.sorted().compactMap { readyWaiters[$0] })
+    }
+
+    /// `waiter` waits for the page to be ready: `nil` when it is (settle the waiter now), otherwise
+    /// the id that ``stopWaitingForPage(_:)`` takes.
+    mutating func waitForPage(_ waiter: Pending) -> Int? {
+        guard !isPageReady else { return nil }
+        lastReadyWaiter += 1
+        readyWaiters[lastReadyWaiter] = waiter
+        return lastReadyWaiter
+    }
+
+    /// The waiter `id` stopped waiting (its task was cancelled): it, unless it was already told.
+    mutating func stopWaitingForPage(_ id: Int) -> Pending? {
+        readyWaiters.removeValue(forKey: id)
     }
 
     /// The page has gone: a new page load begins.

@@ -1,5 +1,6 @@
 // Keystone.swift — the hub: registered interfaces, calls from the page, calls to the page.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Connects a page's JavaScript and Swift interfaces over the DSBridge v3 protocol.
 ///
@@ -90,6 +91,39 @@ public final class Keystone: BridgeHub, PageConnection {
 
     /// The page has registered its handlers (`_dsb.dsinit`) and runs `runtime`.
     func pageDidInitialize(runtime: PageRuntime) {
-        storage.apply { machine in ((), machine.pageDidInitialize(runtime: runtime)) }
+        let ready = storage.apply { machine in
+            let initialize = machine.pageDidInitialize(runtime: runtime)
+            return (initialize.ready, initialize.outputs)
+        }
+        ready.forEach { $0.receive(nil, true) }
+    }
+
+    /// Whether the current page's runtime has initialized (`_dsb.dsinit`): its handlers are
+    /// registered, and Swift's calls go out at once.
+    public var isPageReady: Bool { storage.read(\.isPageReady) }
+
+    /// Returns once the page's runtime has initialized (`_dsb.dsinit`): at once when the current
+    /// page has, otherwise when the next one does, whatever loads in between. An app awaits this
+    /// instead of polling the document before its first calls (which would wait for it anyway).
+    /// - Throws: `BridgeError` (`cancelled`) when the waiting task is cancelled first.
+    public func pageReady() async throws(BridgeError) {
+        let waiter = Locked<Int?>(nil)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<BridgeError?, Never>) in
+                let settle = PendingCall(receive: { _, _ in continuation.resume(returning: nil) }, fail: { continuation.resume(returning: $0) })
+                let id = storage.update { $0.waitForPage(settle) }
+                guard let id else { return settle.receive(nil, true) }
+                waiter.withLock { $0 = id }
+                // Cancelled before the waiter was registered: the handler found no id to stop.
+                if Task.isCancelled { stopWaiting(id) }
+            }
+        } onCancel: {
+            if let id = waiter.withLock({ $0 }) { stopWaiting(id) }
+        }
+        if let outcome { throw outcome }
+    }
+
+    private func stopWaiting(_ id: Int) {
+        storage.update { $0.stopWaitingForPage(id) }?.fail(BridgeError(code: .cancelled, message: "the wait for the page was cancelled"))
     }
 }

@@ -24,10 +24,10 @@ struct HubStateMachineTests {
         }
         #expect(id == 1)
         #expect(outputs.isEmpty)
-        #expect(machine.pageDidInitialize(runtime: .keystone) == [.deliver(.completion(callback: "a"), .keystone, .first), .deliver(call(1), .keystone, .first)])
+        #expect(machine.pageDidInitialize(runtime: .keystone).outputs == [.deliver(.completion(callback: "a"), .keystone, .first), .deliver(call(1), .keystone, .first)])
         #expect(machine.send(.completion(callback: "b"), to: .first) == [.deliver(.completion(callback: "b"), .keystone, .first)])
         // A second bridge script announcing dsbridge.js does not take the page back.
-        #expect(machine.pageDidInitialize(runtime: .dsbridge) == [])
+        #expect(machine.pageDidInitialize(runtime: .dsbridge).outputs == [])
         #expect(machine.runtime == .keystone)
     }
 
