@@ -1,4 +1,8 @@
 // swift-tools-version: 6.0
+// Keystone builds with Swift 6.0 and later (Xcode 16 and later): newer standard-library API is used
+// only behind `#if compiler(>=…)`. iOS 16 and macOS 13 are the minimums because the evaluator's
+// injected clock is the standard library's `Clock` (SE-0329); the WebKit API the Apple host uses
+// exists from iOS 14 and macOS 11 (Docs: Adding Keystone to an app).
 import PackageDescription
 
 let package = Package(

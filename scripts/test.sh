@@ -6,7 +6,8 @@
 # the type check of the page API's declarations, the Linux host's WebKitGTK declarations checked
 # against the real headers, the end-to-end suite in a real
 # WebKitGTK web view (under Xvfb), the speed bars counted in instructions (valgrind), never in
-# time, so nothing here passes or fails on how busy the machine is; and a minute of fuzzing
+# time, so nothing here passes or fails on how busy the machine is; a downstream app built, tested
+# and run with nothing but Debian's WebKitGTK; and a minute of fuzzing
 # (libFuzzer with AddressSanitizer), which fails on any finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,8 @@ command -v valgrind >/dev/null || install_packages valgrind
 
 command -v python3 >/dev/null || install_packages python3
 swift format lint --strict --recursive Package.swift Sources Tests Examples/Package.swift Examples/Sources Examples/ArticleSnippets/*/Context.swift
+# The articles' snippets, written into the examples package and (Apple ones) the stand-in type check.
+python3 Tests/Docs/snippets.py
 # The Linux host's own declarations of WebKitGTK, compiled after the real headers: any difference fails.
 # shellcheck disable=SC2046  # pkg-config's flags are words
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-4.1) Tests/Declarations/check.c
@@ -26,8 +29,7 @@ rm -rf .build/coverage
 export LLVM_PROFILE_FILE="$PWD/.build/coverage/run-%p.profraw"
 bash Tests/Demo/cli.sh
 # The seams, proven from outside: a package that sees only Keystone's public API. It also
-# compiles every Swift snippet of the DocC articles, written into it first.
-python3 Tests/Docs/snippets.py
+# compiles every Swift snippet of the DocC articles, written into it above.
 # SwiftPM reuses its build plan while the examples' manifest is unchanged, even when Keystone gained
 # a file since: drop the plan (not the compiled products), so it is made again from the sources.
 rm -f Examples/.build/debug.yaml Examples/.build/*/debug/description.json
@@ -36,6 +38,9 @@ swift run --skip-build --package-path Examples ExamplesCheck
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
 xvfb-run -a Tests/E2E/run.sh
+# An app built on Keystone as a stranger builds one (Tests/Downstream), where nothing of Keystone's
+# own is installed: its tests, and its GTK executable run in a real web view.
+bash scripts/downstream.sh
 bash scripts/coverage.sh
 # The DocC catalogs, built with warnings as errors; every public symbol documented and curated.
 bash scripts/docs.sh

@@ -18,7 +18,12 @@ import FoundationNetworking
 // MARK: WKWebView.h, WKWebViewConfiguration.h
 
 /// WKWebView.h: `WK_SWIFT_UI_ACTOR @interface WKWebView : UIView` (NSView on macOS).
-@MainActor open class WKWebView: NSObject {
+@MainActor open class WKWebView: UIView {
+    /// `- (instancetype)initWithFrame:(CGRect)frame configuration:(WKWebViewConfiguration *)configuration NS_DESIGNATED_INITIALIZER;`
+    public init(frame: CGRect, configuration: WKWebViewConfiguration) {}
+    /// `- (nullable WKNavigation *)loadRequest:(NSURLRequest *)request;`
+    /// (Swift imports Objective-C methods as `@discardableResult`.)
+    @discardableResult open func load(_ request: URLRequest) -> WKNavigation? { fatalError("declaration only") }
     /// `@property (nonatomic, readonly, copy) WKWebViewConfiguration *configuration;`
     open var configuration: WKWebViewConfiguration { fatalError("declaration only") }
     /// `@property (nullable, nonatomic, weak) id <WKUIDelegate> UIDelegate;`
@@ -26,7 +31,7 @@ import FoundationNetworking
     /// `@property (nullable, nonatomic, weak) id <WKNavigationDelegate> navigationDelegate;`
     open weak var navigationDelegate: (any WKNavigationDelegate)?
     /// `- (nullable WKNavigation *)reload;`
-    open func reload() -> WKNavigation? { fatalError("declaration only") }
+    @discardableResult open func reload() -> WKNavigation? { fatalError("declaration only") }
     /// `- (void)evaluateJavaScript:(NSString *)javaScriptString completionHandler:(void (^ _Nullable)(_Nullable id, NSError * _Nullable error))completionHandler;`
     /// (the SDK marks the handler `WK_SWIFT_UI_ACTOR` and `NS_SWIFT_SENDABLE`).
     open func evaluateJavaScript(
@@ -37,6 +42,8 @@ import FoundationNetworking
 
 /// WKWebViewConfiguration.h: `WK_SWIFT_UI_ACTOR @interface WKWebViewConfiguration : NSObject <NSSecureCoding, NSCopying>`.
 @MainActor open class WKWebViewConfiguration: NSObject {
+    /// NSObject's `- (instancetype)init;`
+    public override init() {}
     /// `@property (nonatomic, strong) WKUserContentController *userContentController;`
     open var userContentController: WKUserContentController { fatalError("declaration only") }
 }
@@ -398,6 +405,46 @@ extension WKNavigationDelegate {
     public func callAsFunction(_ webView: WKWebView, navigationAction: WKNavigationAction, didBecome download: WKDownload) {}
     @available(iOS 14.5, macOS 11.3, *)
     public func callAsFunction(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) {}
+}
+
+// MARK: UIKit, for the article snippets type-checked with the host (UIView.h, UIViewController.h)
+
+/// UIView.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIView : UIResponder`.
+@MainActor open class UIView: NSObject {
+    /// UIView.h: `typedef NS_OPTIONS(NSUInteger, UIViewAutoresizing)` (`UIView.AutoresizingMask`).
+    public struct AutoresizingMask: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
+        public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
+    }
+
+    /// `@property(nonatomic) CGRect bounds;`
+    open var bounds: CGRect { fatalError("declaration only") }
+    /// `@property(nonatomic) UIViewAutoresizing autoresizingMask;`
+    open var autoresizingMask: AutoresizingMask {
+        get { fatalError("declaration only") }
+        set {}
+    }
+    /// `- (void)addSubview:(UIView *)view;`
+    open func addSubview(_ view: UIView) {}
+}
+
+/// UIViewController.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIViewController : UIResponder`.
+@MainActor open class UIViewController: NSObject {
+    /// `- (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil bundle:(nullable NSBundle *)nibBundleOrNil NS_DESIGNATED_INITIALIZER;`
+    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {}
+    /// `- (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;`
+    public required init?(coder: NSCoder) {}
+    /// `@property(null_resettable, nonatomic, strong) UIView *view;`
+    open var view: UIView! { fatalError("declaration only") }
+    /// `@property(nullable, nonatomic, copy) NSString *title;`
+    open var title: String? {
+        get { fatalError("declaration only") }
+        set {}
+    }
+    /// `- (void)viewDidLoad;`
+    open func viewDidLoad() {}
 }
 
 // MARK: Key-value observing (Foundation: NSKeyValueObserving.h, and the Swift overlay's NSObject.swift)
