@@ -23,12 +23,7 @@ extension WebKitGTKHost {
                 dropped: { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
             )
         }
-        guard let text = try json.get() else { return .null }
-        do {
-            return try DefaultJSONSerializer().decode(JSONValue.self, from: Data(text.utf8))
-        } catch {
-            throw BridgeError(code: .failed, message: "the script's value is not JSON")
-        }
+        return try HostCore.scriptValue(json: json.get().map { Data($0.utf8) }, limit: hub.limits.evaluationResultBytes)
     }
 
     /// Evaluates `script` in the main frame now (on the main loop's thread) and hands `completion`
@@ -67,7 +62,7 @@ private final class RunningScript {
         }
         defer { g_object_unref(UnsafeMutableRawPointer(value)) }
         guard jsc_value_is_undefined(value) == 0 else { return .success(nil) }
-        let tooLarge = BridgeError(code: .limitExceeded, message: "the script's value is larger than the limit of \(limit) bytes")
+        let tooLarge = HostCore.scriptValueTooLarge(limit: limit)
         // A string is measured before it is quoted as JSON, which would copy it again.
         if jsc_value_is_string(value) != 0, let bytes = jsc_value_to_string_as_bytes(value) {
             let count = g_bytes_get_size(bytes)

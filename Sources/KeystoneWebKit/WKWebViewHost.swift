@@ -199,32 +199,23 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
                     guard let webView = self.webView else {
                         return continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view has gone")))
                     }
-                    let limit = self.hub.limits.evaluationResultBytes
                     webView.evaluateJavaScript(javascript) { value, error in
-                        continuation.resume(returning: Self.json(value, error, limit: limit))
+                        continuation.resume(returning: Self.json(value, error))
                     }
                 }
             }
         }
-        guard let json = try outcome.get() else { return .null }
-        do {
-            return try DefaultJSONSerializer().decode(JSONValue.self, from: json)
-        } catch {
-            throw BridgeError(code: .failed, message: "the script's value is not JSON")
-        }
+        return try HostCore.scriptValue(json: outcome.get(), limit: hub.limits.evaluationResultBytes)
     }
 
     /// The JSON of an evaluation's value (`nil` for none), or its error. `JSONSerialization` raises
     /// an Objective-C exception, not a Swift error, for a value it cannot write (`NaN`, a date), so
     /// the value is checked first.
-    private nonisolated static func json(_ value: Any?, _ error: (any Error)?, limit: Int) -> Result<Data?, BridgeError> {
+    private nonisolated static func json(_ value: Any?, _ error: (any Error)?) -> Result<Data?, BridgeError> {
         if let error { return .failure(BridgeError(code: .failed, message: "the script failed: \(error.localizedDescription)")) }
         guard let value, !(value is NSNull) else { return .success(nil) }
         guard JSONSerialization.isValidJSONObject([value]), let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
-            return .failure(BridgeError(code: .failed, message: "the script's value is not JSON"))
-        }
-        guard data.count <= limit else {
-            return .failure(BridgeError(code: .limitExceeded, message: "the script's value is larger than the limit of \(limit) bytes"))
+            return .failure(HostCore.scriptValueNotJSON)
         }
         return .success(data)
     }
