@@ -12,6 +12,10 @@ public enum PageMessage: Sendable, Hashable {
     /// The call behind `callback` failed after it started: the callback runs once with `""` and the
     /// error object `{code, message}` as a second argument, then is removed.
     case failure(callback: String, error: BridgeError)
+    /// The call finished, and its method returns nothing (`Invoker/noResult`): a dsbridge.js or
+    /// WebViewJavascriptBridge callback runs once with `""`, as DSBridge sends, then is removed;
+    /// Keystone's runtime settles `invoke` with `undefined`.
+    case noResult(callback: String)
     /// A multi-response call finished without a final value: the callback is removed.
     case completion(callback: String)
     /// The callback is removed without running: its call was refused before it started, and the
@@ -20,6 +24,10 @@ public enum PageMessage: Sendable, Hashable {
     /// A Swift call of the page's handler `method` with positional `arguments` (a JSON array);
     /// the page answers through `_dsb.returnValue` with `callbackId`.
     case call(method: String, callbackId: Int, arguments: JSONText)
+    /// Swift stopped waiting for its call `callbackId` of a page handler (cancelled, timed out, or
+    /// a stream left early). Keystone's runtime drops the handler's later answers and aborts the
+    /// `signal` of its responder; dsbridge.js and WebViewJavascriptBridge have no way to hear it.
+    case cancel(callbackId: Int)
     /// A named event for the page's listeners (`dsBridge.on(name, fn)`). Only Keystone's page
     /// runtime has listeners; a dsbridge.js page does not receive events.
     case event(name: String, value: JSONText)

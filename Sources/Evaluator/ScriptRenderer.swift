@@ -54,6 +54,11 @@ public enum ScriptRenderer {
             appendError(error, to: &out)
             out.append(contentsOf: ")}catch(e){}".utf8)
             appendDelete(callback, to: &out)
+        case .noResult(let callback):
+            out.append(contentsOf: "try{window[".utf8)
+            JSONText.appendQuoted(callback, to: &out)
+            out.append(contentsOf: #"]("")}catch(e){}"#.utf8)
+            appendDelete(callback, to: &out)
         case .completion(let callback), .release(let callback):
             appendDelete(callback, to: &out)
         case .call(let method, let callbackId, let arguments):
@@ -62,8 +67,8 @@ public enum ScriptRenderer {
             out.append(contentsOf: #","data":"#.utf8)
             JSONText.appendQuoted(arguments.string, to: &out)
             out.append(contentsOf: "})}catch(e){}".utf8)
-        case .event:
-            break  // dsbridge.js has no event listeners
+        case .event, .cancel:
+            break  // dsbridge.js has no event listeners, and no way to stop a handler
         }
     }
 
@@ -112,6 +117,11 @@ public enum ScriptRenderer {
             out.append(contentsOf: #","error":"#.utf8)
             appendError(error, to: &out)
             out.append(UInt8(ascii: "}"))
+        case .noResult(let callback):
+            // `value` for a callback the runtime did not open (a co-loaded dsbridge.js's), `void`
+            // for its own.
+            appendCallbackKey(callback, to: &out)
+            out.append(contentsOf: #","value":"","void":true,"complete":true}"#.utf8)
         case .completion(let callback):
             appendCallbackKey(callback, to: &out)
             out.append(contentsOf: #","complete":true}"#.utf8)
@@ -122,6 +132,10 @@ public enum ScriptRenderer {
             appendCallHead(method, callbackId, to: &out)
             out.append(contentsOf: #","args":"#.utf8)
             JSONText.appendScriptLiteral(arguments, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .cancel(let callbackId):
+            out.append(contentsOf: #"{"cancel":"#.utf8)
+            out.append(contentsOf: String(callbackId).utf8)
             out.append(UInt8(ascii: "}"))
         case .event(let name, let value):
             out.append(contentsOf: #"{"event":"#.utf8)

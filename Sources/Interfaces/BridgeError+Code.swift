@@ -35,6 +35,9 @@ extension BridgeError {
         /// The call goes past one of the limits a Keystone keeps (its size, its nesting, a name's
         /// length, how many calls may be open at once); the message names the limit.
         public static let limitExceeded = Code(rawValue: 12)
+        /// A Swift call of a page handler made with a timeout had no answer in time; the call was
+        /// withdrawn (Keystone's page runtime is told).
+        public static let timedOut = Code(rawValue: 13)
 
         public var description: String {
             switch self {
@@ -50,6 +53,7 @@ extension BridgeError {
             case .invalidResult: "invalidResult"
             case .notAllowed: "notAllowed"
             case .limitExceeded: "limitExceeded"
+            case .timedOut: "timedOut"
             default: "code \(rawValue)"
             }
         }

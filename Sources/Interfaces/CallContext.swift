@@ -17,13 +17,20 @@ public struct CallContext: Sendable {
     /// The page load that made the call. Calls, streams and events sent through it reach that page
     /// load only: once it has gone they fail with ``BridgeError/Code-swift.struct/pageGone``.
     public let page: any PageConnection
+    /// Whether the page gave the call a callback for its results. `false` for a synchronous call
+    /// (its answer is the call's own), and for an asynchronous method the page called without one
+    /// (`dsBridge.call("m", data)`, WVJB's `callHandler("m", data)`): the method runs, and its
+    /// results and failure are dropped (the failure is logged), as DSBridge-Android does.
+    public let hasCallback: Bool
     private let cancellation: CallCancellation
 
-    /// A context for a call from `frame`, bound to `page`, cancelled when `cancellation` is.
-    public init(frame: CallerFrame, page: any PageConnection, cancellation: CallCancellation = CallCancellation()) {
+    /// A context for a call from `frame`, bound to `page`, cancelled when `cancellation` is;
+    /// `hasCallback` says whether the page waits for results through a callback.
+    public init(frame: CallerFrame, page: any PageConnection, cancellation: CallCancellation = CallCancellation(), hasCallback: Bool = true) {
         self.frame = frame
         self.page = page
         self.cancellation = cancellation
+        self.hasCallback = hasCallback
     }
 
     /// Whether the call was cancelled: by the page (Keystone's runtime stops waiting for it) or by

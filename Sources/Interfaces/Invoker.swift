@@ -7,6 +7,8 @@ import Foundation
 /// Each case decodes its input first and throws ``InvalidArgument`` when it does not decode, before
 /// any of the method's own code runs; the asynchronous kinds then return the work to start, which
 /// a dispatcher hands to the hub to run in a task.
+///
+/// A result of no bytes (``noResult``) stands for no value: the method returns nothing.
 public enum Invoker: Sendable {
     /// Runs at once and returns the result's JSON.
     case sync(@Sendable (_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data)
@@ -20,4 +22,9 @@ public enum Invoker: Sendable {
         @Sendable (_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws
             -> @Sendable (_ sink: ResponseSink) async throws -> Void
     )
+
+    /// The result of a method that returns nothing: no bytes. The hub answers it with `""` to a page
+    /// written for dsbridge.js or WebViewJavascriptBridge, as DSBridge does, and with `undefined` to
+    /// Keystone's `invoke`.
+    public static let noResult = Data()
 }

@@ -5,15 +5,19 @@ import Foundation
 ///
 /// Filled in ``BridgeInterface/exposeMethods(to:)``. Inputs are `Decodable`, outputs `Encodable`,
 /// both `Sendable`; the page's single `data` value decodes straight into the input. A method that
-/// returns nothing answers the page with `""`, as DSBridge does. Any method may also take a
-/// ``CallContext`` after its input, to learn who called and to reach the page that called. Listing
-/// a name twice keeps the last.
+/// returns nothing answers a page written for dsbridge.js or WebViewJavascriptBridge with `""`, as
+/// DSBridge does, and Keystone's `invoke` with `undefined` (``Invoker/noResult``). Any method may
+/// also take a ``CallContext`` after its input, to learn who called and to reach the page that
+/// called. Listing a name twice is a mistake a registry refuses (``duplicateNames``).
 public struct MethodList: Sendable {
     /// The methods listed so far, by name.
     public private(set) var methods: [String: BridgeMethod] = [:]
     /// Names that can never be called (empty, containing a dot, or padded with white space); a
     /// registry refuses a list that has any.
     public private(set) var invalidNames: [String] = []
+    /// Names listed more than once, each once; a registry refuses a list that has any, naming them
+    /// (the second listing would otherwise silently replace the first).
+    public private(set) var duplicateNames: [String] = []
 
     /// Creates an empty list; an interface fills it in `exposeMethods(to:)`.
     public init() {}
@@ -27,7 +31,9 @@ public struct MethodList: Sendable {
             invalidNames.append(name)
             return
         }
-        methods[name] = method
+        if methods.updateValue(method, forKey: name) != nil, !duplicateNames.contains(name) {
+            duplicateNames.append(name)
+        }
     }
 
     /// A method name is reachable when it is non-empty, has no dot and no surrounding white space.
@@ -65,12 +71,12 @@ public struct MethodList: Sendable {
 
     /// A synchronous method taking `data` and returning nothing.
     public mutating func sync<Input: Decodable & Sendable>(_ name: String, _ body: @escaping @Sendable (Input) throws -> Void) {
-        addSync(name) { data, serializer, _ in NoResult(try body(decodeInput(data, serializer))) }
+        addSyncReturningNothing(name) { data, serializer, _ in try body(decodeInput(data, serializer)) }
     }
 
     /// A synchronous method with neither argument nor result.
     public mutating func sync(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
-        addSync(name) { _, _, _ in NoResult(try body()) }
+        addSyncReturningNothing(name) { _, _, _ in try body() }
     }
 
     // MARK: Asynchronous methods — answered once, later, through the page's callback.
@@ -113,15 +119,15 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Void
     ) {
-        addAsync(name) { data, serializer, _ in
+        addAsyncReturningNothing(name) { data, serializer, _ in
             let input: Input = try decodeInput(data, serializer)
-            return { NoResult(try await body(input)) }
+            return { try await body(input) }
         }
     }
 
     /// An asynchronous method with neither argument nor result.
     public mutating func async(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
-        addAsync(name) { _, _, _ in { NoResult(try await body()) } }
+        addAsyncReturningNothing(name) { _, _, _ in { try await body() } }
     }
 
     // MARK: Multi-response methods — any number of results, then complete or fail.
@@ -154,6 +160,42 @@ public struct MethodList: Sendable {
         addMultiResponse(name) { _, _, _ in { writer in try await body(writer) } }
     }
 
+    /// A multi-response method that ignores `data` and takes the call's context.
+    public mutating func multiResponse<Output: Encodable & Sendable>(
+        _ name: String, _ body: @escaping @Sendable (CallContext, ResponseWriter<Output>) async throws -> Void
+    ) {
+        addMultiResponse(name) { _, _, context in { writer in try await body(context, writer) } }
+    }
+
+    // MARK: Handlers in WebViewJavascriptBridge's style — answer once, later, or never.
+
+    /// A handler as WebViewJavascriptBridge's native handlers are written: it receives the page's
+    /// `data` and a ``ResponseCallback`` to answer with, at most once, now or later, from any
+    /// thread; or it declines to answer by letting the callback go. The callback is `nil` when the
+    /// page called without one (``CallContext/hasCallback``).
+    ///
+    /// ```swift
+    /// methods.handler("share") { (item: ShareItem, respond: ResponseCallback<Bool>?) in
+    ///     shareSheet.present(item) { done in respond?(done) }   // or never calls respond
+    /// }
+    /// ```
+    ///
+    /// It is listed as a multi-response method that answers once or not at all. A handler that
+    /// declines completes the call with no value: a dsbridge.js or WVJB callback never runs, as
+    /// with WVJB, and Keystone's `invoke` resolves `undefined`. A throwing handler fails the call.
+    public mutating func handler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ name: String, _ body: @escaping @Sendable (Input, ResponseCallback<Output>?) throws -> Void
+    ) {
+        addHandler(name) { input, _, respond in try body(input, respond) }
+    }
+
+    /// A handler in WebViewJavascriptBridge's style that also takes the call's context.
+    public mutating func handler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseCallback<Output>?) throws -> Void
+    ) {
+        addHandler(name, body)
+    }
+
     // MARK: Erasure — the one place each kind's types are erased.
 
     private mutating func addSync<Output: Encodable & Sendable>(
@@ -165,6 +207,56 @@ public struct MethodList: Sendable {
                 invoker: .sync { data, serializer, context in
                     try encodeResult(run(data, serializer, context), serializer)
                 }))
+    }
+
+    private mutating func addSyncReturningNothing(
+        _ name: String, _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Void
+    ) {
+        add(
+            name,
+            BridgeMethod(
+                invoker: .sync { data, serializer, context in
+                    try run(data, serializer, context)
+                    return Invoker.noResult
+                }))
+    }
+
+    private mutating func addAsyncReturningNothing(
+        _ name: String,
+        _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Void
+    ) {
+        add(
+            name,
+            BridgeMethod(
+                invoker: .async { data, serializer, context in
+                    let run = try start(data, serializer, context)
+                    return {
+                        try await run()
+                        return Invoker.noResult
+                    }
+                }))
+    }
+
+    private mutating func addHandler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseCallback<Output>?) throws -> Void
+    ) {
+        addMultiResponse(name) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer)
+            return { (writer: ResponseWriter<Output>) in
+                guard context.hasCallback else {
+                    try body(input, context, nil)  // nobody waits for an answer
+                    return
+                }
+                let answer = ResponseCallback<Output>.Answer()
+                try await withTaskCancellationHandler {
+                    try body(input, context, ResponseCallback(answer))
+                    // The handler's own reference is gone; one it kept answers, or is let go, later.
+                    if let value = try await answer.value { try await writer.finish(with: value) }
+                } onCancel: {
+                    answer.settle(.failure(CancellationError()))
+                }
+            }
+        }
     }
 
     private mutating func addAsync<Output: Encodable & Sendable>(
@@ -195,16 +287,6 @@ public struct MethodList: Sendable {
                         try await run(ResponseWriter { value, isFinal in try await sink.send(encodeResult(value, serializer), isFinal: isFinal) })
                     }
                 }))
-    }
-}
-
-/// What a method that returns nothing answers: `""`, as DSBridge does.
-private struct NoResult: Encodable, Sendable {
-    init(_: Void) {}
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode("")
     }
 }
 

@@ -52,6 +52,55 @@ extension PageConnection {
         stream(method, arguments: list(repeat each arguments), of: Element.self)
     }
 
+    /// Calls the page's handler `method` and waits at most `timeout`, measured on `clock`, for its
+    /// answer. Without an answer in time, the call is withdrawn, as a cancelled one is (Keystone's
+    /// page runtime is told, and drops the handler's later answer), and fails with `timedOut`.
+    ///
+    /// ```swift
+    /// let title = try await keystone.call("page.title", arguments: [], as: String.self, timeout: .seconds(2))
+    /// ```
+    /// - Throws: ``BridgeError``: `timedOut`, or whatever the call itself throws.
+    public func call<Result: Decodable & Sendable, C: Clock<Duration>>(
+        _ method: String,
+        arguments: [any Encodable & Sendable],
+        as: Result.Type = Result.self,
+        timeout: Duration,
+        clock: C = ContinuousClock()
+    ) async throws(BridgeError) -> Result {
+        let outcome = await withTaskGroup(of: Swift.Result<Result, BridgeError>?.self) { group in
+            group.addTask {
+                do throws(BridgeError) {
+                    return .success(try await self.call(method, arguments: arguments, as: Result.self))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                // `nil` when the call settled first (or the caller was cancelled) and this was cancelled.
+                guard (try? await clock.sleep(for: timeout)) != nil else { return nil }
+                return .failure(BridgeError(code: .timedOut, message: "the page did not answer \"\(method)\" within \(timeout)"))
+            }
+            // The first outcome wins; the other task is cancelled, which withdraws an unanswered call.
+            var first: Swift.Result<Result, BridgeError>?
+            while first == nil, let next = await group.next() { first = next }
+            group.cancelAll()
+            return first ?? .failure(BridgeError(code: .cancelled, message: "the call was cancelled"))
+        }
+        return try outcome.get()
+    }
+
+    /// Calls the page's handler `method` with `arguments` written out and waits at most `timeout`
+    /// for its answer; otherwise the same as ``call(_:arguments:as:timeout:clock:)``.
+    public func call<Result: Decodable & Sendable, each Argument: Encodable & Sendable, C: Clock<Duration>>(
+        _ method: String,
+        _ arguments: repeat each Argument,
+        as: Result.Type = Result.self,
+        timeout: Duration,
+        clock: C = ContinuousClock()
+    ) async throws(BridgeError) -> Result {
+        try await call(method, arguments: list(repeat each arguments), as: Result.self, timeout: timeout, clock: clock)
+    }
+
     /// Whether the page has a handler named `name` (`"m"` or `"ns.m"`), asked through the page's
     /// own `_hasJavascriptMethod`. dsbridge.js 3.1.4 answers nothing (no `data`) for a namespace it
     /// lacks; that is `false`, as DSBridge-iOS reads it.

@@ -5,23 +5,22 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
     public init() {}
 
     /// Runs `call` over `registry`: a synchronous method at once, an asynchronous or multi-response
-    /// one as work the Keystone starts, or refuses it with a coded error.
+    /// one as work the Keystone starts (with or without a callback), or refuses it with a coded error.
     public func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
         let method = try Self.find(call.name, in: registry)
         let (data, serializer, context) = (call.data, environment.serializer, environment.context)
         switch (method.invoker, call.isAsynchronous) {
         case (.sync(let run), _) where !call.isAsynchronous || call.acceptsInlineAnswer:
             return .answered(try run(data, serializer, context))
-        case (.async(let start), true):
+        case (.async(let start), _):
+            // Without a callback too: it runs, and its result is dropped (DSBridge-Android's way).
             try environment.start(.single(try start(data, serializer, context)))
             return .started
-        case (.multiResponse(let start), true):
+        case (.multiResponse(let start), _):
             try environment.start(.multiResponse(try start(data, serializer, context)))
             return .started
         case (.sync, _):
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
-        case (.async, false), (.multiResponse, false):
-            throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is asynchronous: call it with a callback")
         }
     }
 

@@ -40,6 +40,13 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         case found(Work?)
     }
 
+    /// A page's call recorded to run: its token, and the method of a call still running under the
+    /// same callback name, when the page reused an open callback's name.
+    struct StartedTask {
+        var token: Int
+        var reusedCallbackOf: String?
+    }
+
     struct Initialize {
         /// What waited for the page, written for its runtime.
         var outputs: [Output]
@@ -61,7 +68,9 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     private struct RunningTask {
-        var callback: String
+        /// `nil` for a call the page made without a callback, whose results are dropped.
+        var callback: String?
+        var method: String
         var work: Work?
     }
 
@@ -81,6 +90,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private var calls: [Int: OpenCall] = [:]
     private var lastTaskToken = 0
     private var tasks: [Int: RunningTask] = [:]
+    /// The task running under each callback name (the latest, when a page reused a name).
+    private var taskByCallback: [String: Int] = [:]
+    /// Callback names a page used for two running calls at once: when the latest ends, an earlier
+    /// one still running under the name is found again.
+    private var reusedCallbacks: Set<String> = []
     private var lastReadyWaiter = 0
     /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
     private var readyWaiters: [Int: Pending] = [:]
@@ -142,16 +156,25 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return .deliver(pending, complete: complete || !call.isMultiResponse)
     }
 
-    /// The Swift side stopped waiting for call `id`: what to fail, if it had not settled.
-    mutating func cancelCall(id: Int) -> Pending? {
-        calls.removeValue(forKey: id)?.pending
+    /// The Swift side stopped waiting for call `id`: what to fail, if it had not settled, and what
+    /// tells the page. A call still waiting for the page is taken back; one the page has, Keystone's
+    /// runtime is told of (``PageMessage/cancel(callbackId:)``), so its handler can stop.
+    mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
+        guard let call = calls.removeValue(forKey: id) else { return (nil, []) }
+        if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0 { true } else { false } }) {
+            waiting.remove(at: index)
+            return (call.pending, [])
+        }
+        guard isPageReady, runtime == .keystone else { return (call.pending, []) }
+        return (call.pending, [.deliver(.cancel(callbackId: id), runtime, epoch)])
     }
 
     // MARK: Page → Swift calls
 
-    /// Records a call of the page's that is about to run in a task for the page load `epoch`; its
-    /// token, or the error that refuses it.
-    mutating func startTask(callback: String, for epoch: PageEpoch) -> Result<Int, BridgeError> {
+    /// Records a call of the page's, of `method`, that is about to run in a task for the page load
+    /// `epoch`, its results going to `callback` (none: dropped); the task's token, or the error
+    /// that refuses it.
+    mutating func startTask(callback: String?, method: String, for epoch: PageEpoch) -> Result<StartedTask, BridgeError> {
         guard epoch == self.epoch else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
@@ -159,8 +182,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .failure(BridgeError(code: .limitExceeded, message: "the page already has \(runningCallLimit) calls running, the limit"))
         }
         lastTaskToken += 1
-        tasks[lastTaskToken] = RunningTask(callback: callback)
-        return .success(lastTaskToken)
+        tasks[lastTaskToken] = RunningTask(callback: callback, method: method)
+        guard let callback else { return .success(StartedTask(token: lastTaskToken)) }
+        let earlier = taskByCallback.updateValue(lastTaskToken, forKey: callback).flatMap { tasks[$0]?.method }
+        if earlier != nil { reusedCallbacks.insert(callback) }
+        return .success(StartedTask(token: lastTaskToken, reusedCallbackOf: earlier))
     }
 
     /// The task for `token` exists now; returns `work` when it is no longer wanted (cancel it).
@@ -171,13 +197,29 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     mutating func taskFinished(token: Int) {
-        tasks[token] = nil
+        removeTask(token)
     }
 
     /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`).
     mutating func cancelTask(callback: String) -> TaskCancel {
-        guard let token = tasks.first(where: { $0.value.callback == callback })?.key else { return .notFound }
-        return .found(tasks.removeValue(forKey: token)?.work)
+        guard let token = taskByCallback[callback] else { return .notFound }
+        return .found(removeTask(token)?.work)
+    }
+
+    @discardableResult
+    private mutating func removeTask(_ token: Int) -> RunningTask? {
+        guard let task = tasks.removeValue(forKey: token) else { return nil }
+        guard let callback = task.callback, taskByCallback[callback] == token else { return task }
+        taskByCallback[callback] = nil
+        if reusedCallbacks.contains(callback) {
+            // Rare (a page's mistake): the latest earlier call still running under the name.
+            if let earlier = tasks.filter({ $0.value.callback == callback }).keys.max() {
+                taskByCallback[callback] = earlier
+            } else {
+                reusedCallbacks.remove(callback)
+            }
+        }
+        return task
     }
 
     // MARK: What the page load establishes
@@ -252,6 +294,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         defer {
             calls.removeAll()
             tasks.removeAll()
+            taskByCallback.removeAll()
+            reusedCallbacks.removeAll()
         }
         return Unload(failed: calls.values.compactMap(\.pending), cancelled: tasks.values.compactMap(\.work), outputs: [.discardQueued])
     }

@@ -15,7 +15,7 @@ import Foundation
 final class InlineResult: @unchecked Sendable {
     private enum State {
         case open
-        case taken(JSONText)
+        case taken(SingleResult)
         case closed
     }
 
@@ -26,7 +26,7 @@ final class InlineResult: @unchecked Sendable {
 
     /// Takes `value` for the call's answer: only on the thread answering the call, before the
     /// answer is written.
-    func offer(_ value: JSONText) -> Bool {
+    func offer(_ value: SingleResult) -> Bool {
         guard Self.currentThread() == answeringThread, case .open = state else { return false }
         state = .taken(value)
         return true
@@ -43,7 +43,7 @@ final class InlineResult: @unchecked Sendable {
 
     /// Writing the call's answer, on the thread answering the call: the result taken, if any.
     /// Later offers are refused.
-    func close() -> JSONText? {
+    func close() -> SingleResult? {
         precondition(Self.currentThread() == answeringThread, "an inline result is closed by the thread answering its call")
         defer { state = .closed }
         if case .taken(let value) = state { return value }

@@ -5,9 +5,11 @@ import Foundation
 /// way it answers (with or without a callback), and invokes it — at once for a synchronous method,
 /// or by handing its work to ``DispatchEnvironment/start(_:)`` for the others.
 ///
-/// An implementation must answer an unknown method with `notFound` and a call of the wrong kind
-/// with `unsupportedCallKind` (a synchronous method called asynchronously is of the right kind when
-/// the call ``InboundCall/acceptsInlineAnswer``), decode the input before any work starts (so a bad argument is
+/// An implementation must answer an unknown method with `notFound` and a synchronous method called
+/// with a callback with `unsupportedCallKind` (unless the call ``InboundCall/acceptsInlineAnswer``);
+/// start an asynchronous or multi-response method called without a callback all the same (the hub
+/// drops its results and logs its failure, as DSBridge-Android runs such a call); decode the input
+/// before any work starts (so a bad argument is
 /// refused while the page still waits), and never block. It may throw any error: the hub answers
 /// `InvalidArgument` as `invalidArgument` naming the method, and anything else as
 /// `BridgeError(error)`.

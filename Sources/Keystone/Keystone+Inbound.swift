@@ -107,7 +107,9 @@ extension Keystone {
     /// the dispatcher.
     private func dispatch(_ call: InboundCall, epoch: PageEpoch) -> String {
         let cancellation = CallCancellation()
-        let context = CallContext(frame: call.frame, page: PageLoadConnection(keystone: self, epoch: epoch), cancellation: cancellation)
+        let context = CallContext(
+            frame: call.frame, page: PageLoadConnection(keystone: self, epoch: epoch), cancellation: cancellation, hasCallback: call.callback != nil
+        )
         let inline = call.acceptsInlineAnswer ? InlineResult() : nil
         let environment = DispatchEnvironment(serializer: components.serializer, context: context) { [self] work throws(BridgeError) in
             try start(work, for: call, epoch: epoch, cancellation: cancellation, middleware: components.middleware, inline: inline)
@@ -133,10 +135,10 @@ extension Keystone {
     private func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
         guard let callback = call.callback else { return PromptAnswer.success(value) }
         if call.acceptsInlineAnswer { return PromptAnswer.inline(value) }
-        guard let json = try? JSONText(validating: value) else {
+        guard let result = try? SingleResult(value) else {
             return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"), callback: callback)
         }
-        send(.result(callback: callback, value: json, complete: true), to: epoch)
+        send(result.message(to: callback, complete: true), to: epoch)
         return PromptAnswer.accepted
     }
 

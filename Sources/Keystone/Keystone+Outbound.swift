@@ -6,9 +6,10 @@ extension Keystone {
     ///
     /// Calls made before the page sends `_dsb.dsinit` wait and go out in order after it. The call
     /// settles exactly once: with the page's first answer, with a `BridgeError`, or with code
-    /// `cancelled` when the awaiting task is cancelled. A page written for dsbridge.js 3.1.4 never
-    /// answers a call to a handler it lacks; cancel the task (for example with a timeout) to stop
-    /// waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
+    /// `cancelled` when the awaiting task is cancelled (Keystone's page runtime is told, and the
+    /// handler's later answer is dropped). A page written for dsbridge.js 3.1.4 never answers a call
+    /// to a handler it lacks: give the call a timeout (``PageConnection/call(_:arguments:as:timeout:clock:)``)
+    /// to stop waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
     /// a `call` keeps the first answer and reports the others as warnings.
     public func call<Result: Decodable & Sendable>(
         _ method: String,
@@ -48,8 +49,21 @@ extension Keystone {
         storage.apply { machine in ((), machine.post(method: method, arguments: text, to: nil) ?? []) }
     }
 
+    /// Sends a call of the page's handler `method` with `arguments` written out, whose answer nobody
+    /// waits for; otherwise the same as ``post(_:arguments:)``.
+    ///
+    /// ```swift
+    /// try keystone.post("page.log", "saved", 3)
+    /// ```
+    public func post<each Argument: Encodable & Sendable>(_ method: String, _ arguments: repeat each Argument) throws(BridgeError) {
+        var list: [any Encodable & Sendable] = []
+        for argument in repeat each arguments { list.append(argument) }
+        try post(method, arguments: list)
+    }
+
     /// Calls the page's handler `method` and yields each of its answers until one is marked
-    /// complete. Ending the iteration early stops listening for more.
+    /// complete. Ending the iteration early stops listening for more, and tells Keystone's page
+    /// runtime, which drops the handler's later answers and aborts its responder's `signal`.
     public func stream<Element: Decodable & Sendable>(
         _ method: String,
         arguments: [any Encodable & Sendable],
@@ -174,8 +188,10 @@ extension Keystone {
         }
     }
 
+    /// Withdraws call `id`: it fails with code `cancelled` if it had not settled, and the page is
+    /// told (``PageMessage/cancel(callbackId:)``), or the call taken back if it has not gone out.
     private func cancelPendingCall(_ id: Int) {
-        storage.update { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
+        storage.apply { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it

@@ -50,6 +50,19 @@ public final class Keystone: BridgeHub, PageConnection {
         try components.registry.register(methods, namespace: namespace)
     }
 
+    /// Every registered interface and its methods, by namespace and name in order: for
+    /// diagnostics, and for generating the page's types. Keystone's own `_dsb` methods are not
+    /// listed.
+    ///
+    /// ```swift
+    /// for interface in keystone.registeredInterfaces {
+    ///     print(interface.namespace, interface.methods.map(\.name))
+    /// }
+    /// ```
+    public var registeredInterfaces: [RegisteredInterface] {
+        RegisteredInterface.list(components.registry)
+    }
+
     /// Removes the interface under `namespace`; returns whether there was one.
     @discardableResult
     public func removeInterface(namespace: String) -> Bool {

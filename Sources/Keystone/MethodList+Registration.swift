@@ -1,8 +1,8 @@
 // MethodList+Registration.swift — what makes a method list registrable under a namespace.
 extension MethodList {
     /// Checks that this list can be registered under `namespace`: the namespace is `""` or
-    /// dot-separated parts without surrounding white space, it is not the reserved `_dsb`, and every
-    /// listed name is callable.
+    /// dot-separated parts without surrounding white space, it is not the reserved `_dsb`, every
+    /// listed name is callable, and none is listed twice.
     /// - Throws: `BridgeError` with code `invalidRegistration` naming what is wrong.
     public func checkRegistration(namespace: String) throws(BridgeError) {
         guard MethodName.isValidNamespace(namespace), namespace != Keystone.builtInNamespace else {
@@ -11,6 +11,10 @@ extension MethodList {
         guard invalidNames.isEmpty else {
             let names = invalidNames.map { "\"\($0)\"" }.joined(separator: ", ")
             throw BridgeError(code: .invalidRegistration, message: "method names cannot be empty, hold a dot or white space around them: \(names)")
+        }
+        guard duplicateNames.isEmpty else {
+            let names = duplicateNames.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw BridgeError(code: .invalidRegistration, message: "an interface lists a method name twice: \(names)")
         }
     }
 }

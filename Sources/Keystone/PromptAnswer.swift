@@ -3,9 +3,11 @@ import Foundation
 
 /// The JSON texts returned from the page's `prompt`, built straight from bytes.
 enum PromptAnswer {
-    /// `{"code":0,"data":<value>}` around already-encoded JSON.
+    /// `{"code":0,"data":<value>}` around already-encoded JSON; for no value (`Invoker/noResult`),
+    /// `{"code":0,"data":"","void":true}`: dsbridge.js reads `""`, as DSBridge answers, and
+    /// Keystone's runtime `undefined`.
     static func success(_ value: Data) -> String {
-        wrapping(value, closing: successEnd)
+        value.isEmpty ? nothing : wrapping(value, closing: successEnd)
     }
 
     /// `{"code":0,"data":<value>,"inline":true}`: the result in the answer to an asynchronous call
@@ -13,8 +15,11 @@ enum PromptAnswer {
     /// asynchronous one that finished before the call was answered; the page's runtime settles the
     /// call with it and no result comes through the callback.
     static func inline(_ value: Data) -> String {
-        wrapping(value, closing: inlineEnd)
+        value.isEmpty ? inlineNothing : wrapping(value, closing: inlineEnd)
     }
+
+    private static let nothing = #"{"code":0,"data":"","void":true}"#
+    private static let inlineNothing = #"{"code":0,"data":"","inline":true,"void":true}"#
 
     /// `{"code":0,"data":` + `value` + `closing`, written straight into the string's storage: one
     /// allocation, one copy of the value.

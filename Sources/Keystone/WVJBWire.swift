@@ -16,7 +16,7 @@ import Foundation
 public final class WVJBWire: Sendable {
     private struct State {
         /// The hub's callback name for each of the page's calls, and the page's callback id.
-        var callbacks: [String: String?] = [:]
+        var callbacks: [String: String] = [:]
         var lastCallback = 0
         var isReady = false
         /// Whether the page runs Keystone's WVJB page script, which answers `_hasJavascriptMethod`.
@@ -159,12 +159,18 @@ public final class WVJBWire: Sendable {
 
     /// `{handlerName, data, callbackId?}`: a call of Swift's method, under a callback name of the
     /// hub's own form; a synchronous method is asked the synchronous way, as Keystone's runtime does.
-    /// Returns the JSON of an answer given at once, if any.
+    /// A call without a callback id runs without a callback: nothing is answered, an asynchronous
+    /// method's results are dropped and a failure is logged by the hub. Returns the JSON of an
+    /// answer given at once, if any.
     private func call(_ method: String, data: JSONValue, callbackId: String?, from frame: CallerFrame) -> String? {
+        guard let callbackId else {
+            if let plain = encode(["data": data]) { _ = hub.handleMessage(method, arguments: plain, frame: frame) }
+            return nil
+        }
         let callback = state.withLock { state -> String in
             state.lastCallback += 1
             let name = "dscb\(state.lastCallback)"
-            state.callbacks[name] = .some(callbackId)
+            state.callbacks[name] = callbackId
             return name
         }
         guard let arguments = encode(["data": data, "_dscbstub": .string(callback)]) else { return nil }
@@ -172,10 +178,9 @@ public final class WVJBWire: Sendable {
         guard let error = answer else { return nil }  // started: results come through the callback
         state.withLock { $0.callbacks[callback] = nil }
         if error.code == .unsupportedCallKind, let plain = encode(["data": data]) {
-            let syncAnswer = hub.handleMessage(method, arguments: plain, frame: frame)
-            return callbackId.flatMap { respond(to: $0, answer: syncAnswer) }
+            return respond(to: callbackId, answer: hub.handleMessage(method, arguments: plain, frame: frame))
         }
-        return callbackId.map { responseJSON($0, value: nil, error: error) }
+        return responseJSON(callbackId, value: nil, error: error)
     }
 
     /// The page's callback `callbackId` answered with a synchronous call's `answer` text.
@@ -198,9 +203,15 @@ public final class WVJBWire: Sendable {
         case .failure(let callback, let error):
             guard let id = callbackId(callback, forget: true) else { return nil }
             return responseJSON(id, value: nil, error: error)
+        case .noResult(let callback):
+            // A method that returns nothing answers `""`, as a DSBridge page receives it.
+            guard let id = callbackId(callback, forget: true) else { return nil }
+            return responseJSON(id, value: Self.emptyString, error: nil)
         case .completion(let callback), .release(let callback):
             _ = callbackId(callback, forget: true)
             return nil
+        case .cancel:
+            return nil  // WVJB's page script has no way to stop a handler
         case .call(let method, let callbackId, let arguments):
             if method == Self.hasMethodHandler, !state.withLock({ $0.speaksKeystone }) {
                 refuseHasMethod(callbackId)
@@ -216,6 +227,9 @@ public final class WVJBWire: Sendable {
     /// The page handler Swift's `hasJavaScriptMethod` asks.
     private static let hasMethodHandler = "_hasJavascriptMethod"
 
+    /// `""`, what a method that returns nothing answers a WVJB page.
+    private static let emptyString = JSONText(quoting: "")
+
     /// WVJB's own page script has no `_hasJavascriptMethod` and would never answer: Swift's call
     /// fails at once instead of waiting.
     private func refuseHasMethod(_ id: Int) {
@@ -228,7 +242,7 @@ public final class WVJBWire: Sendable {
     /// The page's callback id behind the hub's `callback`, forgotten when the call is over.
     private func callbackId(_ callback: String, forget: Bool) -> String? {
         state.withLock { state in
-            let id = state.callbacks[callback] ?? nil
+            let id = state.callbacks[callback]
             if forget { state.callbacks[callback] = nil }
             return id
         }

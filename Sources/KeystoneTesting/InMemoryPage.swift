@@ -6,13 +6,18 @@ import Keystone
 /// A stand-in for a web page, for testing interfaces without a browser.
 ///
 /// It calls native methods with the exact texts a page sends (sync, async with a `dscbN` callback,
-/// multi-response), registers page handlers that Swift can call, sends `_dsb.dsinit`, and receives
-/// the same `PageMessage` batches a web view would evaluate.
+/// without a callback, multi-response), registers page handlers that Swift can call, sends
+/// `_dsb.dsinit`, and receives the same `PageMessage` batches a web view would evaluate.
 ///
 /// As `PageRuntime/dsbridge` (the default) it behaves like dsbridge.js 3.1.4. As
 /// `PageRuntime/keystone` it behaves like Keystone's page runtime: it announces itself, sends
-/// asynchronous calls as script messages, cancels a call whose stream is left early, answers a
-/// missing or failing handler with an error, and hands events to listeners.
+/// asynchronous calls as script messages, answers a missing or failing handler with an error,
+/// hears Swift withdraw a call, and hands events to listeners. On both, leaving a stream early or
+/// cancelling an awaiting task cancels the native call (`_dsb.cancel`), as Keystone's runtime does.
+///
+/// Call ``initialize()`` before awaiting a result, as a page's runtime announces itself once its
+/// handlers are registered: results wait for it, so an asynchronous call made before it fails at
+/// once with `pageGone` rather than waiting for ever.
 ///
 /// ```swift
 /// let keystone = Keystone()
@@ -24,11 +29,17 @@ public final class InMemoryPage: EvaluationTarget {
     /// A page handler's way to answer an asynchronous Swift call, once or many times.
     public struct Reply: Sendable {
         fileprivate let send: @Sendable (JSONValue, Bool) -> Void
+        fileprivate let cancelled: @Sendable () -> Bool
 
         /// Sends a result; `complete: false` keeps the call open for more (dsbridge.js semantics).
+        /// After Swift withdrew the call, Keystone's runtime drops it.
         public func callAsFunction(_ value: JSONValue, complete: Bool = true) {
             send(value, complete)
         }
+
+        /// Whether Swift withdrew the call (cancelled, timed out, or a stream left early), as the
+        /// `signal` of Keystone's runtime's responder says; a dsbridge.js page never hears it.
+        public var isCancelled: Bool { cancelled() }
     }
 
     private enum Handler {
@@ -36,9 +47,16 @@ public final class InMemoryPage: EvaluationTarget {
         case async(@Sendable ([JSONValue], Reply) -> Void)
     }
 
+    /// What a callback receives: a result's JSON, or `nil` for a method that returns nothing.
+    private typealias Results = AsyncThrowingStream<JSONText?, any Error>
+
     private struct State {
         var lastCallback = -1
-        var callbacks: [String: AsyncThrowingStream<JSONText, any Error>.Continuation] = [:]
+        var callbacks: [String: Results.Continuation] = [:]
+        /// Whether the page has announced itself (``initialize()``) since its document began.
+        var isInitialized = false
+        /// Swift's calls of this page's handlers that Swift withdrew, until their handler answers.
+        var withdrawn: Set<Int> = []
         var handlers: [String: Handler] = [:]
         var listeners: [String: [@Sendable (JSONValue) -> Void]] = [:]
         var batches: [ScriptBatch] = []
@@ -95,6 +113,7 @@ public final class InMemoryPage: EvaluationTarget {
     /// Sends `_dsb.dsinit`, as the runtime does after the page registers its handlers; Keystone's
     /// runtime announces itself in it.
     public func initialize() {
+        state.withLock { $0.isInitialized = true }
         let data = runtime == .keystone ? #"{"runtime":"keystone"}"# : "null"
         _ = prompt("_dsb.dsinit", argumentText: #"{"data":\#(data)}"#)
     }
@@ -153,12 +172,17 @@ public final class InMemoryPage: EvaluationTarget {
     /// Applies what the host core decided of a change of document: only the end of the page load
     /// reaches the hub (this page has no engine to reload).
     private func changeDocument(_ change: (inout State) -> [HostCore.Action]) {
-        let actions = state.withLock { change(&$0) }
+        let actions = state.withLock { state in
+            let actions = change(&state)
+            if actions.contains(.unloadPage) { state.isInitialized = false }
+            return actions
+        }
         if actions.contains(.unloadPage) { hub.pageDidUnload() }
     }
 
     /// A synchronous call, as `dsBridge.call(method, data)`; throws the `BridgeError` the native
-    /// side answered with.
+    /// side answered with. An asynchronous method called this way runs without a callback, as
+    /// ``post(_:_:)`` says, and this returns what the call answered at once (`""`).
     public func call<Result: Decodable>(
         _ method: String, _ data: some Encodable & Sendable, as: Result.Type = Result.self
     ) throws -> Result {
@@ -171,26 +195,64 @@ public final class InMemoryPage: EvaluationTarget {
         try call(method, JSONValue.null, as: Result.self)
     }
 
-    /// An asynchronous call, as `dsBridge.call(method, data, callback)`: the first result.
-    /// Cancelling the awaiting task cancels the call natively, as Keystone's runtime does.
+    /// A call without a callback, as `dsBridge.call(method, data)` of an asynchronous method: the
+    /// method runs and nothing comes back (its failure is logged natively, never sent), as
+    /// DSBridge-Android runs it. A synchronous method answers all the same, and its answer is
+    /// dropped.
+    /// - Throws: the `BridgeError` the call was refused with while the page waited (an unknown
+    ///   method, a bad argument).
+    public func post(_ method: String, _ data: some Encodable & Sendable = JSONValue.null) throws {
+        let answer = prompt(method, argumentText: try encodeCall(data, callback: nil))
+        _ = try decodeAnswer(answer, as: JSONValue.self).get()
+    }
+
+    /// An asynchronous call, as `dsBridge.call(method, data, callback)`: the first result (`""`
+    /// from a method that returns nothing, as DSBridge sends it). Cancelling the awaiting task
+    /// cancels the call natively, as Keystone's runtime does.
     public func callAsync<Result: Decodable & Sendable>(
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {
-        try await firstResult(of: method, try start(method, data), as: Result.self)
+        try await firstResult(of: method, try start(method, data), as: Result.self, nothing: Self.emptyString)
     }
 
-    /// The first result `started` receives; cancelling the awaiting task cancels the call.
+    /// Keystone's runtime's `dsBridge.invoke(method, data)`: the result of any method, asked for in
+    /// the call's own answer where the method is synchronous. A method that returns nothing
+    /// resolves `undefined`, read here as `null` (`nil` for an optional `Result`), where
+    /// ``callAsync(_:_:as:)`` reads `""`. Cancelling the awaiting task cancels the call.
+    public func invoke<Result: Decodable & Sendable>(
+        _ method: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
+    ) async throws -> Result {
+        do {
+            return try await firstResult(of: method, try start(method, data, inline: true), as: Result.self, nothing: nil)
+        } catch let error as BridgeError where error.code == .unsupportedCallKind {
+            // A native side that does not answer inline: the runtime asks the synchronous way.
+            let answer = prompt(method, argumentText: try encodeCall(data, callback: nil))
+            return try decodeAnswer(answer, as: Result.self, nothing: .some(nil)).get()
+        }
+    }
+
+    private static let emptyString = JSONText(quoting: "")
+
+    /// The first result `started` receives, `nothing` standing for a method's lack of one;
+    /// cancelling the awaiting task cancels the call.
     private func firstResult<Result: Decodable & Sendable>(
-        of method: String, _ started: (callback: String, results: AsyncThrowingStream<JSONText, any Error>), as: Result.Type
+        of method: String, _ started: (callback: String, results: Results), as: Result.Type, nothing: JSONText?
     ) async throws -> Result {
         try await withTaskCancellationHandler {
             for try await value in started.results {
-                return try serializer.decode(Result.self, from: value.bytes)
+                return try decode(value ?? nothing, as: Result.self)
             }
-            throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result")
+            // Completed without a value: Keystone's runtime resolves `invoke` with `undefined`.
+            guard nothing == nil else { throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result") }
+            return try decode(nil, as: Result.self)
         } onCancel: {
             self.cancel(started.callback)
         }
+    }
+
+    /// `value` decoded as `Result`; `nil` (`undefined`) reads as `null`.
+    private func decode<Result: Decodable>(_ value: JSONText?, as: Result.Type) throws -> Result {
+        try serializer.decode(Result.self, fromData: value?.bytes)
     }
 
     /// A multi-response call: every result the callback receives until the call completes.
@@ -199,7 +261,7 @@ public final class InMemoryPage: EvaluationTarget {
     ) -> AsyncThrowingStream<Element, any Error> {
         let serializer = serializer
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
-        let started: (String, AsyncThrowingStream<JSONText, any Error>)
+        let started: (String, Results)
         do {
             started = try start(method, data)
         } catch {
@@ -210,6 +272,7 @@ public final class InMemoryPage: EvaluationTarget {
         let task = Task {
             do {
                 for try await value in results {
+                    guard let value else { continue }  // a method that returns nothing yields nothing
                     continuation.yield(try serializer.decode(Element.self, from: value.bytes))
                 }
                 continuation.finish()
@@ -224,10 +287,9 @@ public final class InMemoryPage: EvaluationTarget {
         return stream
     }
 
-    /// Keystone's runtime tells native when the page stops waiting for a call (`_dsb.cancel`) and
-    /// drops its callback; a dsbridge.js page has no way to.
+    /// The page stops waiting for a call: it tells native (`_dsb.cancel`) and drops its callback,
+    /// as Keystone's runtime does. (dsbridge.js has no call for it; its pages can make the same one.)
     private func cancel(_ callback: String) {
-        guard runtime == .keystone else { return }
         state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: CancellationError())
         struct Request: Encodable, Sendable { var callback: String }
         _ = try? prompt("_dsb.cancel", argumentText: encodeCall(Request(callback: callback), callback: nil))
@@ -269,7 +331,7 @@ public final class InMemoryPage: EvaluationTarget {
         do {
             // Keystone's runtime, the only one with this API, asks for a synchronous method's result
             // in the answer itself.
-            return try await firstResult(of: name, try start(name, data, inline: true), as: Result.self)
+            return try await firstResult(of: name, try start(name, data, inline: true), as: Result.self, nothing: Self.emptyString)
         } catch let error as BridgeError where error.code == .unsupportedCallKind {
             return try call(name, data, as: Result.self)  // a synchronous method, as the runtime falls back
         }
@@ -297,6 +359,13 @@ public final class InMemoryPage: EvaluationTarget {
             let continuation = state.withLock { complete ? $0.callbacks.removeValue(forKey: callback) : $0.callbacks[callback] }
             continuation?.yield(value)
             if complete { continuation?.finish() }
+        case .noResult(let callback):
+            let continuation = state.withLock { $0.callbacks.removeValue(forKey: callback) }
+            continuation?.yield(nil)
+            continuation?.finish()
+        case .cancel(let callbackId):
+            guard runtime == .keystone else { return }  // dsbridge.js never hears it
+            state.withLock { _ = $0.withdrawn.insert(callbackId) }
         case .failure(let callback, let error):
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: error)
         case .completion(let callback), .release(let callback):
@@ -330,9 +399,10 @@ public final class InMemoryPage: EvaluationTarget {
         case .async(let handler):
             handler(
                 values,
-                Reply { [weak self] value, complete in
-                    self?.returnValue(.success(value), id: callbackId, complete: complete)
-                })
+                Reply(
+                    send: { [weak self] value, complete in self?.returnValue(.success(value), id: callbackId, complete: complete) },
+                    cancelled: { [weak self] in self?.state.withLock { $0.withdrawn.contains(callbackId) } ?? false }
+                ))
         case nil:
             // dsbridge.js 3.1.4 answers nothing for a handler it lacks; Keystone's runtime says so.
             if runtime == .keystone {
@@ -353,6 +423,13 @@ public final class InMemoryPage: EvaluationTarget {
     }
 
     private func returnValue(_ result: Swift.Result<JSONValue?, BridgeError>, id: Int, complete: Bool) {
+        // Keystone's runtime drops a withdrawn call's answers.
+        let withdrawn = state.withLock { state in
+            guard state.withdrawn.contains(id) else { return false }
+            if complete { state.withdrawn.remove(id) }
+            return true
+        }
+        if withdrawn { return }
         struct Answer: Encodable, Sendable { var id: Int; var data: JSONValue?; var error: BridgeError?; var complete: Bool }
         let answer =
             switch result {
@@ -371,9 +448,15 @@ public final class InMemoryPage: EvaluationTarget {
     /// Keystone's runtime does from `invoke`.
     private func start(
         _ method: String, _ data: some Encodable & Sendable, inline: Bool = false
-    ) throws -> (String, AsyncThrowingStream<JSONText, any Error>) {
-        let (stream, continuation) = AsyncThrowingStream<JSONText, any Error>.makeStream()
-        let callback = state.withLock { state in
+    ) throws -> (String, Results) {
+        let (stream, continuation) = Results.makeStream()
+        let callback = try state.withLock { state throws(BridgeError) in
+            guard state.isInitialized else {
+                throw BridgeError(
+                    code: .pageGone,
+                    message: "the in-memory page has not initialized: call initialize() first, as a page's runtime announces itself once its handlers are registered; results wait for it"
+                )
+            }
             state.lastCallback += 1
             let name = "dscb\(state.lastCallback)"
             state.callbacks[name] = continuation
@@ -386,7 +469,7 @@ public final class InMemoryPage: EvaluationTarget {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
             return (
                 callback,
-                AsyncThrowingStream {
+                Results {
                     $0.yield(value); $0.finish()
                 }
             )
@@ -395,7 +478,7 @@ public final class InMemoryPage: EvaluationTarget {
             // Refused while the page waited: the refusal is the outcome, even when the callback's
             // release was delivered first (a web view delivers it only after the prompt returns).
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
-            return (callback, AsyncThrowingStream { $0.finish(throwing: error) })
+            return (callback, Results { $0.finish(throwing: error) })
         }
         return (callback, stream)
     }
@@ -405,16 +488,22 @@ public final class InMemoryPage: EvaluationTarget {
         String(decoding: try serializer.encode(CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil)), as: UTF8.self)
     }
 
-    /// The `data` of an answer marked `"inline": true`, as JSON text.
-    private func inlineValue(_ answer: String?) -> JSONText? {
-        guard let answer, (try? serializer.decode(AnswerHeader.self, from: Data(answer.utf8)))?.inline == true,
+    /// The `data` of an answer marked `"inline": true`, as JSON text; `.some(nil)` for one marked
+    /// `"void": true` (a method that returns nothing).
+    private func inlineValue(_ answer: String?) -> JSONText?? {
+        guard let answer, let header = try? serializer.decode(AnswerHeader.self, from: Data(answer.utf8)), header.inline == true,
             case .success(let value) = decodeAnswer(answer, as: JSONValue.self)
         else { return nil }
-        return try? JSONText(validating: serializer.encode(value))
+        if header.void == true { return .some(nil) }
+        return (try? JSONText(validating: serializer.encode(value))).map { .some($0) }
     }
 
-    /// Reads `{"code", "data", "error"}` as a page would, throwing the native error.
-    private func decodeAnswer<Result: Decodable>(_ answer: String?, as: Result.Type) -> Swift.Result<Result, any Error> {
+    /// Reads `{"code", "data", "error"}` as a page would, throwing the native error; an answer
+    /// marked `"void": true` reads as `nothing` when that is given (Keystone's runtime reads
+    /// `undefined`), as its `data` (`""`) otherwise (dsbridge.js).
+    private func decodeAnswer<Result: Decodable>(
+        _ answer: String?, as: Result.Type, nothing: JSONText?? = .none
+    ) -> Swift.Result<Result, any Error> {
         let bytes = Data((answer ?? "{}").utf8)
         return Swift.Result {
             let header = try serializer.decode(AnswerHeader.self, from: bytes)
@@ -422,6 +511,7 @@ public final class InMemoryPage: EvaluationTarget {
             guard header.code == 0 else {
                 throw BridgeError(code: .notFound, message: "the call was not handled (code \(header.code))")
             }
+            if header.void == true, case .some(let nothing) = nothing { return try decode(nothing, as: Result.self) }
             return try serializer.decode(AnswerBody<Result>.self, from: bytes).data
         }
     }
@@ -439,6 +529,7 @@ private struct AnswerHeader: Decodable {
     var code: Int
     var error: BridgeError?
     var inline: Bool?
+    var void: Bool?
 }
 
 /// The `data` of a native answer.

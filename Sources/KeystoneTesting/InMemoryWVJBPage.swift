@@ -78,6 +78,15 @@ public final class InMemoryWVJBPage: EvaluationTarget {
         return try serializer.decode(Result.self, from: try serializer.encode(response["responseData"] ?? .null))
     }
 
+    /// `WebViewJavascriptBridge.callHandler(name, data)` without a response callback: the message
+    /// goes without a callback id, Swift's method runs, and nothing comes back (an asynchronous
+    /// method's result is dropped, a failure logged natively).
+    public func post(_ name: String, _ data: some Encodable & Sendable = JSONValue.null) throws {
+        let value = try serializer.decode(JSONValue.self, from: try serializer.encode(data))
+        state.withLock { $0.queue.append(["handlerName": .string(name), "data": value]) }
+        flush()
+    }
+
     // MARK: EvaluationTarget
 
     public func evaluate(_ batch: ScriptBatch) {

@@ -34,6 +34,16 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Int: Sleeper] = [:]
         var lastSleeper = 0
+        /// Who waits for a number of sleepers (``sleepers(_:)``).
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The watchers whose count of sleepers is reached, taken out.
+        mutating func watchersReached() -> [CheckedContinuation<Void, Never>] {
+            let count = sleepers.count
+            let reached = watchers.filter { $0.count <= count }.map(\.continuation)
+            watchers.removeAll { $0.count <= count }
+            return reached
+        }
     }
 
     private let state = Locked(State())
@@ -56,11 +66,12 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let isDue = state.withLock { state in
-                    guard deadline > state.now else { return true }
+                let (isDue, reached) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    guard deadline > state.now else { return (true, []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    return (false, state.watchersReached())
                 }
+                reached.forEach { $0.resume() }
                 if isDue {
                     continuation.resume()
                 } else if Task.isCancelled {
@@ -69,6 +80,19 @@ public final class ManualClock: Clock, Sendable {
             }
         } onCancel: {
             state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Returns once at least `count` sleepers wait on the clock: a test that advances it past a
+    /// timer started elsewhere (say, a call's timeout) first waits for that timer to sleep, so the
+    /// advance cannot come before the deadline is set.
+    public func sleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                state.watchers.append((count, continuation))
+                return state.watchersReached()
+            }
+            reached.forEach { $0.resume() }
         }
     }
 

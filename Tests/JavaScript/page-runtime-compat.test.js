@@ -2,7 +2,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { makePage, settle, plain } = require('./support/page.js');
+const { makePage, settle, plain, NOTHING } = require('./support/page.js');
 
 test('defines the globals dsbridge.js defines', () => {
   const { window } = makePage();
@@ -69,7 +69,7 @@ test('a call with a callback is asynchronous; call(method, fn) sends {} as data'
   const stub = native.prompts.at(-1).arg._dscbstub;
   assert.match(stub, /^dscb0_/);
   assert.deepEqual(native.prompts.at(-1).arg.data, {});
-  assert.equal(window.dscb, 1);
+  assert.equal(window.dscb, 0); // the runtime counts its calls itself; window.dscb is the page's
   await settle();
   assert.equal(results.length, 1);
   assert.deepEqual(plain(results[0]), { echoed: {} });
@@ -163,4 +163,41 @@ test('without _dswk there is no native: calls return undefined and send nothing'
   page.loadRuntime();
   assert.equal(page.window.dsBridge.call('anything', 1), undefined);
   assert.equal(page.native.prompts.length, 0);
+});
+
+test('callback names never come from window.dscb: a page that resets it loses no answer', async () => {
+  const { window, native } = makePage();
+  await settle();
+  const stubs = [];
+  native.async.later = (data, reply) => { stubs.push(native.prompts.at(-1).arg._dscbstub); setImmediate(() => reply.result(data)); };
+  const results = [];
+  window.dsBridge.call('later', 'first', (value) => results.push(value));
+  window.dscb = 0; // a page script that resets, or shares, the counter
+  window.dsBridge.call('later', 'second', (value) => results.push(value));
+  assert.notEqual(stubs[0], stubs[1]);
+  await settle();
+  await settle();
+  assert.deepEqual(results.sort(), ['first', 'second']);
+});
+
+test('an asynchronous method called without a callback runs; the call returns at once', async () => {
+  const { window, native } = makePage();
+  await settle();
+  const ran = [];
+  native.async.track = (data) => ran.push(data);
+  assert.equal(window.dsBridge.call('track', { event: 'opened' }), '');
+  assert.deepEqual(ran, [{ event: 'opened' }]);
+  assert.equal(native.prompts.at(-1).arg._dscbstub, undefined);
+});
+
+test('a method that returns nothing gives a dsbridge.js callback and a synchronous call ""', async () => {
+  const { window, native } = makePage();
+  await settle();
+  native.sync.reset = () => NOTHING;
+  native.async.save = (data, reply) => reply.nothing();
+  assert.equal(window.dsBridge.call('reset'), '');
+  const results = [];
+  window.dsBridge.call('save', 1, (value) => results.push(value));
+  await settle();
+  assert.deepEqual(results, ['']);
 });

@@ -2,7 +2,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { makePage, settle, plain } = require('./support/page.js');
+const { makePage, settle, plain, NOTHING } = require('./support/page.js');
 
 /** A page whose runtime has announced itself, so native renders for Keystone's runtime. */
 async function readyPage(options) {
@@ -148,7 +148,8 @@ test('an already aborted signal rejects at once and calls nothing', async () => 
   const controller = new AbortController();
   controller.abort(new Error('gave up'));
   const before = page.native.prompts.length;
-  await assert.rejects(page.window.dsBridge.invoke('anything', 1, { signal: controller.signal }), /gave up/);
+  await assert.rejects(page.window.dsBridge.invoke('anything', 1, { signal: controller.signal }),
+    (error) => error.name === 'AbortError' && error.code === 6 && error.cause.message === 'gave up');
   assert.equal(page.native.prompts.length, before);
   assert.deepEqual(page.liveCallbacks(), []);
 });
@@ -338,4 +339,65 @@ test('declare names the methods the page will call and returns those native lack
   native.sync.add = () => 0;
   assert.deepEqual([...window.dsBridge.declare(['add', 'camera.snap'])], ['camera.snap']);
   assert.deepEqual(native.declared, ['add', 'camera.snap']);
+});
+
+test('an aborted call rejects with code 6 (cancelled), never the DOM\'s 20; the signal\'s reason is its cause', async () => {
+  const page = await readyPage();
+  page.native.async.slow = () => {}; // never answers
+  const controller = new AbortController();
+  const pending = page.window.dsBridge.invoke('slow', 1, { signal: controller.signal });
+  controller.abort(); // the DOM's own reason: a DOMException AbortError, code 20
+  const error = await pending.then(() => null, (e) => e);
+  assert.equal(error.name, 'AbortError');
+  assert.equal(error.code, 6);
+  assert.equal(error.cause.name, 'AbortError');
+  assert.equal(error.cause.code, 20);
+  const streamController = new AbortController();
+  page.native.async.ticks = (data, reply) => reply.result(0, false);
+  const streamError = await (async () => {
+    for await (const tick of page.window.dsBridge.stream('ticks', null, { signal: streamController.signal })) {
+      assert.equal(tick, 0);
+      streamController.abort();
+    }
+  })().then(() => null, (e) => e);
+  assert.equal(streamError.code, 6);
+});
+
+test('a method that returns nothing resolves invoke with undefined, in one round trip or through the callback', async () => {
+  const page = await readyPage();
+  page.native.sync.reset = () => NOTHING;
+  page.native.async.save = (data, reply) => reply.nothing();
+  assert.equal(await page.window.dsBridge.invoke('reset'), undefined);
+  assert.equal(await page.window.dsBridge.invoke('save', 1), undefined);
+  page.native.answersInline = false; // the synchronous fallback reads the mark too
+  assert.equal(await page.window.dsBridge.invoke('reset'), undefined);
+  const results = [];
+  page.window.dsBridge.call('save', 1, (value) => results.push(value)); // dsbridge.js's API: ""
+  await settle();
+  assert.deepEqual(results, ['']);
+  const seen = [];
+  for await (const value of page.window.dsBridge.stream('save', 1)) seen.push(value);
+  assert.deepEqual(seen, []);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('Swift withdrawing its call aborts the responder\'s signal and drops the handler\'s later answers', async () => {
+  const { window, native } = await readyPage();
+  let responder = null;
+  window.dsBridge.registerAsyn('slow', (n, respond) => { responder = respond; });
+  window.WebViewJavascriptBridge.registerHandler('wvjbSlow', (data, respond) => { responder.wvjb = respond; });
+  native.callPage('slow', [1], 7);
+  native.callPage('wvjbSlow', [1], 8);
+  await settle();
+  assert.equal(responder.signal.aborted, false);
+  native.cancelPage(7);
+  native.cancelPage(8);
+  assert.equal(responder.signal.aborted, true);
+  assert.equal(responder.signal.reason.code, 6);
+  assert.equal(responder.wvjb.signal.aborted, true);
+  responder('too late');
+  responder.wvjb('too late');
+  await settle();
+  assert.deepEqual(native.returns, []);
+  native.cancelPage(99); // a call the page does not have: nothing happens
 });

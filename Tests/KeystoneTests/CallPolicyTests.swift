@@ -31,6 +31,7 @@ struct CallPolicyTests {
         try keystone.register(Calculator(), namespace: "math")
         mainPage.initialize()
         let page = InMemoryPage(hub: keystone, frame: subframe)
+        page.initialize()  // the subframe's runtime announces itself too; the hub heeds only the main frame's
         keystone.attach(to: mainPage)  // scripts go to the main frame, as a web view evaluates them
         #expect(try page.call("math.add", [1, 2], as: Double.self) == 3)
         let refused = await #expect(throws: BridgeError.self) { try await page.callAsync("math.slowAdd", Pair(a: 1, b: 2), as: Double.self) }

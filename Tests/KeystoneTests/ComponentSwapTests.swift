@@ -37,20 +37,21 @@ struct SlashResolver: MethodResolver {
 /// A registry of its own, not built on the default: namespaces and method names are matched
 /// without regard to case, and every lookup is recorded.
 final class CaseInsensitiveRegistry: InterfaceRegistry {
-    let interfaces = Locked<[String: [String: BridgeMethod]]>([:])
+    let byNamespace = Locked<[String: [String: BridgeMethod]]>([:])
     let lookups = Locked<[String]>([])
 
     func register(_ methods: MethodList, namespace: String) throws(BridgeError) {
         try methods.checkRegistration(namespace: namespace)
         let byName = Dictionary(methods.methods.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
-        interfaces.withLock { $0[namespace.lowercased()] = byName }
+        byNamespace.withLock { $0[namespace.lowercased()] = byName }
     }
     func removeInterface(namespace: String) -> Bool {
-        interfaces.withLock { $0.removeValue(forKey: namespace.lowercased()) != nil }
+        byNamespace.withLock { $0.removeValue(forKey: namespace.lowercased()) != nil }
     }
+    var interfaces: [String: [String: BridgeMethod]] { byNamespace.withLock { $0 } }
     func lookup(_ name: MethodName) -> MethodLookup {
         lookups.withLock { $0.append(name.description) }
-        return interfaces.withLock { interfaces in
+        return byNamespace.withLock { interfaces in
             guard let methods = interfaces[name.namespace.lowercased()] else { return .noInterface }
             return methods[name.name.lowercased()].map { .found($0) } ?? .noMethod
         }

@@ -35,7 +35,7 @@ struct HubStateMachineTests {
         var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
         _ = machine.pageDidInitialize(runtime: .keystone)
         _ = machine.makeCall("call", method: "m", arguments: arguments, isMultiResponse: false, to: nil)
-        let token = try machine.startTask(callback: "dscb0", for: .first).get()
+        let token = try machine.startTask(callback: "dscb0", method: "m", for: .first).get().token
         #expect(machine.taskCreated(token: token, work: "task") == nil)
         let unload = machine.pageDidUnload()
         #expect(unload.failed == ["call"])
@@ -59,7 +59,7 @@ struct HubStateMachineTests {
         }
         #expect(pending == "bound")
         #expect(error.code == .pageGone)
-        #expect(throws: BridgeError.self) { try machine.startTask(callback: "dscb0", for: .first).get() }
+        #expect(throws: BridgeError.self) { try machine.startTask(callback: "dscb0", method: "m", for: .first).get() }
         #expect(machine.waiting.isEmpty)
     }
 
@@ -97,15 +97,15 @@ struct HubStateMachineTests {
             return
         }
         #expect(error.code == .limitExceeded)
-        #expect(machine.cancelCall(id: 1) == "one")
-        #expect(machine.cancelCall(id: 1) == nil)
-        #expect((try? machine.startTask(callback: "a", for: .first).get()) == 1)
-        #expect(throws: BridgeError.self) { try machine.startTask(callback: "b", for: .first).get() }
+        #expect(machine.cancelCall(id: 1).0 == "one")
+        #expect(machine.cancelCall(id: 1).0 == nil)
+        #expect((try? machine.startTask(callback: "a", method: "m", for: .first).get())?.token == 1)
+        #expect(throws: BridgeError.self) { try machine.startTask(callback: "b", method: "m", for: .first).get() }
     }
 
     @Test func aTaskCancelledBeforeItsWorkExistsHandsTheWorkBackToCancel() throws {
         var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
-        let token = try machine.startTask(callback: "dscb3", for: .first).get()
+        let token = try machine.startTask(callback: "dscb3", method: "m", for: .first).get().token
         guard case .found(nil) = machine.cancelTask(callback: "dscb3") else {
             Issue.record("the task was not found")
             return
@@ -130,5 +130,48 @@ struct HubStateMachineTests {
             Issue.record("a posted call was waited for")
             return
         }
+    }
+
+    @Test func aCallbackNameStillOpenIsReportedWithTheEarlierCallsMethod() throws {
+        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
+        let first = try machine.startTask(callback: "dscb0", method: "photos.pick", for: .first).get()
+        #expect(first.reusedCallbackOf == nil)
+        let second = try machine.startTask(callback: "dscb0", method: "files.save", for: .first).get()
+        #expect(second.reusedCallbackOf == "photos.pick")
+        // Calls without a callback never clash, and the latest holder of a name is the one cancelled.
+        #expect(try machine.startTask(callback: nil, method: "log.track", for: .first).get().reusedCallbackOf == nil)
+        #expect(try machine.startTask(callback: nil, method: "log.track", for: .first).get().reusedCallbackOf == nil)
+        #expect(machine.runningCallCount == 4)
+        _ = machine.taskCreated(token: second.token, work: "second")
+        guard case .found("second") = machine.cancelTask(callback: "dscb0") else {
+            Issue.record("the latest call under the name was not the one cancelled")
+            return
+        }
+        // The earlier call is still running under the name: it is the one found now.
+        _ = machine.taskCreated(token: first.token, work: "first")
+        guard case .found("first") = machine.cancelTask(callback: "dscb0") else {
+            Issue.record("the earlier call under the name was lost")
+            return
+        }
+        #expect(try machine.startTask(callback: "dscb0", method: "files.save", for: .first).get().reusedCallbackOf == nil)
+    }
+
+    @Test func aWithdrawnCallIsTakenBackBeforeItGoesOutAndAnnouncedToKeystonesRuntimeAfter() {
+        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
+        _ = machine.makeCall("early", method: "m", arguments: arguments, isMultiResponse: false, to: nil)
+        let (early, outputs) = machine.cancelCall(id: 1)
+        #expect(early == "early")
+        #expect(outputs.isEmpty)
+        #expect(machine.waiting.isEmpty)  // never sent
+        _ = machine.pageDidInitialize(runtime: .keystone)
+        _ = machine.makeCall("late", method: "m", arguments: arguments, isMultiResponse: false, to: nil)
+        #expect(machine.cancelCall(id: 2).1 == [.deliver(.cancel(callbackId: 2), .keystone, .first)])
+        #expect(machine.cancelCall(id: 2).1 == [])  // once
+        _ = machine.pageDidUnload()
+        _ = machine.pageDidInitialize(runtime: .dsbridge)
+        _ = machine.makeCall("plain", method: "m", arguments: arguments, isMultiResponse: false, to: nil)
+        let (plain, told) = machine.cancelCall(id: 3)
+        #expect(plain == "plain")
+        #expect(told.isEmpty)  // dsbridge.js cannot hear it
     }
 }

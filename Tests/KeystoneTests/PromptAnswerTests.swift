@@ -6,9 +6,16 @@ import Testing
 
 @Suite("Prompt answers")
 struct PromptAnswerTests {
-    @Test(arguments: ["", "0", #""é漢😀\u2028""#, String(repeating: #"["x",1]"#, count: 100_000)])
+    @Test(arguments: ["0", #""é漢😀\u2028""#, String(repeating: #"["x",1]"#, count: 100_000)])
     func successWrapsTheValueExactly(_ value: String) {
         #expect(PromptAnswer.success(Data(value.utf8)) == #"{"code":0,"data":"# + value + "}")
+    }
+
+    @Test func noValueIsTheEmptyStringMarkedVoid() {
+        // dsbridge.js reads `data` (""), as DSBridge answers; Keystone's runtime reads `void`.
+        #expect(PromptAnswer.success(Data()) == #"{"code":0,"data":"","void":true}"#)
+        #expect(PromptAnswer.inline(Data()) == #"{"code":0,"data":"","inline":true,"void":true}"#)
+        #expect(PromptAnswer.inline(Data("1".utf8)) == #"{"code":0,"data":1,"inline":true}"#)
     }
 
     @Test func failureCarriesTheErrorObject() {

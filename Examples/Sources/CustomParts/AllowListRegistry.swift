@@ -5,7 +5,7 @@ import Synchronization
 /// Registers interfaces only under the namespaces it was given, and answers lookups from them.
 public final class AllowListRegistry: InterfaceRegistry {
     private let allowed: Set<String>
-    private let interfaces = Mutex<[String: MethodList]>([:])
+    private let lists = Mutex<[String: MethodList]>([:])
 
     public init(allowing namespaces: Set<String>) {
         allowed = namespaces
@@ -16,17 +16,21 @@ public final class AllowListRegistry: InterfaceRegistry {
         guard allowed.contains(namespace) else {
             throw BridgeError(code: .invalidRegistration, message: "\"\(namespace)\" is not on the allow list")
         }
-        interfaces.withLock { $0[namespace] = methods }
+        lists.withLock { $0[namespace] = methods }
     }
 
     public func removeInterface(namespace: String) -> Bool {
-        interfaces.withLock { $0.removeValue(forKey: namespace) != nil }
+        lists.withLock { $0.removeValue(forKey: namespace) != nil }
     }
 
     public func lookup(_ name: MethodName) -> MethodLookup {
-        interfaces.withLock { interfaces in
-            guard let list = interfaces[name.namespace] else { return .noInterface }
+        lists.withLock { lists in
+            guard let list = lists[name.namespace] else { return .noInterface }
             return list.methods[name.name].map(MethodLookup.found) ?? .noMethod
         }
+    }
+
+    public var interfaces: [String: [String: BridgeMethod]] {
+        lists.withLock { $0.mapValues(\.methods) }
     }
 }

@@ -3,11 +3,15 @@
 
 /** An error from native, or from the bridge itself: a code and a message. */
 export interface KeystoneError extends Error {
+  /** 'AbortError' for a call the page aborted through its signal: its code is 6 (cancelled), and
+   *  the signal's reason (the DOM's AbortError, code 20, or the page's own) is its `cause`. */
   name: 'KeystoneError' | 'AbortError';
   /** 1 notFound, 2 invalidArgument, 3 unsupportedCallKind, 4 malformedMessage, 5 failed,
-   *  6 cancelled, 7 pageGone, 8 unencodableValue, 10 invalidResult, 11 notAllowed; 1000 and up: the app's own. */
+   *  6 cancelled, 7 pageGone, 8 unencodableValue, 10 invalidResult, 11 notAllowed,
+   *  12 limitExceeded; 1000 and up: the app's own. */
   code: number;
   message: string;
+  cause?: unknown;
 }
 
 /** The error object native passes as a callback's second argument when a call fails. */
@@ -25,7 +29,12 @@ export interface CallOptions {
 export type SyncHandler = (...args: any[]) => unknown;
 /** An asynchronous page handler: its last argument answers, any number of times until `complete`. */
 export type AsyncHandler = (...args: any[]) => unknown;
-export type AsyncResponder = (data?: unknown, complete?: boolean) => void;
+export interface AsyncResponder {
+  (data?: unknown, complete?: boolean): void;
+  /** Aborts when Swift withdraws its call (cancelled, timed out, a stream left early); answers
+   *  after that are dropped. */
+  readonly signal?: AbortSignal;
+}
 
 export interface DSBridge {
   // dsbridge.js 3.1.4
@@ -41,7 +50,8 @@ export interface DSBridge {
   disableJavascriptDialogBlock(disable?: boolean): void;
 
   // Keystone's extensions
-  /** The result of any native method; rejects with a KeystoneError. */
+  /** The result of any native method (`undefined` from one that returns nothing); rejects with a
+   *  KeystoneError. */
   invoke<T = any>(method: string, data?: unknown, options?: CallOptions): Promise<T>;
   /** Every result of a multi-response native method; leaving the loop early cancels it. */
   stream<T = any>(method: string, data?: unknown, options?: CallOptions): AsyncIterableIterator<T>;
@@ -57,8 +67,9 @@ export interface DSBridge {
 
 /** WebViewJavascriptBridge 6's page API, as Keystone's runtime offers it. */
 export interface WebViewJavascriptBridge {
-  /** A handler Swift calls by `name`; it answers once through `responseCallback`. */
-  registerHandler(name: string, handler: (data: any, responseCallback: (response?: unknown) => void) => void): void;
+  /** A handler Swift calls by `name`; it answers once through `responseCallback`, whose `signal`
+   *  aborts when Swift withdraws the call. */
+  registerHandler(name: string, handler: (data: any, responseCallback: ((response?: unknown) => void) & { readonly signal?: AbortSignal }) => void): void;
   /** Calls Swift's method `name` ("a.b.m": method m of namespace a.b) with one data value. The
    *  callback receives each result, or `null` and the error; without one, a Promise. */
   callHandler(name: string, data: unknown, responseCallback: (result: any, error?: NativeError) => void): void;

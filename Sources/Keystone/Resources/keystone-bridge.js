@@ -20,7 +20,12 @@
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
   var loadToken = Math.random().toString(36).slice(2, 8) + Date.now().toString(36);
-  var pending = new Map(); // callback name -> { result(value), fail(error), end(), global }
+  var pending = new Map(); // callback name -> { result(value), fail(error), end(), nothing(), global }
+  // This runtime's own count of its calls. dsbridge.js names callbacks from `window.dscb`, which a
+  // page can reset or share; a name taken from it could be one still open, and the earlier call's
+  // answer would be lost.
+  var lastCallback = 0;
+  var running = new Map(); // Swift's call id -> { stop() }, while a page handler may still answer
   var nativeDelivers = false; // native answered dsinit: every result reaches `deliver`
   var listeners = {}; // event name -> [listener]
   var wvjbHandlers = {}; // WebViewJavascriptBridge handler name -> function (data, responseCallback)
@@ -77,7 +82,7 @@
   }
 
   function nextCallbackName() {
-    return 'dscb' + window.dscb++ + '_' + loadToken;
+    return 'dscb' + lastCallback++ + '_' + loadToken;
   }
 
   // --- Errors ----------------------------------------------------------------------------------
@@ -94,10 +99,13 @@
     return bridgeError(typeof object.code === 'number' ? object.code : CODE_FAILED, String(object.message || ''));
   }
 
+  /** What an aborted call rejects with: always an `AbortError` of code 6 (cancelled), like every
+   *  other failure a KeystoneError with a code; the signal's own reason (the DOM's AbortError, code
+   *  20, or what the page passed to `abort(reason)`) is its `cause`. */
   function abortError(signal) {
-    if (signal && signal.reason !== undefined) return signal.reason;
     var error = bridgeError(CODE_CANCELLED, 'the call was aborted');
     error.name = 'AbortError';
+    if (signal && signal.reason !== undefined) error.cause = signal.reason;
     return error;
   }
 
@@ -174,6 +182,17 @@
   PendingCall.prototype.end = function () {
     if (this.finish()) this.sink.end();
   };
+  /** The method returns nothing: `undefined` where the sink takes it (`invoke`), `""` otherwise,
+   *  as DSBridge sends it. */
+  PendingCall.prototype.nothing = function () {
+    if (!this.finish()) return;
+    if (this.sink.nothing) {
+      this.sink.nothing();
+    } else {
+      this.sink.result('');
+      this.sink.end();
+    }
+  };
   /** Cancels the call: native is told, and the page's sink fails with an AbortError. */
   PendingCall.prototype.cancel = function () {
     if (this.finished) return;
@@ -185,7 +204,9 @@
     var answer = readAnswer(text);
     if (answer.inline === true && answer.code === 0 && !answer.error) {
       // A synchronous method's result, answered at once: no result comes through the callback.
-      if (this.finish()) {
+      if (answer.void === true) {
+        this.nothing();
+      } else if (this.finish()) {
         this.sink.result(answer.data);
         this.sink.end();
       }
@@ -252,12 +273,14 @@
     this.settled = true;
     this.resolve(undefined);
   };
+  /** A method that returns nothing resolves `undefined`. */
+  PromiseSink.prototype.nothing = PromiseSink.prototype.end;
   /** A synchronous native method: ask it the synchronous way. */
   PromiseSink.prototype.synchronous = function () {
     var answer = readAnswer(promptNative(this.method, wrap(this.data, null)));
     this.settled = true;
     if (answer.error) this.reject(fromNative(answer.error));
-    else this.resolve(answer.data);
+    else this.resolve(answer.void === true ? undefined : answer.data);
   };
 
   // --- Native -> page ----------------------------------------------------------------------------
@@ -279,6 +302,7 @@
       if (record) {
         if (message.error) record.fail(message.error);
         else if (message.release) closeCallback(name);
+        else if (message.void && record.nothing) record.nothing();
         else {
           try {
             eachValue(message, function (value) { record.result(value); });
@@ -300,6 +324,9 @@
       }
     } else if (message.method !== undefined) {
       handleNativeCall(message.method, message.callbackId, message.args || []);
+    } else if (message.cancel !== undefined) {
+      var call = running.get(message.cancel);
+      if (call) call.stop();
     } else if (message.event !== undefined) {
       var list = (listeners[message.event] || []).slice();
       for (var i = 0; i < list.length; i++) {
@@ -335,33 +362,54 @@
     return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
   }
 
-  /** Runs the page handler Swift called and answers through `_dsb.returnValue`. */
+  /** Runs the page handler Swift called and answers through `_dsb.returnValue`. While the handler
+   *  may still answer, native can withdraw the call (`{cancel: id}`): its later answers are
+   *  dropped, and an asynchronous or WVJB handler's responder has a `signal` that aborts. */
   function handleNativeCall(method, callbackId, args) {
     var answered = false;
+    var controller = null;
+    function settle() {
+      answered = true;
+      running.delete(callbackId);
+    }
     function answer(data, complete) {
       if (answered) return;
-      answered = complete;
+      if (complete) settle();
       bridge.call('_dsb.returnValue', { id: callbackId, data: data, complete: complete });
     }
     function answerError(error) {
       if (answered) return;
-      answered = true;
+      settle();
       bridge.call('_dsb.returnValue', { id: callbackId, error: toNativeError(error), complete: true });
     }
+    /** The responder of an asynchronous or WVJB handler, with the signal of its call. */
+    function responder(respond) {
+      if (typeof AbortController === 'function') {
+        controller = new AbortController();
+        respond.signal = controller.signal;
+      }
+      return respond;
+    }
+    running.set(callbackId, {
+      stop: function () {
+        settle();
+        if (controller) controller.abort(bridgeError(CODE_CANCELLED, 'native withdrew the call'));
+      }
+    });
     var handler = findHandler(method);
     if (!handler) {
       answerError(bridgeError(CODE_NOT_FOUND, 'the page has no handler "' + method + '"'));
       return;
     }
     if (handler.wvjb) {
-      runWVJBHandler(handler.fn, args, answer, answerError);
+      runWVJBHandler(handler.fn, args, responder(function (data) { answer(data === undefined ? null : data, true); }), answerError);
       return;
     }
     var result;
     try {
       if (handler.async) {
         args = args.slice();
-        args.push(function (data, complete) { answer(data, complete !== false); });
+        args.push(responder(function (data, complete) { answer(data, complete !== false); }));
       }
       result = handler.fn.apply(handler.owner, args);
     } catch (error) {
@@ -377,10 +425,10 @@
 
   /** A WebViewJavascriptBridge handler: `fn(data, responseCallback)` with Swift's one argument,
    *  run a turn later (WVJB's alert-box safety timeout) unless the page turned that off. */
-  function runWVJBHandler(fn, args, answer, answerError) {
+  function runWVJBHandler(fn, args, respond, answerError) {
     function run() {
       try {
-        fn(args.length ? args[0] : null, function (data) { answer(data === undefined ? null : data, true); });
+        fn(args.length ? args[0] : null, respond);
       } catch (error) {
         answerError(error);
       }
@@ -467,10 +515,12 @@
       }
       // An abort ends the loop at once: results already delivered but not yet read are dropped.
       if (signal) signal.addEventListener('abort', function () { queue.length = 0; });
+      function end() { ended = true; flush(); }
       var call = startCall(method, data, signal, {
         result: function (value) { queue.push(value); flush(); },
         fail: function (error) { failure = error; flush(); },
-        end: function () { ended = true; flush(); }
+        end: end,
+        nothing: end // a method that returns nothing yields nothing
       });
       var iterator = {
         next: function () {

@@ -9,6 +9,11 @@ const RUNTIME = fs.readFileSync(
 const STANDIN = fs.readFileSync(path.join(__dirname, 'dsbridge-standin.js'), 'utf8');
 
 const ok = (data) => JSON.stringify({ code: 0, data: data === undefined ? '' : data });
+/** What a native method that returns nothing gives back, as Keystone marks it. */
+const NOTHING = Symbol('nothing');
+const answer = (value, inline) => JSON.stringify(value === NOTHING
+  ? { code: 0, data: '', ...(inline ? { inline: true } : {}), void: true }
+  : { code: 0, data: value === undefined ? '' : value, ...(inline ? { inline: true } : {}) });
 const refuse = (code, message) => JSON.stringify({ code: -1, data: '', error: { code, message } });
 
 /** The native side as the page sees it: answers prompts the way Keystone does, and evaluates
@@ -51,12 +56,12 @@ class FakeNative {
       if (stub && !inline) { this.send([{ callback: stub, release: true }]); return refuse(3, `"${method}" is synchronous`); }
       try {
         const value = this.sync[method](arg.data);
-        return inline ? JSON.stringify({ code: 0, data: value === undefined ? '' : value, inline: true }) : ok(value);
+        return answer(value, inline);
       } catch (e) { return refuse(e.code || 5, e.message); }
     }
     if (this.async[method]) {
-      if (!stub) return refuse(3, `"${method}" is asynchronous`);
-      this.async[method](arg.data, this.reply(stub));
+      // Without a callback it runs all the same, and what it answers goes nowhere.
+      this.async[method](arg.data, stub ? this.reply(stub) : { result() {}, fail() {}, end() {}, nothing() {} });
       return ok();
     }
     if (stub) this.send([{ callback: stub, release: true }]);
@@ -69,6 +74,7 @@ class FakeNative {
       result: (value, complete = true) => this.send([{ callback, value, ...(complete ? { complete } : {}) }]),
       fail: (code, message) => this.send([{ callback, error: { code, message } }]),
       end: () => this.send([{ callback, complete: true }]),
+      nothing: () => this.send([{ callback, value: '', void: true, complete: true }]),
     };
   }
 
@@ -80,6 +86,7 @@ class FakeNative {
   render(messages) {
     if (this.runtime === 'keystone') return `window._keystone.deliver(${JSON.stringify(messages)})`;
     return messages.map((m) => {
+      if (m.cancel !== undefined) return ''; // dsbridge.js has no way to hear it
       const name = JSON.stringify(m.callback ?? '');
       if (m.method !== undefined) {
         const info = { method: m.method, callbackId: m.callbackId, data: JSON.stringify(m.args) };
@@ -89,6 +96,11 @@ class FakeNative {
       const call = 'value' in m ? `try{window[${name}](${JSON.stringify(m.value)})}catch(e){}` : '';
       return call + (m.complete || m.release ? `delete window[${name}];` : '');
     }).join('');
+  }
+
+  /** Swift withdrawing its call `callbackId` of a page handler, as Keystone sends it. */
+  cancelPage(callbackId) {
+    this.page.evaluate(this.render([{ cancel: callbackId }]));
   }
 
   /** Swift calling a page handler, as Keystone sends it. */
@@ -148,4 +160,5 @@ const settle = () => new Promise((resolve) => setTimeout(() => setImmediate(() =
 /** A value from the page's realm as a plain value of this one, for structural comparison. */
 const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
-module.exports = { makePage, settle, plain, RUNTIME };
+module.exports = {
+  NOTHING, makePage, settle, plain, RUNTIME };
