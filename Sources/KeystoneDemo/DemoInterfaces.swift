@@ -84,6 +84,12 @@ struct NativeInterface: BridgeInterface {
         var args: [JSONValue]
     }
 
+    struct TimedCall: Codable, Sendable {
+        var method: String
+        var args: [JSONValue]
+        var timeoutMs: Int
+    }
+
     /// How many Swift calls of page handlers wait to settle: a diagnostic the end-to-end pages read.
     let pendingCalls: @Sendable () -> Int
     /// How many of the page's asynchronous calls run: the same kind of diagnostic.
@@ -97,6 +103,10 @@ struct NativeInterface: BridgeInterface {
             for try await value in context.page.stream(call.method, arguments: call.args, of: JSONValue.self) {
                 try await writer.write(value)
             }
+        }
+        // A Swift call of a page handler with a timeout: fails `timedOut` (13) without an answer in time.
+        methods.async("callJSWithin") { (call: TimedCall, context: CallContext) async throws -> JSONValue in
+            try await context.page.call(call.method, arguments: call.args, as: JSONValue.self, timeout: .milliseconds(call.timeoutMs))
         }
         methods.sync("pendingCalls", pendingCalls)
         methods.sync("runningCalls", runningCalls)
@@ -117,6 +127,15 @@ struct SequenceInterface: BridgeInterface {
 
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("note") { (text: String) in notes.withLock { $0.append(text) } }
+        // Returns nothing, later: for calls made without a callback, and for what no result answers.
+        methods.async("noteLater") { (text: String) async in
+            await Task.yield()
+            notes.withLock { $0.append(text) }
+        }
+        // In WebViewJavascriptBridge's style: answers "handled" for "now", declines for anything else.
+        methods.handler("handle") { (how: String, respond: ResponseCallback<String>?) in
+            if how == "now" { respond?("handled") }
+        }
         methods.sync("take") { () -> [String] in
             notes.withLock { taken in
                 defer { taken = [] }; return taken
