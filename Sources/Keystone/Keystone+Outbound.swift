@@ -8,7 +8,7 @@ extension Keystone {
     /// settles exactly once: with the page's first answer, with a `BridgeError`, or with code
     /// `cancelled` when the awaiting task is cancelled (Keystone's page runtime is told, and the
     /// handler's later answer is dropped). A page written for dsbridge.js 3.1.4 never answers a call
-    /// to a handler it lacks: give the call a timeout (``PageConnection/call(_:arguments:as:timeout:clock:)``)
+    /// to a handler it lacks: give the call a timeout (`call(_:arguments:as:timeout:clock:)`)
     /// to stop waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
     /// a `call` keeps the first answer and reports the others as warnings.
     public func call<Result: Decodable & Sendable>(
