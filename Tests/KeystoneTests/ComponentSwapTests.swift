@@ -1,4 +1,4 @@
-// ComponentSwapTests.swift — each component replaced on its own, and the replacement takes effect.
+// ComponentSwapTests.swift — swapping components.
 import Foundation
 import Keystone
 @_spi(KeystoneInternal) import KeystoneInterfaces
@@ -185,60 +185,5 @@ struct ComponentSwapTests {
         let page = InMemoryPage(hub: hub)
         #expect(try page.call("who", as: String.self) == "hub")
         #expect(hub.prompts.withLock { $0 } == 1)
-    }
-}
-
-@Suite("Logging")
-struct LoggingTests {
-    @Test func isSilentByDefault() throws {
-        let (keystone, _) = makeBridge()
-        #expect(!keystone.components.logging.isEnabled(.warning))
-        #expect(!keystone.components.logging.isEnabled(.debug))
-    }
-
-    @Test func warningsReportRefusalsButNotMessages() throws {
-        let lines = Locked<[KeystoneLogging.Record]>([])
-        let (_, page) = makeBridge(KeystoneComponents(logging: .warnings { record in lines.withLock { $0.append(record) } }))
-        _ = page.prompt("missing", argumentText: #"{"data":null}"#)
-        let recorded = lines.withLock { $0 }
-        #expect(recorded.count == 1)
-        #expect(recorded.first?.level == .warning)
-        #expect(recorded.first?.message.contains("no interface is registered") == true)
-    }
-
-    @Test func debugLogsEveryMessageBothWaysWithPayloadsCut() async throws {
-        let lines = Locked<[String]>([])
-        let (keystone, page) = makeBridge(KeystoneComponents(logging: .debug(payloadLimit: 40) { record in lines.withLock { $0.append(record.message) } }))
-        try keystone.register(Calculator(), namespace: "math")
-        page.initialize()
-        let long = String(repeating: "z", count: 500)
-        _ = try page.call("math.raw", JSONValue.string(long), as: JSONValue.self)
-        _ = try await page.callAsync("math.later", as: String.self)
-        let logged = lines.withLock { $0 }
-        #expect(logged.contains { $0.hasPrefix("from page (main frame (origin unknown)): math.raw") })
-        #expect(logged.contains { $0.hasPrefix("answer to math.raw") })
-        #expect(logged.contains { $0.hasPrefix("to page: ") && $0.contains("later") })
-        #expect(logged.allSatisfy { $0.count < 160 })
-        #expect(logged.contains { $0.contains("bytes)") })
-    }
-}
-
-@Suite("Ownership")
-struct OwnershipTests {
-    @Test func aKeystoneAndItsPageFormNoRetainCycle() async throws {
-        weak var weakKeystone: Keystone?
-        weak var weakPage: InMemoryPage?
-        do {
-            let (keystone, page) = makeBridge()
-            try keystone.register(Calculator(), namespace: "math")
-            page.initialize()
-            _ = try await page.callAsync("math.slowAdd", Pair(a: 1, b: 2), as: Double.self)
-            weakKeystone = keystone
-            weakPage = page
-        }
-        #expect(weakPage == nil)
-        // The task that answered may still be returning; it lets go of the Keystone when it ends.
-        for _ in 0..<10_000 where weakKeystone != nil { await Task.yield() }
-        #expect(weakKeystone == nil)
     }
 }

@@ -1,5 +1,4 @@
-// HostCoreTests.swift — the decisions every host shares, as a pure value: documents, origins,
-// terminations.
+// HostCoreTests.swift — host core.
 import Foundation
 import Keystone
 import Testing
@@ -134,24 +133,5 @@ struct HostCoreTests {
     func anAllowedOriginTheEngineWouldNotWriteSoRefusesTheHost(origin: String) {
         let error = #expect(throws: BridgeError.self) { try HostCore(allowedOrigins: [origin]) }
         #expect(error?.code == .invalidRegistration)
-    }
-}
-
-@Suite("The app's script value")
-struct ScriptValueTests {
-    @Test func undefinedIsNull() throws {
-        #expect(try HostCore.scriptValue(json: nil, limit: 10) == .null)
-    }
-
-    @Test func aValueDecodes() throws {
-        #expect(try HostCore.scriptValue(json: Data("[1,\"a\"]".utf8), limit: 10) == .array([.number(1), .string("a")]))
-    }
-
-    @Test func aValueOverTheLimitIsRefused() {
-        #expect(throws: HostCore.scriptValueTooLarge(limit: 3)) { try HostCore.scriptValue(json: Data("1234".utf8), limit: 3) }
-    }
-
-    @Test func textThatIsNotJSONFails() {
-        #expect(throws: HostCore.scriptValueNotJSON) { try HostCore.scriptValue(json: Data("{".utf8), limit: 10) }
     }
 }

@@ -1,4 +1,4 @@
-// KeystoneRuntimeTests.swift — what changes when the page runs Keystone's own runtime.
+// KeystoneRuntimeTests.swift — keystone's page runtime.
 import Foundation
 import Keystone
 import KeystoneTesting
@@ -116,15 +116,5 @@ struct KeystoneRuntimeTests {
 extension Result {
     var isFailure: Bool {
         if case .failure = self { true } else { false }
-    }
-}
-
-@Suite("Page runtime resource")
-struct PageRuntimeResourceTests {
-    @Test func theScriptAndItsTypesShipWithTheLibrary() throws {
-        let script = try Keystone.pageRuntimeScript()
-        #expect(script.contains("window._keystone"))
-        #expect(script.contains("bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 })"))
-        #expect(try Keystone.pageRuntimeTypes().contains("interface DSBridge"))
     }
 }

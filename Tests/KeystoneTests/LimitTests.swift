@@ -83,7 +83,7 @@ struct LimitTests {
         let (keystone, page) = try bridge(BridgeLimits(pendingCalls: 2))
         page.registerAsync("never") { _, _ in }
         let first = Task { try await keystone.call("never", as: Int.self) }
-        while keystone.pendingCallCount < 1 { await Task.yield() }
+        await eventually("the first call was made") { keystone.pendingCallCount >= 1 }
         let stream = keystone.stream("never", of: Int.self)
         #expect(keystone.pendingCallCount == 2)
         let third = await #expect(throws: BridgeError.self) { try await keystone.call("never", as: Int.self) }

@@ -106,9 +106,9 @@ struct OutboundCallTests {
 
     @Test func callsBeforeDsinitWaitAndGoOutInOrderAfterIt() async throws {
         let first = Task { try await keystone.call("ns.deep.greet", "1", as: String.self) }
-        while keystone.pendingCallCount < 1 { await Task.yield() }  // made: the next is made after it
+        await eventually("the first call was made") { keystone.pendingCallCount >= 1 }  // the next is made after it
         let second = Task { try await keystone.call("add", 1, 1, as: Double.self) }
-        while keystone.pendingCallCount < 2 { await Task.yield() }
+        await eventually("two calls were made") { keystone.pendingCallCount >= 2 }
         #expect(page.receivedMessages.isEmpty)
         page.initialize()
         #expect(try await second.value == 2)
@@ -166,7 +166,7 @@ struct OutboundCallTests {
         page.registerAsync("never") { _, _ in }
         page.initialize()
         let task = Task { try await keystone.call("never", as: Int.self) }
-        while keystone.pendingCallCount < 1 { await Task.yield() }
+        await eventually("the call was made") { keystone.pendingCallCount >= 1 }
         task.cancel()
         let result = await task.result
         #expect(code(of: result) == .cancelled)
@@ -260,7 +260,7 @@ struct OutboundCallTests {
     @Test func anErrorReportedByThePageSettlesTheCall() async throws {
         page.initialize()
         let task = Task { try await keystone.call("never", as: Int.self) }
-        while keystone.pendingCallCount < 1 { await Task.yield() }
+        await eventually("the call was made") { keystone.pendingCallCount >= 1 }
         _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"error":{"code":1200,"message":"page said no"},"complete":true}}"#)
         let result = await task.result
         #expect(code(of: result)?.rawValue == 1200)
@@ -270,7 +270,7 @@ struct OutboundCallTests {
         page.initialize()
         let waiting = Task { try await keystone.call("never", as: Int.self) }
         var stream = keystone.stream("never", of: Int.self).makeAsyncIterator()
-        while keystone.pendingCallCount < 2 { await Task.yield() }
+        await eventually("two calls were made") { keystone.pendingCallCount >= 2 }
         keystone.pageDidUnload()
         #expect(code(of: await waiting.result) == .pageGone)
         let streamError = await #expect(throws: BridgeError.self) { _ = try await stream.next() }

@@ -1,4 +1,4 @@
-// PageUnloadTests.swift — a page that goes away cancels its running calls and hears nothing late.
+// PageUnloadTests.swift — page unload.
 import Foundation
 import Keystone
 @_spi(KeystoneInternal) import KeystoneInterfaces
@@ -90,64 +90,5 @@ final class GapEvaluator: JavaScriptEvaluator {
     func discardQueued() {
         inTheGap.withLock { $0 }?()
         inner.discardQueued()
-    }
-}
-
-@Suite("Unloading, interleaved")
-struct UnloadInterleavingTests {
-    @Test func whatIsSentWhileTheUnloadIsUnderWayWaitsForTheNextPage() throws {
-        let evaluator = GapEvaluator()
-        let keystone = Keystone(components: KeystoneComponents(evaluator: evaluator))
-        let page = InMemoryPage(hub: keystone, runtime: .keystone)
-        let heard = Locked<[JSONValue]>([])
-        page.on("news") { value in heard.withLock { $0.append(value) } }
-        page.initialize()
-        try keystone.emit("news", "for the first page")
-        evaluator.inTheGap.withLock { $0 = { try? keystone.emit("news", "for the next page") } }
-        keystone.pageDidUnload()
-        #expect(heard.withLock { $0 } == ["for the first page"])
-        page.initialize()  // the next page
-        #expect(heard.withLock { $0 } == ["for the first page", "for the next page"])
-    }
-}
-
-/// Holds every batch until told to hand them on, as a web view's main loop queues them, to
-/// whichever page the view shows by then.
-final class QueueingTarget: EvaluationTarget {
-    let queued = Locked<[ScriptBatch]>([])
-    let showing: Locked<any EvaluationTarget>
-
-    init(showing page: any EvaluationTarget) { showing = Locked(page) }
-
-    func evaluate(_ batch: ScriptBatch) { queued.withLock { $0.append(batch) } }
-
-    func runQueued() {
-        let page = showing.withLock { $0 }
-        for batch in queued.withLock({ queued in
-            defer { queued.removeAll() }; return queued
-        }) { page.evaluate(batch) }
-    }
-}
-
-@Suite("A batch runs only in its page")
-struct BatchPageLoadTests {
-    @Test func aBatchQueuedBeforeANavigationDoesNotRunInTheNextPage() async throws {
-        let (keystone, page) = makeBridge()
-        try keystone.register(Calculator(), namespace: "math")
-        page.initialize()
-        let queue = QueueingTarget(showing: page)
-        keystone.attach(to: queue)
-        #expect(page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb0"}"#) == #"{"code":0,"data":""}"#)
-        while queue.queued.withLock(\.isEmpty) { await Task.yield() }
-        #expect(queue.queued.withLock { $0.first?.pageLoad } == .first)
-        keystone.pageDidUnload()  // the engine committed the next page before the batch ran
-        let next = InMemoryPage(hub: keystone)
-        next.initialize()
-        keystone.attach(to: queue)
-        queue.showing.withLock { $0 = next }  // the view now shows the next page
-        queue.runQueued()
-        // The next page's dscb0 never hears the old page's result, and neither does the old page.
-        #expect(next.receivedMessages.isEmpty)
-        #expect(page.receivedMessages.isEmpty)
     }
 }

@@ -1,0 +1,25 @@
+// OwnershipTests.swift — who keeps whom alive: a Keystone and its page are let go.
+import Foundation
+import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
+import Testing
+
+@Suite("Ownership")
+struct OwnershipTests {
+    @Test func aKeystoneAndItsPageFormNoRetainCycle() async throws {
+        weak var weakKeystone: Keystone?
+        weak var weakPage: InMemoryPage?
+        do {
+            let (keystone, page) = makeBridge()
+            try keystone.register(Calculator(), namespace: "math")
+            page.initialize()
+            _ = try await page.callAsync("math.slowAdd", Pair(a: 1, b: 2), as: Double.self)
+            weakKeystone = keystone
+            weakPage = page
+        }
+        #expect(weakPage == nil)
+        // The task that answered may still be returning; it lets go of the Keystone when it ends.
+        await eventually("the Keystone was let go") { weakKeystone == nil }
+    }
+}
