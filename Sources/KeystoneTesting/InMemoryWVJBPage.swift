@@ -29,7 +29,7 @@ public final class InMemoryWVJBPage: EvaluationTarget {
     /// The hub this page talks to.
     public let hub: any BridgeHub
     /// The wire both sides speak.
-    public let wire: WVJBWire
+    package let wire: WVJBWire
     /// The frame every message of this page reports.
     public let frame: CallerFrame
     private let state = Locked(State())

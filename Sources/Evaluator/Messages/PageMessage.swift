@@ -3,7 +3,7 @@ import KeystoneInterfaces
 
 /// One message from Swift to the page.
 ///
-/// Messages stay structured all the way through the evaluator; only ``ScriptRenderer`` turns a
+/// Messages stay structured all the way through the evaluator; only the renderer turns a
 /// batch of them into JavaScript. An in-memory page receives exactly these values.
 public enum PageMessage: Sendable, Hashable {
     /// A result for the page's callback `callback` (`window.dscbN`). When `complete`, the

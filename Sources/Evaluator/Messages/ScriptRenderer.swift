@@ -14,9 +14,9 @@ import KeystoneInterfaces
 /// code — so nothing a value holds can end a literal or run; an object key spelling `__proto__` is
 /// written as a computed key, so every value arrives as `JSON.parse` would give it. The script is a few dozen bytes per
 /// message longer than the JSON it carries; nothing is percent-encoded.
-public enum ScriptRenderer {
+package enum ScriptRenderer {
     /// The script for `messages`, in order, written for `runtime`.
-    public static func render(_ messages: [PageMessage], for runtime: PageRuntime = .dsbridge) -> String {
+    package static func render(_ messages: [PageMessage], for runtime: PageRuntime = .dsbridge) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(messages.reduce(32) { $0 + estimatedSize(of: $1) })
         switch runtime {

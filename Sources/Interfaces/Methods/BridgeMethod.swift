@@ -6,18 +6,20 @@ import Foundation
 /// ``MethodList`` builds these from typed closures; a registry stores them and a dispatcher runs
 /// them. Both may be written outside the package: every part of a method is public.
 public struct BridgeMethod: Sendable {
-    /// How the method answers.
-    public let kind: MethodKind
     /// Decodes the page's `data` straight into the method's typed input and runs it.
     public let invoker: Invoker
 
-    /// A method of `invoker`'s kind.
+    /// A method that runs `invoker`.
     public init(invoker: Invoker) {
         self.invoker = invoker
+    }
+
+    /// How the method answers: its invoker's kind.
+    public var kind: MethodKind {
         switch invoker {
-        case .sync: kind = .sync
-        case .async: kind = .async
-        case .multiResponse: kind = .multiResponse
+        case .sync: .sync
+        case .async: .async
+        case .multiResponse: .multiResponse
         }
     }
 }

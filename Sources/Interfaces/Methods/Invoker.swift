@@ -4,7 +4,7 @@ import Foundation
 /// A method's body, taking the raw bytes of the page's `data` (`nil` when absent, read as `null`),
 /// the serializer to decode and encode with, and the call's context.
 ///
-/// Each case decodes its input first and throws ``InvalidArgument`` when it does not decode, before
+/// Each case decodes its input first and throws an invalid-argument error when it does not decode, before
 /// any of the method's own code runs; the asynchronous kinds then return the work to start, which
 /// a dispatcher hands to the hub to run in a task.
 ///

@@ -8,16 +8,16 @@ import Foundation
 /// returns nothing answers a page written for dsbridge.js or WebViewJavascriptBridge with `""`, as
 /// DSBridge does, and Keystone's `invoke` with `undefined` (``Invoker/noResult``). Any method may
 /// also take a ``CallContext`` after its input, to learn who called and to reach the page that
-/// called. Listing a name twice is a mistake a registry refuses (``duplicateNames``).
+/// called. Listing a name twice is a mistake a registry refuses (`checkRegistration(namespace:)` names it).
 public struct MethodList: Sendable {
     /// The methods listed so far, by name.
     public private(set) var methods: [String: BridgeMethod] = [:]
     /// Names that can never be called (empty, containing a dot, or padded with white space); a
     /// registry refuses a list that has any.
-    public private(set) var invalidNames: [String] = []
+    package private(set) var invalidNames: [String] = []
     /// Names listed more than once, each once; a registry refuses a list that has any, naming them
     /// (the second listing would otherwise silently replace the first).
-    public private(set) var duplicateNames: [String] = []
+    package private(set) var duplicateNames: [String] = []
 
     /// Creates an empty list; an interface fills it in `exposeMethods(to:)`.
     public init() {}

@@ -11,7 +11,7 @@ import Foundation
 /// drops its results and logs its failure, as DSBridge-Android runs such a call); decode the input
 /// before any work starts (so a bad argument is
 /// refused while the page still waits), and never block. It may throw any error: the hub answers
-/// `InvalidArgument` as `invalidArgument` naming the method, and anything else as
+/// an input that does not decode (what an `Invoker` throws then) as `invalidArgument` naming the method, and anything else as
 /// `BridgeError(error)`.
 public protocol InvocationDispatcher: Sendable {
     /// Runs `call` over `registry` in `environment`, and says how it was answered: at once, as work

@@ -103,7 +103,7 @@ public struct HostCore: Sendable {
     /// Carries out `actions` as every host does: a page load that ends reaches the hub (and the
     /// WebViewJavascriptBridge wire, when the host speaks it); a report and a reload go to the host's
     /// own `report` and `reload`, the engine's part.
-    public static func perform(
+    package static func perform(
         _ actions: [Action],
         hub: any BridgeHub,
         wire: WVJBWire?,

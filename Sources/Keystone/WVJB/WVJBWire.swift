@@ -13,7 +13,7 @@ import Foundation
 /// callbackId}` calls method `m` of namespace `a.b` with `data`; `{responseId, responseData}`
 /// answers a Swift call. Results go back as `{responseId, responseData}`; a failure adds
 /// `error: {code, message}`, which WVJB's own page script ignores.
-public final class WVJBWire: Sendable {
+package final class WVJBWire: Sendable {
     private struct State {
         /// The hub's callback name for each of the page's calls, and the page's callback id.
         var callbacks: [String: String] = [:]
@@ -29,30 +29,30 @@ public final class WVJBWire: Sendable {
     private let state = Locked(State())
     private let serializer = DefaultJSONSerializer()
     /// The most bytes a fetched queue may hold. Default 64 MiB.
-    public let maximumQueueBytes: Int
+    package let maximumQueueBytes: Int
 
     /// Creates the wire for `hub`, refusing a fetched queue longer than `maximumQueueBytes`.
-    public init(hub: any BridgeHub, maximumQueueBytes: Int = 64 << 20) {
+    package init(hub: any BridgeHub, maximumQueueBytes: Int = 64 << 20) {
         self.hub = hub
         self.maximumQueueBytes = maximumQueueBytes
     }
 
     /// The page changed: its calls are forgotten, and the next page's bridge announces itself.
-    public func pageDidUnload() {
+    package func pageDidUnload() {
         state.withLock { $0 = State() }
     }
 
     /// Takes the page's queue (the JSON text `_fetchQueue()` returned) from `frame`: each message
     /// in order. Returns the script that answers, at once, calls the hub answered at once (a
     /// synchronous method, or a refusal), or `nil` when there is none.
-    public func receive(queue text: String, from frame: CallerFrame) -> String? {
+    package func receive(queue text: String, from frame: CallerFrame) -> String? {
         let answers = answers(toQueue: text, from: frame)
         return answers.isEmpty ? nil : answers.map(Self.delivery).joined()
     }
 
     /// ``receive(queue:from:)``'s answers as the JSON texts of WVJB messages, for a page that is
     /// not a web view (an in-memory page).
-    public func answers(toQueue text: String, from frame: CallerFrame) -> [String] {
+    package func answers(toQueue text: String, from frame: CallerFrame) -> [String] {
         let messages = text.utf8.count <= maximumQueueBytes ? try? serializer.decode([QueuedMessage].self, from: Data(text.utf8)) : nil
         state.withLock { state in
             state.frame = frame
@@ -79,7 +79,7 @@ public final class WVJBWire: Sendable {
     }
 
     /// What a host does about a navigation WebViewJavascriptBridge uses as a signal.
-    public enum SignalAnswer: Sendable, Hashable {
+    package enum SignalAnswer: Sendable, Hashable {
         /// Cancel it and do nothing more: a subframe's signal, or a document the hub refuses.
         case cancel
         /// Cancel it, evaluate `script` in the main frame, and hand its string value to
@@ -93,7 +93,7 @@ public final class WVJBWire: Sendable {
     /// What a host does about a navigation to `uri` made by `frame`: `nil` when it is no signal of
     /// WVJB's (let it go on). A signal never reaches the network and is never a page change; it is
     /// answered only when the page's main frame made it and the hub admits that frame.
-    public func answer(toNavigation uri: String, from frame: CallerFrame) -> SignalAnswer? {
+    package func answer(toNavigation uri: String, from frame: CallerFrame) -> SignalAnswer? {
         let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
         guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return nil }
         guard frame.isMainFrame, hub.refusal(of: frame) == nil else { return .cancel }
@@ -103,17 +103,17 @@ public final class WVJBWire: Sendable {
 
     /// What a host evaluates to fetch the page's queue: at most the hub's limit of calls a post
     /// may carry, which Keystone's WVJB script respects (WVJB's own hands everything).
-    public var fetchScript: String {
+    package var fetchScript: String {
         "WebViewJavascriptBridge._fetchQueue(\(hub.limits.messagesPerPost))"
     }
 
     /// The script that delivers `batch` to WVJB's page side; `""` when nothing in it is for the page.
-    public func script(for batch: ScriptBatch) -> String {
+    package func script(for batch: ScriptBatch) -> String {
         messages(for: batch).map(Self.delivery).joined()
     }
 
     /// The JSON texts of the WVJB messages that deliver `batch`.
-    public func messages(for batch: ScriptBatch) -> [String] {
+    package func messages(for batch: ScriptBatch) -> [String] {
         batch.messages.compactMap(wireMessage)
     }
 
