@@ -72,13 +72,12 @@ final class RecordingEvaluator: JavaScriptEvaluator {
 }
 
 /// A dispatcher of its own: answers every synchronous call with the method's name, without running
-/// anything, and starts every asynchronous call's work as one that answers the same.
+/// anything, and returns every asynchronous call's work as one that answers the same.
 struct NameDispatcher: InvocationDispatcher {
     func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
         let name = Data(JSONText(quoting: call.name.description).bytes)
         guard call.isAsynchronous else { return .answered(name) }
-        try environment.start(.single { name })
-        return .started
+        return .work(.single { name })
     }
 }
 

@@ -18,12 +18,11 @@ public struct AnyKindDispatcher: InvocationDispatcher {
             // Answered at once; for a call with a callback, the hub sends the result through it.
             return .answered(try run(data, serializer, context))
         case .async(let start) where call.isAsynchronous:
-            try environment.start(.single(try start(data, serializer, context)))
+            return .work(.single(try start(data, serializer, context)))
         case .multiResponse(let start) where call.isAsynchronous:
-            try environment.start(.multiResponse(try start(data, serializer, context)))
+            return .work(.multiResponse(try start(data, serializer, context)))
         case .async, .multiResponse:
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" needs a callback")
         }
-        return .started
     }
 }

@@ -5,7 +5,7 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
     public init() {}
 
     /// Runs `call` over `registry`: a synchronous method at once, an asynchronous or multi-response
-    /// one as work the Keystone starts (with or without a callback), or refuses it with a coded error.
+    /// one as its work, for the Keystone to run (with or without a callback), or refuses it with a coded error.
     public func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
         let method = try Self.find(call.name, in: registry)
         let (data, serializer, context) = (call.data, environment.serializer, environment.context)
@@ -14,11 +14,9 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
             return .answered(try run(data, serializer, context))
         case (.async(let start), _):
             // Without a callback too: it runs, and its result is dropped (DSBridge-Android's way).
-            try environment.start(.single(try start(data, serializer, context)))
-            return .started
+            return .work(.single(try start(data, serializer, context)))
         case (.multiResponse(let start), _):
-            try environment.start(.multiResponse(try start(data, serializer, context)))
-            return .started
+            return .work(.multiResponse(try start(data, serializer, context)))
         case (.sync, _):
             throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
         }

@@ -2,8 +2,9 @@
 import Foundation
 
 /// Runs a call from the page over a registry: finds its method, checks that the page called it the
-/// way it answers (with or without a callback), and invokes it — at once for a synchronous method,
-/// or by handing its work to ``DispatchEnvironment/start(_:)`` for the others.
+/// way it answers (with or without a callback), and invokes it: at once for a synchronous method;
+/// for the others, it decodes the input and returns the work, which the hub runs in a task of its
+/// own (``DispatchOutcome/work(_:)``). A dispatcher never calls back into the hub.
 ///
 /// An implementation must answer an unknown method with `notFound` and a synchronous method called
 /// with a callback with `unsupportedCallKind` (unless the call ``InboundCall/acceptsInlineAnswer``);
@@ -24,6 +25,8 @@ public enum DispatchOutcome: Sendable {
     /// A synchronous method's result, as JSON: the answer to the page's call carries it (for an
     /// asynchronous call, only when the call ``InboundCall/acceptsInlineAnswer``).
     case answered(Data)
-    /// An asynchronous call's work was started; its results reach the page's callback.
-    case started
+    /// An asynchronous or multi-response method's work, its input already decoded: the hub runs it
+    /// in a task that the page's cancel and unload cancel (refusing it past
+    /// `BridgeLimits/runningCalls`), and its results reach the page's callback.
+    case work(CallWork)
 }

@@ -135,12 +135,7 @@ extension Keystone {
             let granted = try await policy.authorize(credentials, from: frame) && storage.update { $0.authorize(epoch, origin: frame.origin) }
             return Data((granted ? "true" : "false").utf8)
         }
-        do {
-            try start(work, for: call, epoch: epoch, cancellation: CallCancellation(), middleware: [], inline: nil)
-        } catch {
-            return refuse(error, callback: callback)
-        }
-        return PromptAnswer.accepted
+        return InboundCallRunner(keystone: self, call: call, epoch: epoch).answer(running: work)
     }
 
     /// `_dsb.declare`: records the methods the page will call and answers those that are missing.

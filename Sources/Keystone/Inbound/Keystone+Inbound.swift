@@ -76,7 +76,7 @@ extension Keystone {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
         }
-        return dispatch(call, epoch: epoch)
+        return InboundCallRunner(keystone: self, call: call, epoch: epoch).answer()
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
@@ -103,36 +103,11 @@ extension Keystone {
         return wrapper
     }
 
-    /// Runs a call to an interface, made during the page load `epoch`, through the middleware and
-    /// the dispatcher.
-    private func dispatch(_ call: InboundCall, epoch: PageEpoch) -> String {
-        let cancellation = CallCancellation()
-        let context = CallContext(
-            frame: call.frame, page: PageLoadConnection(keystone: self, epoch: epoch), cancellation: cancellation, hasCallback: call.callback != nil
-        )
-        let inline = call.acceptsInlineAnswer ? InlineResult() : nil
-        let environment = DispatchEnvironment(serializer: components.serializer, context: context) { [self] work throws(BridgeError) in
-            try start(work, for: call, epoch: epoch, cancellation: cancellation, middleware: components.middleware, inline: inline)
-        }
-        let (dispatcher, registry) = (components.dispatcher, components.registry)
-        do {
-            let outcome = try components.middleware.intercept(call) {
-                try dispatcher.dispatch(call, over: registry, in: environment)
-            }
-            switch outcome {
-            case .answered(let value): return answer(value, to: call, epoch: epoch)
-            case .started: return inline?.close().map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
-            }
-        } catch {
-            return refuse(Self.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
-        }
-    }
-
     /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
     /// one that asked for it inline, and otherwise through the callback, as one complete result
     /// (a dispatcher of the app's own that answers any kind). Only the main frame's asynchronous
     /// calls get this far.
-    private func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
+    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
         guard let callback = call.callback else { return PromptAnswer.success(value) }
         if call.acceptsInlineAnswer { return PromptAnswer.inline(value) }
         guard let result = try? SingleResult(value) else {

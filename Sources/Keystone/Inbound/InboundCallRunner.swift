@@ -1,0 +1,158 @@
+// InboundCallRunner.swift — one call of the page's to an interface, from the middleware to its
+// last result: the one place both middleware phases run and the call's task starts.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// Runs one call of the page's to an interface, made during the page load `epoch`: the middleware's
+/// `intercept` around the dispatcher while the page waits; then, for work the dispatcher returned,
+/// the task (recorded in the hub's state machine, so the page's cancel and unload reach it) with the
+/// middleware's `interceptTask` around the work, and its results to the call's callback. The
+/// dispatcher never calls back into the hub: it returns what to run.
+struct InboundCallRunner {
+    let keystone: Keystone
+    let call: InboundCall
+    let epoch: PageEpoch
+
+    /// The answer to the page's call: a result, that the work started, or the refusal.
+    func answer() -> String {
+        let components = keystone.components
+        let cancellation = CallCancellation()
+        let context = CallContext(
+            frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
+            hasCallback: call.callback != nil
+        )
+        let environment = DispatchEnvironment(serializer: components.serializer, context: context)
+        let (call, dispatcher, registry) = (call, components.dispatcher, components.registry)
+        do {
+            let outcome = try components.middleware.intercept(call) {
+                try dispatcher.dispatch(call, over: registry, in: environment)
+            }
+            switch outcome {
+            case .answered(let value):
+                return keystone.answer(value, to: call, epoch: epoch)
+            case .work(let work):
+                let inline = call.acceptsInlineAnswer ? InlineResult() : nil
+                try start(work, cancellation: cancellation, middleware: components.middleware, inline: inline)
+                return inline?.close().map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
+            }
+        } catch {
+            return keystone.refuse(Keystone.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
+        }
+    }
+
+    /// The answer to a call of the protocol's own that runs `work` (`_dsb.authorize`): no
+    /// middleware sees it, as none sees the protocol's calls.
+    func answer(running work: CallWork) -> String {
+        do {
+            try start(work, cancellation: CallCancellation(), middleware: [], inline: nil)
+        } catch {
+            return keystone.refuse(error, callback: call.callback)
+        }
+        return PromptAnswer.accepted
+    }
+
+    /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`
+    /// and the page's unload cancel, and whose results go to the call's callback; a single
+    /// result goes to `inline` instead when that takes it (ready before the call is answered).
+    /// A call the page made without a callback runs all the same: its results are dropped and its
+    /// failure is logged, never sent.
+    private func start(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], inline: InlineResult?) throws(BridgeError) {
+        let (keystone, call, epoch) = (keystone, call, epoch)
+        let callback = call.callback
+        let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name.description, for: epoch) }.get()
+        if let earlier = started.reusedCallbackOf {
+            // The page's script reset or shares `window.dscb`: the earlier call's results now reach
+            // the later call's callback. Keystone cannot mend the page, but says so.
+            keystone.components.logging.log(
+                .warning,
+                "the page named its call of \"\(call.name)\" with the callback of a call of \"\(earlier)\" still running: the earlier call's results will reach the later call's callback (the page's script resets or shares window.dscb)"
+            )
+        }
+        let token = started.token
+        // The task keeps the call (and the page's argument bytes, up to the message limit) only
+        // when middleware may read it: a long-running call holds nothing it does not need.
+        let intercepted = middleware.isEmpty ? nil : call
+        let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
+        let operation: @Sendable () async -> Void = {
+            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, inline: inline)
+            keystone.storage.update { $0.taskFinished(token: token) }
+        }
+        // A single result starts here; a producer, which may write any number of results without
+        // ever waiting, starts on the global executor, never holding the calling thread.
+        let task: Task<Void, Never>
+        switch work {
+        case .single: task = Keystone.startImmediately(operation)
+        case .multiResponse: task = Task(operation: operation)
+        }
+        if let unwanted = keystone.storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
+            unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
+        }
+    }
+
+    /// Where a running call's results go.
+    enum Destination: Sendable {
+        /// The page's callback, in the page load that made the call.
+        case callback(String, PageEpoch)
+        /// Nowhere: the page called the method without a callback. A failure is logged.
+        case dropped(MethodName)
+    }
+
+    /// Runs the work (inside the middleware, when there is any) and sends its outcome to
+    /// `destination`, or a single result to `inline` when that takes it.
+    private static func run(
+        _ work: CallWork, to destination: Destination, keystone: Keystone, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
+        inline: InlineResult?
+    ) async {
+        let finished = Locked(false)  // set once a message marked complete has gone
+        let body: @Sendable () async throws -> Data? = {
+            switch work {
+            case .single(let run):
+                return try await run()
+            case .multiResponse(let run):
+                try await run(
+                    ResponseSink { json, isFinal in
+                        try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, finished: finished, keystone: keystone)
+                    })
+                return nil
+            }
+        }
+        do {
+            let last: Data?
+            if let (call, middleware) = intercepted {
+                last = try await middleware.interceptTask(call, body)
+            } else {
+                last = try await body()
+            }
+            if let last {
+                let result = try SingleResult(last)
+                // A single result the call's own answer takes goes nowhere else.
+                if inline?.offer(result) != true { try sendResult(result, isFinal: true, to: destination, finished: finished, keystone: keystone) }
+            } else if !finished.withLock({ $0 }), case .callback(let callback, let epoch) = destination {
+                keystone.send(.completion(callback: callback), to: epoch)
+            }
+        } catch {
+            guard !finished.withLock({ $0 }) else { return }  // the callback is gone already
+            switch destination {
+            case .callback(let callback, let epoch):
+                keystone.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
+            case .dropped(let name):
+                keystone.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Keystone.bridgeError(error, calling: name))")
+            }
+        }
+    }
+
+    /// Sends one result of a running call.
+    private static func sendResult(
+        _ result: SingleResult, isFinal: Bool, to destination: Destination, finished: Locked<Bool>, keystone: Keystone
+    ) throws {
+        let alreadyFinished = finished.withLock { finished in
+            defer { finished = finished || isFinal }
+            return finished
+        }
+        if alreadyFinished {
+            throw BridgeError(code: .failed, message: "the call has already finished")
+        }
+        guard case .callback(let callback, let epoch) = destination else { return }
+        keystone.send(result.message(to: callback, complete: isFinal), to: epoch)
+    }
+}
