@@ -401,3 +401,20 @@ test('Swift withdrawing its call aborts the responder\'s signal and drops the ha
   assert.deepEqual(native.returns, []);
   native.cancelPage(99); // a call the page does not have: nothing happens
 });
+
+test('_handleMessageFromNative reads what it is handed with care: nothing that is not a call throws', async () => {
+  const { window, native } = await readyPage();
+  window.dsBridge.register('count', function () { return arguments.length; });
+  for (const info of [undefined, null, 7, {}, { method: 'count' }, { method: 'count', callbackId: '1', data: '[]' }]) {
+    window._handleMessageFromNative(info);
+  }
+  window._handleMessageFromNative({ method: 'count', callbackId: 3, data: 'not json' });
+  window._handleMessageFromNative({ method: 'count', callbackId: 4, data: '{"not":"an array"}' });
+  window._handleMessageFromNative({ method: 'count', callbackId: 5, data: '[1,2]' });
+  await settle();
+  assert.deepEqual(plain(native.returns), [
+    { id: 3, data: 0, complete: true },
+    { id: 4, data: 0, complete: true },
+    { id: 5, data: 2, complete: true },
+  ]);
+});

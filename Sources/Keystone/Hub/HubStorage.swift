@@ -7,7 +7,7 @@
 /// outside the lock. Everything else an event returns (calls to settle, tasks to cancel) is acted
 /// on by the caller, after the lock is released.
 final class HubStorage: Sendable {
-    typealias Machine = HubStateMachine<PendingCall, RunningWork>
+    typealias Machine = HubStateMachine<PageHandlerCall, RunningWork>
 
     private struct State {
         var machine: Machine

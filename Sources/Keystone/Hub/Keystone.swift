@@ -123,7 +123,7 @@ public final class Keystone: BridgeHub, PageConnection {
         let waiter = Locked<Int?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<BridgeError?, Never>) in
-                let settle = PendingCall(receive: { _, _ in continuation.resume(returning: nil) }, fail: { continuation.resume(returning: $0) })
+                let settle = PageHandlerCall(receive: { _, _ in continuation.resume(returning: nil) }, fail: { continuation.resume(returning: $0) })
                 let id = storage.update { $0.waitForPage(settle) }
                 guard let id else { return settle.receive(nil, true) }
                 waiter.withLock { $0 = id }

@@ -32,7 +32,7 @@ struct InboundCallRunner {
                 return keystone.answer(value, to: call, epoch: epoch)
             case .work(let work):
                 let inline = call.acceptsInlineAnswer ? InlineResult() : nil
-                try start(work, cancellation: cancellation, middleware: components.middleware, inline: inline)
+                try runTask(work, cancellation: cancellation, middleware: components.middleware, inline: inline)
                 return inline?.close().map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
             }
         } catch {
@@ -44,7 +44,7 @@ struct InboundCallRunner {
     /// middleware sees it, as none sees the protocol's calls.
     func answer(running work: CallWork) -> String {
         do {
-            try start(work, cancellation: CallCancellation(), middleware: [], inline: nil)
+            try runTask(work, cancellation: CallCancellation(), middleware: [], inline: nil)
         } catch {
             return keystone.refuse(error, callback: call.callback)
         }
@@ -56,7 +56,7 @@ struct InboundCallRunner {
     /// result goes to `inline` instead when that takes it (ready before the call is answered).
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
-    private func start(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], inline: InlineResult?) throws(BridgeError) {
+    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], inline: InlineResult?) throws(BridgeError) {
         let (keystone, call, epoch) = (keystone, call, epoch)
         let callback = call.callback
         let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name.description, for: epoch) }.get()

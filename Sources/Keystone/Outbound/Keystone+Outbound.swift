@@ -104,7 +104,7 @@ extension Keystone {
             return call
         }
         let serializer = components.serializer
-        let pending = PendingCall(
+        let pending = PageHandlerCall(
             receive: { answer, _ in call.settle(ReturnedValue<Result>.decode(answer, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
@@ -127,7 +127,7 @@ extension Keystone {
             return stream
         }
         let serializer = components.serializer
-        let pending = PendingCall(
+        let pending = PageHandlerCall(
             receive: { answer, complete in
                 switch ReturnedValue<Element>.decode(answer, serializer: serializer, method: method) {
                 case .success(let element):
@@ -173,7 +173,7 @@ extension Keystone {
 
     /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
-    private func make(_ call: PendingCall, method: String, arguments: JSONText, isMultiResponse: Bool, to epoch: PageEpoch?) -> Int? {
+    private func make(_ call: PageHandlerCall, method: String, arguments: JSONText, isMultiResponse: Bool, to epoch: PageEpoch?) -> Int? {
         let made: HubStorage.Machine.MakeCall = storage.apply { machine in
             let made = machine.makeCall(call, method: method, arguments: arguments, isMultiResponse: isMultiResponse, to: epoch)
             guard case .made(_, let outputs) = made else { return (made, []) }

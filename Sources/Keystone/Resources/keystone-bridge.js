@@ -152,7 +152,7 @@
    * while it runs. Every path ends in exactly one of `fail` or `end`, and closes the callback. One
    * object per call, with its handlers on the prototype: the commonest call allocates little.
    */
-  function PendingCall(method, signal, sink) {
+  function NativeCall(method, signal, sink) {
     this.method = method;
     this.signal = signal;
     this.sink = sink;
@@ -162,29 +162,29 @@
     this.name = openCallback(this);
   }
 
-  PendingCall.prototype.finish = function () {
+  NativeCall.prototype.finish = function () {
     if (this.finished) return false;
     this.finished = true;
     closeCallback(this.name);
     if (this.onAbort) this.signal.removeEventListener('abort', this.onAbort);
     return true;
   };
-  PendingCall.prototype.failWith = function (error) {
+  NativeCall.prototype.failWith = function (error) {
     if (this.finish()) this.sink.fail(error);
   };
   // The callback record's three handlers, called by `deliverOne`.
-  PendingCall.prototype.result = function (value) {
+  NativeCall.prototype.result = function (value) {
     if (!this.finished) this.sink.result(value);
   };
-  PendingCall.prototype.fail = function (error) {
+  NativeCall.prototype.fail = function (error) {
     this.failWith(fromNative(error));
   };
-  PendingCall.prototype.end = function () {
+  NativeCall.prototype.end = function () {
     if (this.finish()) this.sink.end();
   };
   /** The method returns nothing: `undefined` where the sink takes it (`invoke`), `""` otherwise,
    *  as DSBridge sends it. */
-  PendingCall.prototype.nothing = function () {
+  NativeCall.prototype.nothing = function () {
     if (!this.finish()) return;
     if (this.sink.nothing) {
       this.sink.nothing();
@@ -194,13 +194,13 @@
     }
   };
   /** Cancels the call: native is told, and the page's sink fails with an AbortError. */
-  PendingCall.prototype.cancel = function () {
+  NativeCall.prototype.cancel = function () {
     if (this.finished) return;
     cancelNative(this.name);
     this.failWith(abortError(this.signal));
   };
   /** The call's own answer: a result inline, an error, or that results come through the callback. */
-  PendingCall.prototype.answered = function (text) {
+  NativeCall.prototype.answered = function (text) {
     var answer = readAnswer(text);
     if (answer.inline === true && answer.code === 0 && !answer.error) {
       // A synchronous method's result, answered at once: no result comes through the callback.
@@ -225,7 +225,7 @@
   /** Starts an asynchronous call of `method` with `data`, results going to `sink`; returns the
    *  call, whose `cancel()` cancels it. */
   function startCall(method, data, signal, sink) {
-    var call = new PendingCall(method, signal, sink);
+    var call = new NativeCall(method, signal, sink);
     if (signal) {
       if (signal.aborted) {
         call.finished = true;
@@ -613,8 +613,17 @@
     }
   }
   window.close = function () { bridge.call('_dsb.closePage'); };
+  /** dsbridge.js's entry for native's calls (`{method, callbackId, data}`, `data` a JSON array as
+   *  text). What it is handed is read with care: something that is not such a call does nothing. */
   window._handleMessageFromNative = function (info) {
-    handleNativeCall(info.method, info.callbackId, JSON.parse(info.data));
+    if (!info || typeof info.method !== 'string' || typeof info.callbackId !== 'number') return;
+    var args;
+    try {
+      args = JSON.parse(info.data);
+    } catch (e) {
+      args = null;
+    }
+    handleNativeCall(info.method, info.callbackId, Array.isArray(args) ? args : []);
   };
   Object.defineProperty(window, '_keystone', {
     // `pendingCallbacks()`: the names of the callbacks still open, for finding a call that never ended.

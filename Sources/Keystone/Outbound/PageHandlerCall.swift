@@ -1,8 +1,8 @@
-// PendingCall.swift — a Swift call of a page handler that has not settled, and how to settle it.
+// PageHandlerCall.swift — a Swift call of a page handler that has not settled, and how to settle it.
 import Foundation
 
 /// A Swift call of a page handler that has not settled.
-struct PendingCall: Sendable {
+struct PageHandlerCall: Sendable {
     /// Takes the `_dsb.returnValue` message that answers this call; `complete` is whether it is the last.
     let receive: @Sendable (_ answer: Data?, _ complete: Bool) -> Void
     /// Settles the call with an error.
