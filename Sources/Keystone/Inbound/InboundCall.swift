@@ -12,10 +12,17 @@ public struct InboundCall: Sendable {
     /// The page's callback (`_dscbstub`) for an asynchronous call; `nil` for a synchronous one.
     public let callback: String?
     /// Whether the page takes a result in the answer to this asynchronous call, in one round trip
-    /// (Keystone's runtime asks for this from `invoke`): a synchronous method's, and an asynchronous
-    /// method's that is ready before the call is answered. Pages written for dsbridge.js never do:
-    /// a synchronous method is refused `unsupportedCallKind`, as DSBridge refuses it, and every
-    /// result comes through the callback.
+    /// (`"_dsinline": true`, which Keystone's runtime sends from `invoke`). The rule, kept here
+    /// once:
+    /// - A synchronous method called so runs at once, and its result is the call's answer
+    ///   (`{"code":0,"data":…,"inline":true}`); nothing comes through the callback.
+    /// - An asynchronous method's single result is the answer too when the method finished without
+    ///   ever waiting, on the thread that received the call, before that thread wrote the answer.
+    ///   A method that waits resumes on another thread, whose result always goes through the
+    ///   callback, so which way a result goes never depends on timing.
+    /// - Failures, multi-response results, and every call without the flag go through the callback.
+    ///   Pages written for dsbridge.js never send it: a synchronous method called with a callback
+    ///   is refused `unsupportedCallKind`, as DSBridge refuses it.
     public let acceptsInlineAnswer: Bool
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and

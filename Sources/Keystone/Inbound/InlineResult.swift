@@ -2,11 +2,9 @@
 // ready in time.
 import Foundation
 
-/// Where an asynchronous call's single result goes when the page asked for it inline
-/// (``InboundCall/acceptsInlineAnswer``): into the call's own answer when the method finished
-/// without ever waiting, on the thread that received the call, while that thread was still
-/// answering it; through the callback otherwise. Which of the two it is never depends on timing: a
-/// method that waits resumes on another thread, whose offer is refused however soon it comes.
+/// Keeps ``InboundCall/acceptsInlineAnswer``'s rule for an asynchronous method's single result:
+/// taken into the call's answer only when offered on the answering thread before the answer is
+/// written.
 ///
 /// Only the answering thread ever reads or writes the state: an offer from any other thread is
 /// refused before it is looked at, and the answer is written on the answering thread. So the state

@@ -104,9 +104,8 @@ extension Keystone {
     }
 
     /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
-    /// one that asked for it inline, and otherwise through the callback, as one complete result
-    /// (a dispatcher of the app's own that answers any kind). Only the main frame's asynchronous
-    /// calls get this far.
+    /// one that asked for it (``InboundCall/acceptsInlineAnswer``), and otherwise through the
+    /// callback, as one complete result (a dispatcher of the app's own that answers any kind).
     func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
         guard let callback = call.callback else { return PromptAnswer.success(value) }
         if call.acceptsInlineAnswer { return PromptAnswer.inline(value) }

@@ -10,10 +10,8 @@ enum PromptAnswer {
         value.isEmpty ? nothing : wrapping(value, closing: successEnd)
     }
 
-    /// `{"code":0,"data":<value>,"inline":true}`: the result in the answer to an asynchronous call
-    /// that asked for it (``InboundCall/acceptsInlineAnswer``), of a synchronous method or of an
-    /// asynchronous one that finished before the call was answered; the page's runtime settles the
-    /// call with it and no result comes through the callback.
+    /// `{"code":0,"data":<value>,"inline":true}`: a result in the call's own answer, as
+    /// ``InboundCall/acceptsInlineAnswer`` says when.
     static func inline(_ value: Data) -> String {
         value.isEmpty ? inlineNothing : wrapping(value, closing: inlineEnd)
     }
