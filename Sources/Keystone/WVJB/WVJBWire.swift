@@ -14,20 +14,10 @@ import Foundation
 /// answers a Swift call. Results go back as `{responseId, responseData}`; a failure adds
 /// `error: {code, message}`, which WVJB's own page script ignores.
 package final class WVJBWire: Sendable {
-    private struct State {
-        /// The hub's callback name for each of the page's calls, and the page's callback id.
-        var callbacks: [String: String] = [:]
-        var lastCallback = 0
-        var isReady = false
-        /// Whether the page runs Keystone's WVJB page script, which answers `_hasJavascriptMethod`.
-        var speaksKeystone = false
-        /// The main frame the page's queues came from.
-        var frame: CallerFrame?
-    }
-
     private let hub: any BridgeHub
-    private let state = Locked(State())
-    private let serializer = DefaultJSONSerializer()
+    private let state = Locked(WVJBCallbacks())
+    /// The hub's serializer when the hub is a Keystone, Keystone's own otherwise.
+    private let serializer: any JSONSerializer
     /// The most bytes a fetched queue may hold. Default 64 MiB.
     package let maximumQueueBytes: Int
 
@@ -35,11 +25,12 @@ package final class WVJBWire: Sendable {
     package init(hub: any BridgeHub, maximumQueueBytes: Int = 64 << 20) {
         self.hub = hub
         self.maximumQueueBytes = maximumQueueBytes
+        serializer = (hub as? Keystone)?.components.serializer ?? DefaultJSONSerializer()
     }
 
     /// The page changed: its calls are forgotten, and the next page's bridge announces itself.
     package func pageDidUnload() {
-        state.withLock { $0 = State() }
+        state.withLock { $0 = WVJBCallbacks() }
     }
 
     /// Takes the page's queue (the JSON text `_fetchQueue()` returned) from `frame`: each message
@@ -54,11 +45,12 @@ package final class WVJBWire: Sendable {
     /// not a web view (an in-memory page).
     package func answers(toQueue text: String, from frame: CallerFrame) -> [String] {
         let messages = text.utf8.count <= maximumQueueBytes ? try? serializer.decode([QueuedMessage].self, from: Data(text.utf8)) : nil
-        state.withLock { state in
-            state.frame = frame
-            if messages?.first?.keystone == "wvjb" { state.speaksKeystone = true }
+        let speaksKeystone = messages?.first?.keystone == "wvjb"
+        if state.withLock({ $0.queueArrived(from: frame, speaksKeystone: speaksKeystone) }) {
+            // WVJB's page script has no `dsinit`: its first queue (it signals as it loads) says
+            // the bridge is in, and what waited goes out.
+            _ = hub.handleMessage("_dsb.dsinit", arguments: #"{"data":null}"#, frame: frame)
         }
-        announceOnce(from: frame)
         // Not WVJB's queue: nothing in it can be answered. Past the hub's limit of calls a fetch
         // may carry (Keystone's WVJB script never hands more), each further call is refused with a
         // short coded answer, unread; answers to Swift's calls are always read.
@@ -119,16 +111,6 @@ package final class WVJBWire: Sendable {
 
     // MARK: Page → Swift
 
-    /// WVJB's page script has no `dsinit`: the first queue it sends (it signals as it loads) says
-    /// the bridge is in, and what waited goes out.
-    private func announceOnce(from frame: CallerFrame) {
-        let first = state.withLock { state in
-            defer { state.isReady = true }
-            return !state.isReady
-        }
-        if first { _ = hub.handleMessage("_dsb.dsinit", arguments: #"{"data":null}"#, frame: frame) }
-    }
-
     private func receive(_ message: QueuedMessage, from frame: CallerFrame) -> String? {
         if let responseId = message.responseId {
             answerSwift(responseId, data: message.responseData, from: frame)
@@ -158,38 +140,39 @@ package final class WVJBWire: Sendable {
     }
 
     /// `{handlerName, data, callbackId?}`: a call of Swift's method, under a callback name of the
-    /// hub's own form; a synchronous method is asked the synchronous way, as Keystone's runtime does.
-    /// A call without a callback id runs without a callback: nothing is answered, an asynchronous
-    /// method's results are dropped and a failure is logged by the hub. Returns the JSON of an
-    /// answer given at once, if any.
+    /// hub's own form, asking for a synchronous method's result in the answer (`_dsinline`), as
+    /// Keystone's runtime does (``InboundCall/acceptsInlineAnswer``). A call without a callback id
+    /// runs without a callback: nothing is answered, an asynchronous method's results are dropped
+    /// and a failure is logged by the hub. Returns the JSON of an answer given at once, if any.
     private func call(_ method: String, data: JSONValue, callbackId: String?, from frame: CallerFrame) -> String? {
         guard let callbackId else {
             if let plain = encode(["data": data]) { _ = hub.handleMessage(method, arguments: plain, frame: frame) }
             return nil
         }
-        let callback = state.withLock { state -> String in
-            state.lastCallback += 1
-            let name = "dscb\(state.lastCallback)"
-            state.callbacks[name] = callbackId
-            return name
+        let callback = state.withLock { $0.open(callbackId) }
+        guard let arguments = encode(["data": data, "_dscbstub": .string(callback), "_dsinline": true]) else { return nil }
+        let answer = read(hub.handleMessage(method, arguments: arguments, frame: frame))
+        if let error = answer.error {
+            _ = state.withLock { $0.callbackId(for: callback, closing: true) }
+            return responseJSON(callbackId, value: nil, error: error)
         }
-        guard let arguments = encode(["data": data, "_dscbstub": .string(callback)]) else { return nil }
-        let answer = Self.error(in: hub.handleMessage(method, arguments: arguments, frame: frame))
-        guard let error = answer else { return nil }  // started: results come through the callback
-        state.withLock { $0.callbacks[callback] = nil }
-        if error.code == .unsupportedCallKind, let plain = encode(["data": data]) {
-            return respond(to: callbackId, answer: hub.handleMessage(method, arguments: plain, frame: frame))
-        }
-        return responseJSON(callbackId, value: nil, error: error)
+        guard answer.inline == true else { return nil }  // started: results come through the callback
+        _ = state.withLock { $0.callbackId(for: callback, closing: true) }
+        // A method that returns nothing answers `""`, as a DSBridge page receives it.
+        let value = answer.void == true ? Self.emptyString : encode(answer.data ?? .null).flatMap { try? JSONText(validating: Data($0.utf8)) }
+        return value.map { responseJSON(callbackId, value: $0, error: nil) }
     }
 
-    /// The page's callback `callbackId` answered with a synchronous call's `answer` text.
-    private func respond(to callbackId: String, answer: String) -> String? {
-        if let error = Self.error(in: answer) { return responseJSON(callbackId, value: nil, error: error) }
-        struct Answer: Decodable { var data: JSONValue? }
-        let data = (try? serializer.decode(Answer.self, from: Data(answer.utf8)))?.data ?? .null
-        guard let value = encode(data).flatMap({ try? JSONText(validating: Data($0.utf8)) }) else { return nil }
-        return responseJSON(callbackId, value: value, error: nil)
+    /// The parts of the hub's answer to a call that the wire reads.
+    private struct Answer: Decodable {
+        var data: JSONValue?
+        var inline: Bool?
+        var void: Bool?
+        var error: BridgeError?
+    }
+
+    private func read(_ answer: String) -> Answer {
+        (try? serializer.decode(Answer.self, from: Data(answer.utf8))) ?? Answer(error: BridgeError(code: .failed, message: "the hub's answer does not decode"))
     }
 
     // MARK: Swift → page
@@ -241,11 +224,7 @@ package final class WVJBWire: Sendable {
 
     /// The page's callback id behind the hub's `callback`, forgotten when the call is over.
     private func callbackId(_ callback: String, forget: Bool) -> String? {
-        state.withLock { state in
-            let id = state.callbacks[callback]
-            if forget { state.callbacks[callback] = nil }
-            return id
-        }
+        state.withLock { $0.callbackId(for: callback, closing: forget) }
     }
 
     /// `{"responseId": id, "responseData": value}`, plus `"error"` for a failure.
@@ -262,11 +241,5 @@ package final class WVJBWire: Sendable {
     /// A call of WVJB's page entry point with `json` as a string literal, as its script expects.
     private static func delivery(_ json: String) -> String {
         "try{WebViewJavascriptBridge._handleMessageFromObjC(\(JSONText(quoting: json).string))}catch(e){}"
-    }
-
-    /// The error in a hub's answer text, if it is a failure.
-    private static func error(in answer: String) -> BridgeError? {
-        struct Failure: Decodable { var error: BridgeError? }
-        return (try? DefaultJSONSerializer().decode(Failure.self, from: Data(answer.utf8)))?.error
     }
 }
