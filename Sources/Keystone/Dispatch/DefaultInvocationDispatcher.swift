@@ -9,16 +9,17 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
     public func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
         let method = try Self.find(call.name, in: registry)
         let (data, serializer, context) = (call.data, environment.serializer, environment.context)
-        switch (method.invoker, call.isAsynchronous) {
-        case (.sync(let run), _) where !call.isAsynchronous || call.acceptsInlineAnswer:
+        switch method.invoker {
+        case .sync(let run):
+            guard !call.isAsynchronous || call.acceptsInlineAnswer else {
+                throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
+            }
             return .answered(try run(data, serializer, context))
-        case (.async(let start), _):
+        case .async(let start):
             // Without a callback too: it runs, and its result is dropped (DSBridge-Android's way).
             return .work(.single(try start(data, serializer, context)))
-        case (.multiResponse(let start), _):
+        case .multiResponse(let start):
             return .work(.multiResponse(try start(data, serializer, context)))
-        case (.sync, _):
-            throw BridgeError(code: .unsupportedCallKind, message: "\"\(call.name)\" is synchronous: call it without a callback")
         }
     }
 

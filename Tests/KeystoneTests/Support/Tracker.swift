@@ -1,11 +1,14 @@
 // Tracker.swift — an interface whose methods' work a test can watch.
 import Keystone
 @_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
 
 /// Methods whose work the test can watch: each records what it was given and when it ran.
 final class Tracker: BridgeInterface, Sendable {
     let seen = Locked<[String]>([])
     let (ran, ranContinuation) = AsyncStream<String>.makeStream()
+    /// A clock no test advances: `never` waits on it until its call is cancelled.
+    let stoppedClock = ManualClock()
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("track") { (event: String) async -> String in
@@ -21,7 +24,7 @@ final class Tracker: BridgeInterface, Sendable {
             self.record("feed \(count)")
         }
         methods.async("never") { (_: JSONValue?) async throws -> Int in
-            try await Task.sleep(for: .seconds(3600))  // cancelled by the test, never waited out
+            try await self.stoppedClock.sleep(for: .seconds(1))  // ends only when the call is cancelled
             return 0
         }
         methods.sync("reset") { () in self.record("reset") }
