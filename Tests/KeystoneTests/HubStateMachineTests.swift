@@ -35,7 +35,7 @@ struct HubStateMachineTests {
         var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
         _ = machine.pageDidInitialize(runtime: .keystone)
         _ = machine.makeCall("call", method: "m", arguments: arguments, isMultiResponse: false, to: nil)
-        let token = try machine.startTask(callback: "dscb0", method: "m", for: .first).get().token
+        let token = try machine.startTask(callback: "dscb0", method: name("m"), for: .first).get().token
         #expect(machine.taskCreated(token: token, work: "task") == nil)
         let unload = machine.pageDidUnload()
         #expect(unload.failed == ["call"])
@@ -59,7 +59,7 @@ struct HubStateMachineTests {
         }
         #expect(pending == "bound")
         #expect(error.code == .pageGone)
-        #expect(throws: BridgeError.self) { try machine.startTask(callback: "dscb0", method: "m", for: .first).get() }
+        #expect(throws: BridgeError.self) { try machine.startTask(callback: "dscb0", method: name("m"), for: .first).get() }
         #expect(machine.waiting.isEmpty)
     }
 
@@ -99,13 +99,13 @@ struct HubStateMachineTests {
         #expect(error.code == .limitExceeded)
         #expect(machine.cancelCall(id: 1).0 == "one")
         #expect(machine.cancelCall(id: 1).0 == nil)
-        #expect((try? machine.startTask(callback: "a", method: "m", for: .first).get())?.token == 1)
-        #expect(throws: BridgeError.self) { try machine.startTask(callback: "b", method: "m", for: .first).get() }
+        #expect((try? machine.startTask(callback: "a", method: name("m"), for: .first).get())?.token == 1)
+        #expect(throws: BridgeError.self) { try machine.startTask(callback: "b", method: name("m"), for: .first).get() }
     }
 
     @Test func aTaskCancelledBeforeItsWorkExistsHandsTheWorkBackToCancel() throws {
         var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
-        let token = try machine.startTask(callback: "dscb3", method: "m", for: .first).get().token
+        let token = try machine.startTask(callback: "dscb3", method: name("m"), for: .first).get().token
         guard case .found(nil) = machine.cancelTask(callback: "dscb3") else {
             Issue.record("the task was not found")
             return
@@ -134,13 +134,13 @@ struct HubStateMachineTests {
 
     @Test func aCallbackNameStillOpenIsReportedWithTheEarlierCallsMethod() throws {
         var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
-        let first = try machine.startTask(callback: "dscb0", method: "photos.pick", for: .first).get()
+        let first = try machine.startTask(callback: "dscb0", method: name("photos.pick"), for: .first).get()
         #expect(first.reusedCallbackOf == nil)
-        let second = try machine.startTask(callback: "dscb0", method: "files.save", for: .first).get()
-        #expect(second.reusedCallbackOf == "photos.pick")
+        let second = try machine.startTask(callback: "dscb0", method: name("files.save"), for: .first).get()
+        #expect(second.reusedCallbackOf == name("photos.pick"))
         // Calls without a callback never clash, and the latest holder of a name is the one cancelled.
-        #expect(try machine.startTask(callback: nil, method: "log.track", for: .first).get().reusedCallbackOf == nil)
-        #expect(try machine.startTask(callback: nil, method: "log.track", for: .first).get().reusedCallbackOf == nil)
+        #expect(try machine.startTask(callback: nil, method: name("log.track"), for: .first).get().reusedCallbackOf == nil)
+        #expect(try machine.startTask(callback: nil, method: name("log.track"), for: .first).get().reusedCallbackOf == nil)
         #expect(machine.runningCallCount == 4)
         _ = machine.taskCreated(token: second.token, work: "second")
         guard case .found("second") = machine.cancelTask(callback: "dscb0") else {
@@ -153,7 +153,7 @@ struct HubStateMachineTests {
             Issue.record("the earlier call under the name was lost")
             return
         }
-        #expect(try machine.startTask(callback: "dscb0", method: "files.save", for: .first).get().reusedCallbackOf == nil)
+        #expect(try machine.startTask(callback: "dscb0", method: name("files.save"), for: .first).get().reusedCallbackOf == nil)
     }
 
     @Test func aWithdrawnCallIsTakenBackBeforeItGoesOutAndAnnouncedToKeystonesRuntimeAfter() {
@@ -174,4 +174,10 @@ struct HubStateMachineTests {
         #expect(plain == "plain")
         #expect(told.isEmpty)  // dsbridge.js cannot hear it
     }
+}
+
+/// `"a.b.m"` as the resolver splits it.
+private func name(_ text: String) -> MethodName {
+    guard let dot = text.lastIndex(of: ".") else { return MethodName(namespace: "", name: text) }
+    return MethodName(namespace: String(text[..<dot]), name: String(text[text.index(after: dot)...]))
 }

@@ -44,7 +44,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// same callback name, when the page reused an open callback's name.
     struct StartedTask {
         var token: Int
-        var reusedCallbackOf: String?
+        var reusedCallbackOf: MethodName?
     }
 
     struct Initialize {
@@ -70,7 +70,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private struct RunningTask {
         /// `nil` for a call the page made without a callback, whose results are dropped.
         var callback: String?
-        var method: String
+        /// Kept as the resolver split it: a name is written out only for the rare warning.
+        var method: MethodName
         var work: Work?
     }
 
@@ -174,7 +175,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Records a call of the page's, of `method`, that is about to run in a task for the page load
     /// `epoch`, its results going to `callback` (none: dropped); the task's token, or the error
     /// that refuses it.
-    mutating func startTask(callback: String?, method: String, for epoch: PageEpoch) -> Result<StartedTask, BridgeError> {
+    mutating func startTask(callback: String?, method: MethodName, for epoch: PageEpoch) -> Result<StartedTask, BridgeError> {
         guard epoch == self.epoch else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }

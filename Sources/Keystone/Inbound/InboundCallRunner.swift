@@ -59,7 +59,7 @@ struct InboundCallRunner {
     private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], inline: InlineResult?) throws(BridgeError) {
         let (keystone, call, epoch) = (keystone, call, epoch)
         let callback = call.callback
-        let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name.description, for: epoch) }.get()
+        let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
         if let earlier = started.reusedCallbackOf {
             // The page's script reset or shares `window.dscb`: the earlier call's results now reach
             // the later call's callback. Keystone cannot mend the page, but says so.
