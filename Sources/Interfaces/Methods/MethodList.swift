@@ -47,36 +47,36 @@ public struct MethodList: Sendable {
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Output
     ) {
-        addSync(name) { data, serializer, _ in try body(decodeInput(data, serializer)) }
+        addSync(name, .json) { data, serializer, _ in try body(decodeInput(data, serializer)) }
     }
 
     /// A synchronous method taking the page's `data` and the call's context.
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) throws -> Output
     ) {
-        addSync(name) { data, serializer, context in try body(decodeInput(data, serializer), context) }
+        addSync(name, .json) { data, serializer, context in try body(decodeInput(data, serializer), context) }
     }
 
     /// A synchronous method that ignores `data`.
     public mutating func sync<Output: Encodable & Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> Output) {
-        addSync(name) { _, _, _ in try body() }
+        addSync(name, .json) { _, _, _ in try body() }
     }
 
     /// A synchronous method that ignores `data` and takes the call's context.
     public mutating func sync<Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (CallContext) throws -> Output
     ) {
-        addSync(name) { _, _, context in try body(context) }
+        addSync(name, .json) { _, _, context in try body(context) }
     }
 
     /// A synchronous method taking `data` and returning nothing.
     public mutating func sync<Input: Decodable & Sendable>(_ name: String, _ body: @escaping @Sendable (Input) throws -> Void) {
-        addSyncReturningNothing(name) { data, serializer, _ in try body(decodeInput(data, serializer)) }
+        addSync(name, .nothing) { data, serializer, _ in try body(decodeInput(data, serializer)) }
     }
 
     /// A synchronous method with neither argument nor result.
     public mutating func sync(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
-        addSyncReturningNothing(name) { _, _, _ in try body() }
+        addSync(name, .nothing) { _, _, _ in try body() }
     }
 
     // MARK: Asynchronous methods — answered once, later, through the page's callback.
@@ -85,7 +85,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Output
     ) {
-        addAsync(name) { data, serializer, _ in
+        addAsync(name, .json) { data, serializer, _ in
             let input: Input = try decodeInput(data, serializer)
             return { try await body(input) }
         }
@@ -95,7 +95,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) {
-        addAsync(name) { data, serializer, context in
+        addAsync(name, .json) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer)
             return { try await body(input, context) }
         }
@@ -105,21 +105,21 @@ public struct MethodList: Sendable {
     public mutating func async<Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable () async throws -> Output
     ) {
-        addAsync(name) { _, _, _ in { try await body() } }
+        addAsync(name, .json) { _, _, _ in { try await body() } }
     }
 
     /// An asynchronous method that ignores `data` and takes the call's context.
     public mutating func async<Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (CallContext) async throws -> Output
     ) {
-        addAsync(name) { _, _, context in { try await body(context) } }
+        addAsync(name, .json) { _, _, context in { try await body(context) } }
     }
 
     /// An asynchronous method taking `data` and returning nothing.
     public mutating func async<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Void
     ) {
-        addAsyncReturningNothing(name) { data, serializer, _ in
+        addAsync(name, .nothing) { data, serializer, _ in
             let input: Input = try decodeInput(data, serializer)
             return { try await body(input) }
         }
@@ -127,7 +127,7 @@ public struct MethodList: Sendable {
 
     /// An asynchronous method with neither argument nor result.
     public mutating func async(_ name: String, _ body: @escaping @Sendable () async throws -> Void) {
-        addAsyncReturningNothing(name) { _, _, _ in { try await body() } }
+        addAsync(name, .nothing) { _, _, _ in { try await body() } }
     }
 
     // MARK: Multi-response methods — any number of results, then complete or fail.
@@ -198,42 +198,14 @@ public struct MethodList: Sendable {
 
     // MARK: Erasure — the one place each kind's types are erased.
 
-    private mutating func addSync<Output: Encodable & Sendable>(
-        _ name: String, _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
+    private mutating func addSync<Output>(
+        _ name: String, _ result: ResultEncoding<Output>, _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
     ) {
         add(
             name,
             BridgeMethod(
                 invoker: .sync { data, serializer, context in
-                    try encodeResult(run(data, serializer, context), serializer)
-                }))
-    }
-
-    private mutating func addSyncReturningNothing(
-        _ name: String, _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Void
-    ) {
-        add(
-            name,
-            BridgeMethod(
-                invoker: .sync { data, serializer, context in
-                    try run(data, serializer, context)
-                    return Invoker.noResult
-                }))
-    }
-
-    private mutating func addAsyncReturningNothing(
-        _ name: String,
-        _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Void
-    ) {
-        add(
-            name,
-            BridgeMethod(
-                invoker: .async { data, serializer, context in
-                    let run = try start(data, serializer, context)
-                    return {
-                        try await run()
-                        return Invoker.noResult
-                    }
+                    try result.encode(run(data, serializer, context), serializer)
                 }))
     }
 
@@ -259,8 +231,8 @@ public struct MethodList: Sendable {
         }
     }
 
-    private mutating func addAsync<Output: Encodable & Sendable>(
-        _ name: String,
+    private mutating func addAsync<Output>(
+        _ name: String, _ result: ResultEncoding<Output>,
         _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Output
     ) {
         add(
@@ -268,7 +240,7 @@ public struct MethodList: Sendable {
             BridgeMethod(
                 invoker: .async { data, serializer, context in
                     let run = try start(data, serializer, context)
-                    return { try encodeResult(await run(), serializer) }
+                    return { try result.encode(await run(), serializer) }
                 }))
     }
 
@@ -288,6 +260,20 @@ public struct MethodList: Sendable {
                     }
                 }))
     }
+}
+
+/// How a method's result becomes the JSON its invoker returns: encoded by the serializer, or no
+/// bytes (``Invoker/noResult``) for a method that returns nothing.
+private struct ResultEncoding<Output>: Sendable {
+    let encode: @Sendable (Output, any JSONSerializer) throws -> Data
+}
+
+extension ResultEncoding where Output: Encodable {
+    static var json: Self { Self(encode: encodeResult) }
+}
+
+extension ResultEncoding where Output == Void {
+    static var nothing: Self { Self { _, _ in Invoker.noResult } }
 }
 
 /// The one place a method's input is decoded: straight from the bytes of `data`.
