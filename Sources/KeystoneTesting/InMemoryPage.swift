@@ -227,7 +227,7 @@ public final class InMemoryPage: EvaluationTarget {
         } catch let error as BridgeError where error.code == .unsupportedCallKind {
             // A native side that does not answer inline: the runtime asks the synchronous way.
             let answer = prompt(method, argumentText: try encodeCall(data, callback: nil))
-            return try decodeAnswer(answer, as: Result.self, nothing: .some(nil)).get()
+            return try decodeAnswer(answer, as: Result.self, voidIsUndefined: true).get()
         }
     }
 
@@ -499,10 +499,10 @@ public final class InMemoryPage: EvaluationTarget {
     }
 
     /// Reads `{"code", "data", "error"}` as a page would, throwing the native error; an answer
-    /// marked `"void": true` reads as `nothing` when that is given (Keystone's runtime reads
-    /// `undefined`), as its `data` (`""`) otherwise (dsbridge.js).
+    /// marked `"void": true` reads as `undefined` (`null`) when `voidIsUndefined` (Keystone's
+    /// `invoke`), as its `data` (`""`) otherwise (dsbridge.js).
     private func decodeAnswer<Result: Decodable>(
-        _ answer: String?, as: Result.Type, nothing: JSONText?? = .none
+        _ answer: String?, as: Result.Type, voidIsUndefined: Bool = false
     ) -> Swift.Result<Result, any Error> {
         let bytes = Data((answer ?? "{}").utf8)
         return Swift.Result {
@@ -511,7 +511,7 @@ public final class InMemoryPage: EvaluationTarget {
             guard header.code == 0 else {
                 throw BridgeError(code: .notFound, message: "the call was not handled (code \(header.code))")
             }
-            if header.void == true, case .some(let nothing) = nothing { return try decode(nothing, as: Result.self) }
+            if header.void == true, voidIsUndefined { return try decode(nil, as: Result.self) }
             return try serializer.decode(AnswerBody<Result>.self, from: bytes).data
         }
     }

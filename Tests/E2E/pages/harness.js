@@ -24,6 +24,27 @@ function arrivesInOrder(list, expected) {
     })();
   });
 }
+/** Resolves once `condition()` holds, checking every 10 ms; fails saying `what` never happened
+ *  after 5 s (a guard against a hang, not a speed bar). */
+function until(condition, what) {
+  return new Promise(function (resolve, reject) {
+    var waited = 0;
+    (function check() {
+      if (condition()) resolve();
+      else if ((waited += 10) > 5000) reject(new Error('never happened: ' + what));
+      else setTimeout(check, 10);
+    })();
+  });
+}
+/** Resolves once the demo's `sequence` notes (taken with the synchronous `sequence.take`) are
+ *  `expected`: what a call made without a callback leaves as its only sign. */
+function notesBecome(expected) {
+  var seen = [];
+  return until(function () {
+    seen = seen.concat(dsBridge.call('sequence.take'));
+    return seen.length >= expected.length;
+  }, 'the notes ' + JSON.stringify(expected)).then(function () { assertEqual(seen, expected); });
+}
 /** Replaces every built-in a page could replace to watch the strings its bridge handles — calls
  *  and applies, string methods, JSON, promise callbacks, the message handler's `postMessage` — with
  *  one that records each string it is given or returns. `stop()` puts the built-ins back and
