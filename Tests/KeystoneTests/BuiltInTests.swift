@@ -1,9 +1,10 @@
 // BuiltInTests.swift — the `_dsb` methods dsbridge.js calls on its own.
 import Foundation
-import Keystone
 @_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
+
+@testable import Keystone
 
 @Suite("Built-in _dsb methods")
 struct BuiltInTests {
@@ -22,6 +23,7 @@ struct BuiltInTests {
         ("a.b.c.countdown", "asyn", true), ("a.b.c.countdown", "syn", false),
         ("math.missing", "all", false), ("nowhere.add", "all", false), ("math.add", "other", false),
         ("_dsb.dsinit", "syn", true), ("_dsb.nothing", "all", false), ("a..b", "all", false),
+        ("_dsb.authorize", "asyn", true), ("_dsb.authorize", "syn", false),
     ])
     func hasNativeMethodAnswersAgainstTheRealMethodKinds(_ name: String, _ type: String, _ expected: Bool) throws {
         let query = #"{"data":{"name":"\#(name)","type":"\#(type)"}}"#
@@ -76,5 +78,38 @@ struct BuiltInTests {
 
     @Test func theBuiltInNamespaceCannotBeTaken() {
         #expect(throws: BridgeError.self) { try keystone.register(Calculator(), namespace: "_dsb") }
+    }
+
+    /// The protocol's methods are an interface in a registry of their own, which takes nothing
+    /// else and lists exactly what dsbridge.js and Keystone's runtime call.
+    @Test func theBuiltInsAreAFixedInterfaceOfTheirOwn() throws {
+        let registry = BuiltInInterface.registry
+        let names = try #require(registry.interfaces["_dsb"]).keys.sorted()
+        #expect(names == ["authorize", "cancel", "closePage", "declare", "disableJavascriptDialogBlock", "dsinit", "hasNativeMethod", "returnValue"])
+        #expect(BuiltInInterface.mainFrameOnly.isSubset(of: Set(names)))
+        #expect(throws: BridgeError.self) { try registry.register(MethodList(), namespace: "_dsb") }
+        #expect(!registry.removeInterface(namespace: "_dsb"))
+        guard case .noInterface = registry.lookup(MethodName(namespace: "math", name: "add")) else {
+            Issue.record("the built-ins' registry found an app's method")
+            return
+        }
+        #expect(keystone.registeredInterfaces.allSatisfy { $0.namespace != "_dsb" })
+    }
+
+    /// An app's dispatcher and middleware never see the protocol's own calls: the protocol
+    /// answers as the protocol says whatever an app replaces.
+    @Test func anAppsDispatcherAndMiddlewareNeverSeeTheBuiltIns() throws {
+        struct RefuseEverything: InvocationDispatcher, CallMiddleware {
+            func dispatch(_ call: InboundCall, over registry: any InterfaceRegistry, in environment: DispatchEnvironment) throws -> DispatchOutcome {
+                throw BridgeError(code: .notAllowed, message: "refused by the app's dispatcher")
+            }
+            func intercept<Answer>(_ call: InboundCall, next: () throws -> Answer) throws -> Answer {
+                throw BridgeError(code: .notAllowed, message: "refused by the app's middleware")
+            }
+        }
+        let (_, page) = makeBridge(KeystoneComponents(dispatcher: RefuseEverything(), middleware: [RefuseEverything()]))
+        #expect(page.prompt("_dsb.dsinit", argumentText: #"{"data":null}"#) == #"{"code":0,"data":""}"#)
+        #expect(page.prompt("_dsb.hasNativeMethod", argumentText: #"{"data":{"name":"_dsb.cancel"}}"#) == #"{"code":0,"data":true}"#)
+        #expect(page.prompt("math.add", argumentText: #"{"data":[1,2]}"#)?.contains(#""code":11"#) == true)
     }
 }

@@ -90,3 +90,10 @@ public struct FoundationJSONSerializer: JSONSerializer {
         return try encoder.encode(value)
     }
 }
+
+extension JSONSerializer {
+    /// Decodes `Value` from the bytes of a `data` value, a missing one read as JSON `null`.
+    package func decode<Value: Decodable>(_ type: Value.Type, fromData data: Data?) throws -> Value {
+        try decode(type, from: data ?? Data("null".utf8))
+    }
+}

@@ -108,7 +108,7 @@ public final class Keystone: BridgeHub, PageConnection {
             let initialize = machine.pageDidInitialize(runtime: runtime)
             return (initialize.ready, initialize.outputs)
         }
-        ready.forEach { $0.receive(nil, true) }
+        ready.forEach { $0.receive(.none, true) }
     }
 
     /// Whether the current page's runtime has initialized (`_dsb.dsinit`): its handlers are
@@ -125,7 +125,7 @@ public final class Keystone: BridgeHub, PageConnection {
             await withCheckedContinuation { (continuation: CheckedContinuation<BridgeError?, Never>) in
                 let settle = PageHandlerCall(receive: { _, _ in continuation.resume(returning: nil) }, fail: { continuation.resume(returning: $0) })
                 let id = storage.update { $0.waitForPage(settle) }
-                guard let id else { return settle.receive(nil, true) }
+                guard let id else { return settle.receive(.none, true) }
                 waiter.withLock { $0 = id }
                 // Cancelled before the waiter was registered: the handler found no id to stop.
                 if Task.isCancelled { stopWaiting(id) }

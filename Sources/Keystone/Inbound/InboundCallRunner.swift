@@ -12,6 +12,16 @@ struct InboundCallRunner {
     let keystone: Keystone
     let call: InboundCall
     let epoch: PageEpoch
+    let route: Route
+
+    /// Which interfaces a call is dispatched over.
+    enum Route {
+        /// The app's: its registry, dispatcher and middleware.
+        case app
+        /// The protocol's own `_dsb` methods (``BuiltInInterface``): their registry, the default
+        /// dispatcher, and no middleware.
+        case builtIn
+    }
 
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> String {
@@ -22,9 +32,14 @@ struct InboundCallRunner {
             hasCallback: call.callback != nil
         )
         let environment = DispatchEnvironment(serializer: components.serializer, context: context)
-        let (call, dispatcher, registry) = (call, components.dispatcher, components.registry)
+        let (dispatcher, registry, middleware): (any InvocationDispatcher, any InterfaceRegistry, [any CallMiddleware]) =
+            switch route {
+            case .app: (components.dispatcher, components.registry, components.middleware)
+            case .builtIn: (DefaultInvocationDispatcher(), BuiltInInterface.registry, [])
+            }
+        let call = call
         do {
-            let outcome = try components.middleware.intercept(call) {
+            let outcome = try middleware.intercept(call) {
                 try dispatcher.dispatch(call, over: registry, in: environment)
             }
             switch outcome {
@@ -32,23 +47,12 @@ struct InboundCallRunner {
                 return keystone.answer(value, to: call, epoch: epoch)
             case .work(let work):
                 let inline = call.acceptsInlineAnswer ? InlineResult() : nil
-                try runTask(work, cancellation: cancellation, middleware: components.middleware, inline: inline)
+                try runTask(work, cancellation: cancellation, middleware: middleware, inline: inline)
                 return inline?.close().map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
             }
         } catch {
             return keystone.refuse(Keystone.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
         }
-    }
-
-    /// The answer to a call of the protocol's own that runs `work` (`_dsb.authorize`): no
-    /// middleware sees it, as none sees the protocol's calls.
-    func answer(running work: CallWork) -> String {
-        do {
-            try runTask(work, cancellation: CallCancellation(), middleware: [], inline: nil)
-        } catch {
-            return keystone.refuse(error, callback: call.callback)
-        }
-        return PromptAnswer.accepted
     }
 
     /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`

@@ -47,7 +47,8 @@ extension Keystone {
 
     /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
     /// Each step is one hop: the wrapper is split, the resolver names the method, the policy admits
-    /// the caller, then the built-ins or the middleware and dispatcher answer.
+    /// the caller, then the call runs over the app's interfaces or the protocol's own
+    /// (``BuiltInInterface``).
     private func answer(_ method: String, arguments: Data, frame: CallerFrame) -> String {
         let wrapper: CallWrapper
         do {
@@ -66,8 +67,9 @@ extension Keystone {
         } catch {
             return refuse(error, callback: releasable)
         }
-        if name.namespace == Self.builtInNamespace {
-            return handleBuiltIn(name, wrapper, frame: frame, epoch: epoch, callback: releasable)
+        let isBuiltIn = name.namespace == Self.builtInNamespace
+        if isBuiltIn, BuiltInInterface.mainFrameOnly.contains(name.name), !frame.isAttestedMainFrame {
+            return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }
         let call = InboundCall(
             name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub, acceptsInlineAnswer: wrapper.acceptsInlineAnswer
@@ -76,7 +78,7 @@ extension Keystone {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
         }
-        return InboundCallRunner(keystone: self, call: call, epoch: epoch).answer()
+        return InboundCallRunner(keystone: self, call: call, epoch: epoch, route: isBuiltIn ? .builtIn : .app).answer()
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
@@ -85,10 +87,10 @@ extension Keystone {
         let wrapper: CallWrapper
         do {
             wrapper = try CallWrapper(splitting: arguments, maximumDepth: limits.nestingDepth)
-        } catch let error as BridgeError where error.code == .limitExceeded {
+        } catch  where error.code == .limitExceeded {
             throw error
         } catch {
-            throw BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(BridgeError(error).message)")
+            throw BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(error.message)")
         }
         if let stub = wrapper.callbackStub {
             // Neither is released: a name over the limit, or not of the runtime's own form, is

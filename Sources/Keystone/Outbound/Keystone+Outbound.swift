@@ -16,7 +16,7 @@ extension Keystone {
         arguments: [any Encodable & Sendable],
         as: Result.Type = Result.self
     ) async throws(BridgeError) -> Result {
-        try await call(method, arguments: arguments, as: Result.self, to: nil)
+        try await start(method, arguments: arguments, as: Result.self, to: nil).value
     }
 
     /// Makes a call of the page's handler `method` at once, without waiting: calls made one after
@@ -82,20 +82,16 @@ extension Keystone {
 
     // MARK: Bound to a page load
 
-    /// A call for the page load `epoch` (`nil`: whichever is current), awaited. A task cancelled
-    /// before it makes the call never makes it.
-    func call<Result: Decodable & Sendable>(
-        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to epoch: PageEpoch?
-    ) async throws(BridgeError) -> Result {
-        guard !Task.isCancelled else { throw BridgeError(code: .cancelled, message: "the call was cancelled") }
-        return try await start(method, arguments: arguments, as: Result.self, to: epoch).value
-    }
-
-    /// A call for the page load `epoch` (`nil`: whichever is current).
+    /// A call for the page load `epoch` (`nil`: whichever is current): the one way every Swift
+    /// call of a page handler is made. A task cancelled before it makes the call never makes it.
     func start<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to epoch: PageEpoch?
     ) -> PageCall<Result> {
         let call = PageCall<Result>()
+        guard !Task.isCancelled else {
+            call.settle(.failure(BridgeError(code: .cancelled, message: "the call was cancelled")))
+            return call
+        }
         let text: JSONText
         do {
             text = try encodeArguments(arguments)
@@ -105,7 +101,7 @@ extension Keystone {
         }
         let serializer = components.serializer
         let pending = PageHandlerCall(
-            receive: { answer, _ in call.settle(ReturnedValue<Result>.decode(answer, serializer: serializer, method: method)) },
+            receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
         if let id = make(pending, method: method, arguments: text, isMultiResponse: false, to: epoch) {
@@ -129,7 +125,7 @@ extension Keystone {
         let serializer = components.serializer
         let pending = PageHandlerCall(
             receive: { answer, complete in
-                switch ReturnedValue<Element>.decode(answer, serializer: serializer, method: method) {
+                switch answer.decode(as: Element.self, serializer: serializer, method: method) {
                 case .success(let element):
                     continuation.yield(element)
                     if complete { continuation.finish() }
@@ -160,14 +156,14 @@ extension Keystone {
     // MARK: The calls' table
 
     /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers.
-    func receiveReturnValue(_ header: ReturnHeader, data: Data?) {
-        switch storage.update({ $0.receiveAnswer(id: header.id, complete: header.complete ?? true) }) {
+    func receiveReturnValue(_ message: ReturnMessage) {
+        switch storage.update({ $0.receiveAnswer(id: message.id, complete: message.complete) }) {
         case .deliver(let call, let complete):
-            call.receive(data, complete)
+            call.receive(message.answer, complete)
         case .repeated(let method):
-            components.logging.log(.warning, "the page's handler \"\(method)\" answered call \(header.id) again: a call keeps its first answer; use stream for every answer")
+            components.logging.log(.warning, "the page's handler \"\(method)\" answered call \(message.id) again: a call keeps its first answer; use stream for every answer")
         case .unknown:
-            components.logging.log(.debug, "dropped an answer for call \(header.id), which nobody waits for")
+            components.logging.log(.debug, "dropped an answer for call \(message.id), which nobody waits for")
         }
     }
 

@@ -8,7 +8,7 @@ struct PageLoadConnection: PageConnection {
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
     ) async throws(BridgeError) -> Result {
-        try await keystone.call(method, arguments: arguments, as: Result.self, to: epoch)
+        try await keystone.start(method, arguments: arguments, as: Result.self, to: epoch).value
     }
 
     func stream<Element: Decodable & Sendable>(

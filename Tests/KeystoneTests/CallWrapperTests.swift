@@ -3,6 +3,8 @@ import Foundation
 import KeystoneInterfaces
 import Testing
 
+@testable import Keystone
+
 @Suite("CallWrapper")
 struct CallWrapperTests {
     func split(_ text: String) throws -> (data: String?, stub: String?) {

@@ -1,0 +1,135 @@
+// BuiltInInterface.swift — the `_dsb` methods dsbridge.js and Keystone's runtime call on their own:
+// an interface like any other, registered in a registry of its own.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+extension Keystone {
+    /// The namespace of the methods dsbridge.js calls on its own; apps cannot register it.
+    public static let builtInNamespace = "_dsb"
+}
+
+/// The protocol's own methods, under ``Keystone/builtInNamespace``: the page's lifecycle
+/// (`dsinit`, `closePage`), its answers to Swift's calls (`returnValue`), its calls' cancellation,
+/// the questions it asks (`hasNativeMethod`, `declare`) and its authorisation (`authorize`).
+///
+/// The hub dispatches a `_dsb` call over ``registry`` with the default dispatcher, exactly as an
+/// app's call over the app's registry; no middleware sees it, and neither does an app's own
+/// dispatcher, so the protocol answers as the protocol says whatever an app replaces. Each method
+/// reaches the hub and the page load that called through its ``CallContext``.
+struct BuiltInInterface: BridgeInterface {
+    /// The built-ins that act on the page's state — its lifecycle, its calls, its window — which
+    /// only the page's own main frame may call: Swift's calls and the page's running calls are the
+    /// main frame's, and a subframe must not answer, cancel, close or re-announce them.
+    static let mainFrameOnly: Set<String> = ["dsinit", "returnValue", "cancel", "closePage", "authorize", "declare"]
+
+    /// The registry the hub dispatches the page's `_dsb` calls over.
+    static let registry = BuiltInRegistry()
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.add("dsinit", BridgeMethod(invoker: .sync(Self.initialize)))
+        methods.add("returnValue", BridgeMethod(invoker: .sync(Self.returnValue)))
+        methods.sync("cancel") { (request: CancelRequest, context: CallContext) in
+            try Self.page(context).keystone.cancelRunningCall(callback: request.callback)
+        }
+        methods.sync("hasNativeMethod") { (query: MethodQuery, context: CallContext) in
+            try Self.page(context).keystone.hasNativeMethod(query)
+        }
+        methods.sync("declare") { (declaration: Declaration, context: CallContext) in
+            try Self.page(context).keystone.declare(declaration.methods, origin: context.frame.origin)
+        }
+        methods.sync("closePage") { (context: CallContext) in
+            try Self.page(context).keystone.components.closePage?()
+            return Self.accepted
+        }
+        // Legacy dialog behaviour of DSBridge-iOS: accepted and ignored.
+        methods.sync("disableJavascriptDialogBlock") { Self.accepted }
+        methods.async("authorize") { (credentials: JSONValue, context: CallContext) in
+            let page = try Self.page(context)
+            let granted = try await page.keystone.components.policy.authorize(credentials, from: context.frame)
+            return granted && page.keystone.storage.update { $0.authorize(page.epoch, origin: context.frame.origin) }
+        }
+    }
+
+    /// What a built-in that acts answers: `""`, as DSBridge answers (`{"code":0,"data":""}`).
+    private static let accepted = ""
+
+    /// The hub and page load a call came from: every context the hub makes holds them.
+    private static func page(_ context: CallContext) throws(BridgeError) -> PageLoadConnection {
+        guard let page = context.page as? PageLoadConnection else {
+            throw BridgeError(code: .failed, message: "a built-in method ran outside a Keystone's call")
+        }
+        return page
+    }
+
+    /// `_dsb.dsinit`: the page's runtime has registered its handlers. Keystone's runtime announces
+    /// itself (`{"runtime":"keystone"}`) and hears `"keystone"` back: every result will reach it
+    /// through `_keystone.deliver`, so it opens no global function per callback from then on.
+    /// Anything else (dsbridge.js sends `null`) is a plain page.
+    private static func initialize(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
+        let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
+        let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
+        try page(context).keystone.pageDidInitialize(runtime: runtime)
+        return Data((runtime == .keystone ? #""keystone""# : #""""#).utf8)
+    }
+
+    /// `_dsb.returnValue`: a page handler's answer to a Swift call, split once; only the call it
+    /// answers decodes its value.
+    private static func returnValue(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
+        let keystone = try page(context).keystone
+        keystone.receiveReturnValue(try ReturnMessage(splitting: data ?? Data(), maximumDepth: keystone.components.limits.nestingDepth))
+        return Data(#""""#.utf8)
+    }
+
+    /// What `_dsb.hasNativeMethod` asks: `{"name": "ns.m", "type": "all" | "syn" | "asyn"}`. A
+    /// kind it does not know matches nothing.
+    struct MethodQuery: Decodable, Sendable {
+        var name: String
+        var type: String?
+
+        var kind: MethodKindFilter? { type.map { MethodKindFilter(rawValue: $0) } ?? .all }
+    }
+
+    /// What Keystone's page runtime sends with `_dsb.dsinit`; dsbridge.js sends `null`.
+    struct RuntimeAnnouncement: Decodable, Sendable {
+        var runtime: String?
+    }
+
+    /// What `_dsb.cancel` asks: stop the running call behind `callback`.
+    struct CancelRequest: Decodable, Sendable {
+        var callback: String
+    }
+
+    /// What `_dsb.declare` says: the full names of the methods the page will call.
+    struct Declaration: Decodable, Sendable {
+        var methods: [String]
+    }
+}
+
+extension Keystone {
+    /// `_dsb.declare`: records the methods the page will call and answers those that are missing.
+    fileprivate func declare(_ methods: [String], origin: String?) throws(BridgeError) -> [String] {
+        let (registry, resolver) = (components.registry, components.resolver)
+        var declared = Set<String>()
+        var missing: [String] = []
+        for method in methods {
+            guard let name = try? resolver.resolve(method) else {
+                missing.append(method)
+                continue
+            }
+            declared.insert(name.description)
+            if case .found = registry.lookup(name) { continue }
+            missing.append(method)
+        }
+        try storage.update { $0.declare(declared, origin: origin) }.get()
+        return missing
+    }
+
+    /// Whether a method of the kind asked for is registered, as DSBridge-iOS answers it; the
+    /// built-ins are found in their own registry.
+    fileprivate func hasNativeMethod(_ query: BuiltInInterface.MethodQuery) -> Bool {
+        guard let name = try? components.resolver.resolve(query.name) else { return false }
+        let registry = name.namespace == Self.builtInNamespace ? BuiltInInterface.registry : components.registry
+        guard case .found(let method) = registry.lookup(name) else { return false }
+        return query.kind?.matches(method.kind) ?? false
+    }
+}

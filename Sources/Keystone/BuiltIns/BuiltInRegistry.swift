@@ -1,0 +1,28 @@
+// BuiltInRegistry.swift — the registry holding the `_dsb` interface, fixed once built.
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// Holds ``BuiltInInterface`` under `_dsb` and nothing else: it cannot be registered in or removed
+/// from, so an app's registry never holds the protocol's methods and the protocol's methods never
+/// change.
+struct BuiltInRegistry: InterfaceRegistry {
+    private let methods: [String: BridgeMethod]
+
+    init() {
+        var list = MethodList()
+        BuiltInInterface().exposeMethods(to: &list)
+        methods = list.methods
+    }
+
+    func register(_ methods: MethodList, namespace: String) throws(BridgeError) {
+        throw BridgeError(code: .invalidRegistration, message: "the \(Keystone.builtInNamespace) namespace is the protocol's own")
+    }
+
+    func removeInterface(namespace: String) -> Bool { false }
+
+    func lookup(_ name: MethodName) -> MethodLookup {
+        guard name.namespace == Keystone.builtInNamespace else { return .noInterface }
+        return methods[name.name].map(MethodLookup.found) ?? .noMethod
+    }
+
+    var interfaces: [String: [String: BridgeMethod]] { [Keystone.builtInNamespace: methods] }
+}

@@ -1,0 +1,63 @@
+// CallWrapper.swift — the page's `{"data": …, "_dscbstub": …}` wrapper, split without decoding.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// The wrapper every page call comes in, split into its parts by one pass over the bytes: the raw
+/// text of `data`, to be decoded once straight into the method's input, and the callback name.
+package struct CallWrapper: Sendable {
+    /// The bytes of the `data` value; `nil` when the wrapper has no `data`.
+    package var data: Data?
+    /// The page's callback (`_dscbstub`): present exactly when the page called asynchronously.
+    package var callbackStub: String?
+    /// Whether the page takes a synchronous method's result in the answer to an asynchronous call
+    /// (`"_dsinline": true`, sent by Keystone's runtime only), saving the second round trip.
+    package var acceptsInlineAnswer = false
+
+    /// Splits `text`, which must be one JSON object whose members nest at most `maximumDepth` deep.
+    /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong, or
+    ///   `limitExceeded` when a member nests deeper than `maximumDepth`.
+    package init(splitting text: Data, maximumDepth: Int = .max) throws(BridgeError) {
+        // One pass over the bytes, read in place: the callback name and `_dsinline` are read from
+        // them directly, and only `data` is kept, as a slice of `text`.
+        var (data, stub, inline): (Range<Int>?, Range<Int>?, Range<Int>?)
+        let (fault, isTooDeep) = text.withUnsafeBytes { raw in
+            JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
+                switch key {
+                case 0: data = value
+                case 1: stub = value
+                default: inline = value
+                }
+            }
+        }
+        if isTooDeep {
+            throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
+        }
+        if let fault {
+            throw BridgeError(code: .malformedMessage, message: fault)
+        }
+        let base = text.startIndex
+        func slice(_ range: Range<Int>) -> Data { text[(base + range.lowerBound)..<(base + range.upperBound)] }
+        self.data = data.map(slice)
+        callbackStub = try stub.map { (token) throws(BridgeError) in try Self.callbackName(slice(token)) }
+        acceptsInlineAnswer = inline.map { slice($0).elementsEqual(Self.trueToken) } ?? false
+    }
+
+    /// `data`, `_dscbstub`, `_dsinline`, in that order.
+    private static let keys = [Array("data".utf8), Array("_dscbstub".utf8), Array("_dsinline".utf8)]
+    private static let trueToken = Array("true".utf8)
+
+    /// The callback name from its JSON token: a string, read directly unless it holds escapes.
+    private static func callbackName(_ token: Data) throws(BridgeError) -> String {
+        guard token.count >= 2, token.first == UInt8(ascii: "\"") else {
+            throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a string")
+        }
+        let content = token.dropFirst().dropLast()
+        guard content.contains(UInt8(ascii: "\\")) else {
+            return String(decoding: content, as: UTF8.self)
+        }
+        guard let name = try? JSONDecoder().decode(String.self, from: token) else {
+            throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string")
+        }
+        return name
+    }
+}
