@@ -87,9 +87,8 @@ extension Keystone {
         let wrapper: CallWrapper
         do {
             wrapper = try CallWrapper(splitting: arguments, maximumDepth: limits.nestingDepth)
-        } catch  where error.code == .limitExceeded {
-            throw error
         } catch {
+            if error.code == .limitExceeded { throw error }
             throw BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(error.message)")
         }
         if let stub = wrapper.callbackStub {
