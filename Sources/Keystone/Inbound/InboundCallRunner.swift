@@ -46,9 +46,9 @@ struct InboundCallRunner {
             case .answered(let value):
                 return keystone.answer(value, to: call, epoch: epoch)
             case .work(let work):
-                let inline = call.acceptsInlineAnswer ? InlineResult() : nil
-                try runTask(work, cancellation: cancellation, middleware: middleware, inline: inline)
-                return inline?.close().map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
+                let state = Locked(InboundCallState(answeringThread: call.acceptsInlineAnswer ? InboundCallState.currentThread() : nil))
+                try runTask(work, cancellation: cancellation, middleware: middleware, state: state)
+                return state.withLock { $0.closeInline() }.map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
             }
         } catch {
             return keystone.refuse(Keystone.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
@@ -57,10 +57,11 @@ struct InboundCallRunner {
 
     /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`
     /// and the page's unload cancel, and whose results go to the call's callback; a single
-    /// result goes to `inline` instead when that takes it (ready before the call is answered).
+    /// result goes into the call's answer instead when `state` takes it (ready before the call is
+    /// answered).
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
-    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], inline: InlineResult?) throws(BridgeError) {
+    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
         let (keystone, call, epoch) = (keystone, call, epoch)
         let callback = call.callback
         let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
@@ -78,7 +79,7 @@ struct InboundCallRunner {
         let intercepted = middleware.isEmpty ? nil : call
         let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
-            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, inline: inline)
+            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state)
             keystone.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without
@@ -102,12 +103,11 @@ struct InboundCallRunner {
     }
 
     /// Runs the work (inside the middleware, when there is any) and sends its outcome to
-    /// `destination`, or a single result to `inline` when that takes it.
+    /// `destination`, or a single result into the call's answer when `state` takes it.
     private static func run(
         _ work: CallWork, to destination: Destination, keystone: Keystone, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
-        inline: InlineResult?
+        state: Locked<InboundCallState>
     ) async {
-        let finished = Locked(false)  // set once a message marked complete has gone
         let body: @Sendable () async throws -> Data? = {
             switch work {
             case .single(let run):
@@ -115,7 +115,7 @@ struct InboundCallRunner {
             case .multiResponse(let run):
                 try await run(
                     ResponseSink { json, isFinal in
-                        try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, finished: finished, keystone: keystone)
+                        try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
                     })
                 return nil
             }
@@ -130,12 +130,15 @@ struct InboundCallRunner {
             if let last {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
-                if inline?.offer(result) != true { try sendResult(result, isFinal: true, to: destination, finished: finished, keystone: keystone) }
-            } else if !finished.withLock({ $0 }), case .callback(let callback, let epoch) = destination {
+                let thread = InboundCallState.currentThread()
+                if !state.withLock({ $0.offerInline(result, on: thread) }) {
+                    try sendResult(result, isFinal: true, to: destination, state: state, keystone: keystone)
+                }
+            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
                 keystone.send(.completion(callback: callback), to: epoch)
             }
         } catch {
-            guard !finished.withLock({ $0 }) else { return }  // the callback is gone already
+            guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
             case .callback(let callback, let epoch):
                 keystone.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
@@ -147,13 +150,9 @@ struct InboundCallRunner {
 
     /// Sends one result of a running call.
     private static func sendResult(
-        _ result: SingleResult, isFinal: Bool, to destination: Destination, finished: Locked<Bool>, keystone: Keystone
+        _ result: SingleResult, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone
     ) throws {
-        let alreadyFinished = finished.withLock { finished in
-            defer { finished = finished || isFinal }
-            return finished
-        }
-        if alreadyFinished {
+        guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let epoch) = destination else { return }

@@ -10,13 +10,27 @@
 /// _ = try await (first.value, second.value)
 /// ```
 public final class PageCall<Result: Sendable>: Sendable {
-    private enum State {
-        case waiting([CheckedContinuation<Swift.Result<Result, BridgeError>, Never>])
-        case settled(Swift.Result<Result, BridgeError>)
+    private typealias Outcome = Swift.Result<Result, BridgeError>
+
+    /// The call's whole state, behind its one lock.
+    private struct State {
+        /// Who awaits the outcome, until it is known.
+        var waiting: [CheckedContinuation<Outcome, Never>] = []
+        /// The outcome, once settled; later outcomes are ignored.
+        var outcome: Outcome?
+        /// How ``cancel()`` withdraws the call from the hub.
+        var withdraw: (@Sendable () -> Void)?
+
+        /// Settles with `outcome` unless settled already: who must hear it.
+        mutating func settle(_ outcome: Outcome) -> [CheckedContinuation<Outcome, Never>] {
+            guard self.outcome == nil else { return [] }
+            self.outcome = outcome
+            defer { waiting = [] }
+            return waiting
+        }
     }
 
-    private let state = Locked(State.waiting([]))
-    private let cancellation = Locked<(@Sendable () -> Void)?>(nil)
+    private let state = Locked(State())
 
     init() {}
 
@@ -27,14 +41,9 @@ public final class PageCall<Result: Sendable>: Sendable {
         get async throws(BridgeError) {
             let outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    let settled = state.withLock { state -> Swift.Result<Result, BridgeError>? in
-                        switch state {
-                        case .settled(let outcome):
-                            return outcome
-                        case .waiting(let waiting):
-                            state = .waiting(waiting + [continuation])
-                            return nil
-                        }
+                    let settled = state.withLock { state -> Outcome? in
+                        if state.outcome == nil { state.waiting.append(continuation) }
+                        return state.outcome
                     }
                     if let settled { continuation.resume(returning: settled) }
                 }
@@ -47,22 +56,17 @@ public final class PageCall<Result: Sendable>: Sendable {
 
     /// Stops waiting for the page: the call settles with code `cancelled` unless it already settled.
     public func cancel() {
-        cancellation.withLock { $0 }?()
+        state.withLock { $0.withdraw }?()
         settle(.failure(BridgeError(code: .cancelled, message: "the call was cancelled")))
     }
 
     /// Sets how ``cancel()`` withdraws the call from the hub.
     func onCancel(_ withdraw: @escaping @Sendable () -> Void) {
-        cancellation.withLock { $0 = withdraw }
+        state.withLock { $0.withdraw = withdraw }
     }
 
     /// Settles the call, once; later outcomes are ignored.
     func settle(_ outcome: Swift.Result<Result, BridgeError>) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Swift.Result<Result, BridgeError>, Never>] in
-            guard case .waiting(let waiting) = state else { return [] }
-            state = .settled(outcome)
-            return waiting
-        }
-        waiting.forEach { $0.resume(returning: outcome) }
+        state.withLock { $0.settle(outcome) }.forEach { $0.resume(returning: outcome) }
     }
 }
