@@ -58,7 +58,11 @@ let package = Package(
         // the system libraries by name. Nothing but Debian's package is needed: no pkg-config file,
         // no flags (Docs: Adding Keystone to an app).
         .systemLibrary(name: "CWebKitGTK", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
-        .target(name: "KeystoneGTK", dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))]),
+        .target(
+            name: "KeystoneGTK",
+            dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
+            resources: [.copy("Resources/gtk-relay.js"), .copy("Resources/gtk-isolated.js")]
+        ),
         .target(name: "KeystoneWebKit", dependencies: ["Keystone"]),
         // The Apple host's source, type-checked on Linux against a declarations-only WebKit stand-in.
         .target(

@@ -1,6 +1,7 @@
 // WebKitGTKHost+Scripts.swift — the host's document-start scripts: one in the page's world, one in
 // an isolated world that page scripts cannot reach.
 #if canImport(CWebKitGTK)
+import Foundation
 import Keystone
 
 extension WebKitGTKHost {
@@ -47,179 +48,74 @@ extension WebKitGTKHost {
     /// call makes no argument list), with no string method called on it, so a page script that replaces
     /// `Function.prototype.call`, `String.prototype.slice`, `dispatchEvent`, the node's accessors
     /// or the message handler's `postMessage` sees none of it.
-    static func relayScript(messagesPerPost: Int, relaysConsole: Bool) -> String {
-        """
-        (function () {
-          var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, NewPromise = Promise, toText = String;
-          var bind = Function.prototype.bind, slice = String.prototype.slice, wellFormed = String.prototype.toWellFormed;
-          var later = apply(bind, queueMicrotask, [window]), then = apply(bind, Function.prototype.call, [Promise.prototype.then]);
-          var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
-          var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
-          var handlers = window.webkit && window.webkit.messageHandlers;
-          var handler = handlers && handlers.keystone, post = handler && typeof handler.postMessage === 'function' && apply(bind, handler.postMessage, [handler]);
-          var prompt = window.prompt;
-          var marker = \(JSONText(quoting: capabilityPrefix).string), forgotten = \(JSONText(quoting: forgottenCapability).string);
-          var batchHeader = \(JSONText(quoting: PostedText.batchMethod + "\n").string);
-          var consoleHeader = \(JSONText(quoting: consoleMethod + "\n").string);
-          var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
-          var channel = document.createComment('');
-          var introduced = false;
-          function introduce() {
-            if (introduced) return;
-            introduced = !apply(dispatch, window, [new NewFocusEvent('keystone:channel', { relatedTarget: channel, cancelable: true })]);
-          }
-          apply(listen, window, ['keystone:hello', introduce]);
-          introduce();
-          var capability = '';
-          function attest() {
-            if (capability || !introduced) return capability;
-            apply(text.set, channel, ['']);
-            apply(dispatch, channel, [new NewEvent('keystone:capability')]);
-            var answer = apply(text.get, channel, []);
-            if (answer.length === \(FrameCapabilities.length + 1) && answer[0] === '=') capability = marker + apply(slice, answer, [1]) + '\\n';
-            return capability;
-          }
-          window.prompt = function (message, defaultText) {
-            if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
-              flush();
-              for (var attempt = 0; attempt < 2 && attest(); attempt++) {
-                var lengths = message.length + ',' + (defaultText === undefined ? 0 : toText(defaultText).length) + '\\n';
-                var answer = apply(prompt, window, [capability + lengths + message, defaultText]);
-                if (answer !== forgotten) return answer;
-                capability = '';
-              }
-            }
-            return apply(prompt, window, arguments);
-          };
-          var waiting = [], waitingLength = 0;
-          function flush() {
-            if (!waiting.length) return;
-            var batch = waiting;
-            waiting = [];
-            waitingLength = 0;
-            deliver(batch, 0);
-          }
-          function deliver(batch, attempt) {
-            if (!post || !attest()) return settle(batch, 0, unavailable);
-            var body = batch[0][0];
-            if (batch.length > 1) {
-              body = batchHeader;
-              for (var k = 0; k < batch.length; k++) body += batch[k][0].length + ':' + batch[k][0];
-            }
-            then(post(capability + body), function (answer) {
-              if (answer !== forgotten) return answers(batch, toText(answer));
-              capability = '';
-              if (attempt) return settle(batch, 0, unavailable);
-              deliver(batch, 1);
-            });
-          }
-          function settle(batch, from, answer) {
-            for (var k = from; k < batch.length; k++) batch[k][1](answer);
-          }
-          function answers(batch, reply) {
-            if (batch.length === 1) return batch[0][1](reply);
-            for (var k = 0, at = 0; k < batch.length; k++) {
-              var colon = reply.indexOf(':', at), length = colon > at ? Number(reply.slice(at, colon)) : NaN;
-              if (!(length >= 0) || colon + 1 + length > reply.length) return settle(batch, k, k ? last : '');
-              var last = reply.substr(colon + 1, length);
-              batch[k][1](last);
-              at = colon + 1 + length;
-            }
-          }
-          function send(method, argumentText) {
-            return new NewPromise(function (resolve) {
-              var message = toText(method) + '\\n' + toText(argumentText);
-              // The engine hands a message over only up to a lone surrogate: written as U+FFFD (the
-              // same length), the call still fails on its own and every other keeps its place.
-              if (wellFormed) message = apply(wellFormed, message, []);
-              if (waitingLength + message.length > \(batchLength) || waiting.length >= \(messagesPerPost)) flush();
-              if (!waiting.length) later(flush);
-              waiting[waiting.length] = [message, resolve];
-              waitingLength += message.length;
-            });
-          }
-          Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
-          \(relaysConsole ? consoleRelay : "")
-        })();
-        """
+    ///
+    /// The script is `gtk-relay.js`, a resource with its own node suite; its settings reach it as
+    /// one JSON value.
+    static func relayScript(messagesPerPost: Int, relaysConsole: Bool) throws(BridgeError) -> String {
+        let settings = RelaySettings(
+            capabilityPrefix: capabilityPrefix, forgottenCapability: forgottenCapability, batchMethod: PostedText.batchMethod,
+            consoleMethod: consoleMethod, capabilityLength: FrameCapabilities.length, batchLength: batchLength,
+            messagesPerPost: messagesPerPost, relaysConsole: relaysConsole
+        )
+        return "(\(try resource("gtk-relay")))(\(try json(settings)));"
     }
 
-    /// Inside the relay: each `console` line goes to the host with the document's capability.
-    private static let consoleRelay = """
-        if (post) ['log', 'info', 'warn', 'error'].forEach(function (level) {
-            var original = console[level], join = Array.prototype.join, map = Array.prototype.map, stringify = JSON.stringify;
-            console[level] = function () {
-              var text = apply(join, apply(map, arguments, [function (a) {
-                if (typeof a === 'string') return a;
-                try { return apply(stringify, JSON, [a]); } catch (e) { return toText(a); }
-              }]), [' ']);
-              if (attest()) post(capability + consoleHeader + level + '\\n' + text);
-              return apply(original, console, arguments);
-            };
-          });
-        """
+    /// The relay's settings, as `gtk-relay.js` reads them.
+    struct RelaySettings: Encodable {
+        var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod: String
+        var capabilityLength, batchLength, messagesPerPost: Int
+        var relaysConsole: Bool
+    }
 
     /// The isolated world's script: introduced to the relay's channel, it asks the host for the
     /// document's capability with what the engine shows this world — whether this is the top
     /// frame, and its origin — tagged with a secret page scripts never see, so the host can tell
-    /// its prompts from a page's own. It also reports the top document's token, and, with
-    /// `watchesWVJB`, every WebViewJavascriptBridge signal the top document itself makes
-    /// (``wvjbSignalWatcher``).
-    static func isolatedScript(secret: String, watchesWVJB: Bool = false) -> String {
-        let prefix = JSONText(quoting: tagPrefix(secret: secret)).string
+    /// its prompts from a page's own. It also reports the top document's token
+    /// (`HostScripts.documentReporting`), and, with `watchesWVJB`, every WebViewJavascriptBridge
+    /// signal the top document itself makes: WebKitGTK's navigation decision does not say which
+    /// document made a navigation, so a subframe could signal as the page; the watcher sees only
+    /// iframes of the top document and reports each signal's address (``wvjbSignalPrefix``), and
+    /// the host answers only these.
+    ///
+    /// The script is `gtk-isolated.js`, a resource with its own node suite; its settings reach it
+    /// as one JSON value, and the document's origin as `HostScripts.documentOrigin` reads it.
+    static func isolatedScript(secret: String, watchesWVJB: Bool = false) throws(BridgeError) -> String {
+        let settings = IsolatedSettings(
+            tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel,
+            watchesWVJB: watchesWVJB, wvjbSignalPrefix: wvjbSignalPrefix
+        )
         return """
             (function () {
-              var prefix = \(prefix);
-              var prompt = window.prompt;
-              var handlers = window.webkit && window.webkit.messageHandlers;
-              var handler = handlers && handlers.\(documentChannel);
-              var channel = null;
-              function tag() { return prefix + (window === window.top ? 'top:' : 'sub:') + \(HostScripts.documentOrigin) + '\\n'; }
-              window.addEventListener('keystone:channel', function (event) {
-                var node = event.relatedTarget;
-                if (channel || !(node instanceof Comment)) return;
-                channel = node;
-                event.preventDefault();
-                channel.addEventListener('keystone:capability', function () {
-                  var answer = prompt.call(window, tag() + \(JSONText(quoting: capabilityRequest).string));
-                  channel.data = '=' + (answer == null ? '' : String(answer));
-                });
-              });
-              if (!handler) return window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
-              \(HostScripts.documentReporting(post: "handler.postMessage(tag() + report)"))
-              \(watchesWVJB ? wvjbSignalWatcher : "")
+              var post = (\(try resource("gtk-isolated")))(\(try json(settings)), \(HostScripts.documentOrigin));
+              if (!post) return;
+              \(HostScripts.documentReporting(post: "post(report)"))
             })();
             """
     }
 
-    /// In the top document's isolated world: WebViewJavascriptBridge signals by pointing an iframe
-    /// of the page at `https://__wvjb_queue_message__` (or `__bridge_loaded__`). WebKitGTK's
-    /// navigation decision does not say which document made a navigation, so a subframe could
-    /// signal as the page; this watcher sees only iframes of the top document (a subframe's are in
-    /// its own document) and reports each signal's address to the host (``wvjbSignalPrefix``),
-    /// which answers only these. At most one report per address a turn.
-    static let wvjbSignalWatcher = """
-        if (window === window.top && typeof MutationObserver === 'function') {
-            var signalled = /^(https|wvjbscheme):\\/\\/__(wvjb_queue_message|bridge_loaded)__/i;
-            var Frame = HTMLIFrameElement;
-            new MutationObserver(function (records) {
-              var seen = {};
-              function check(node) {
-                if (!(node instanceof Frame)) return;
-                var url = node.src;
-                if (signalled.test(url) && !seen[url]) {
-                  seen[url] = true;
-                  handler.postMessage(tag() + \(JSONText(quoting: wvjbSignalPrefix).string) + url);
-                }
-              }
-              for (var i = 0; i < records.length; i++) {
-                var record = records[i];
-                if (record.type === 'attributes') check(record.target);
-                else for (var k = 0; k < record.addedNodes.length; k++) check(record.addedNodes[k]);
-              }
-            }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
-          }
-        """
+    /// The isolated world's settings, as `gtk-isolated.js` reads them.
+    struct IsolatedSettings: Encodable {
+        var tagPrefix, capabilityRequest, documentChannel: String
+        var watchesWVJB: Bool
+        var wvjbSignalPrefix: String
+    }
+
+    /// A script of the host's resources, without its trailing new line.
+    private static func resource(_ name: String) throws(BridgeError) -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw BridgeError(code: .notFound, message: "the resource \(name).js is missing from the KeystoneGTK bundle")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `value` as JSON: data for a script, never code.
+    private static func json(_ value: some Encodable) throws(BridgeError) -> String {
+        do {
+            return try JSONText(validating: try DefaultJSONSerializer().encode(value)).string
+        } catch {
+            throw BridgeError(error)
+        }
+    }
 
     /// What the isolated world's report of a WebViewJavascriptBridge signal starts with, before
     /// the signal's address.

@@ -70,12 +70,11 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = OpaquePointer(g_object_ref_sink(UnsafeMutableRawPointer(webkit_web_view_new_with_user_content_manager(manager))))
         let source = try HostScripts.pageWorld(
-            relay: Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
+            relay: try Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
             injectsPageRuntime: options.injectsPageRuntime
         )
-        addScripts(
-            pageWorld: core.scriptsOnlyForAllowedOrigins(source),
-            isolatedWorld: core.scriptsOnlyForAllowedOrigins(Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)))
+        let isolated = try Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)
+        addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(isolated))
         connectSignals()
         MainQueueSource.install()
         hub.attach(to: self)

@@ -1,0 +1,57 @@
+// gtk-isolated.js — WebKitGTK's isolated-world script: it hands the page-world relay this document's
+// capability, and reports what the top document does. Evaluates to a function the host calls at
+// document start with its settings and the document's origin (see WebKitGTKHost.isolatedScript);
+// every value in `config` is data, never code. Returns how to post to the host, or null when this
+// world has no channel to it.
+(function (config, origin) {
+  var prompt = window.prompt;
+  var handlers = window.webkit && window.webkit.messageHandlers;
+  var handler = handlers && handlers[config.documentChannel];
+  var channel = null;
+  // What this world's prompts and messages start with: the secret tag, the frame and its origin.
+  function tag() { return config.tagPrefix + (window === window.top ? 'top:' : 'sub:') + origin + '\n'; }
+
+  // Takes the relay's channel node (once), and answers its requests for a capability by asking the
+  // host, which issues one for this frame and origin.
+  window.addEventListener('keystone:channel', function (event) {
+    var node = event.relatedTarget;
+    if (channel || !(node instanceof Comment)) return;
+    channel = node;
+    event.preventDefault();
+    channel.addEventListener('keystone:capability', function () {
+      var answer = prompt.call(window, tag() + config.capabilityRequest);
+      channel.data = '=' + (answer == null ? '' : String(answer));
+    });
+  });
+  if (!handler) {
+    window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
+    return null;
+  }
+  function post(text) { handler.postMessage(tag() + text); }
+
+  // In the top document: WebViewJavascriptBridge signals by pointing an iframe of the page at
+  // `https://__wvjb_queue_message__` (or `__bridge_loaded__`). Only iframes of the top document are
+  // seen here (a subframe's are in its own document); each signal's address is reported, at most
+  // once an address a turn.
+  if (config.watchesWVJB && window === window.top && typeof MutationObserver === 'function') {
+    var signalled = /^(https|wvjbscheme):\/\/__(wvjb_queue_message|bridge_loaded)__/i;
+    var Frame = HTMLIFrameElement;
+    new MutationObserver(function (records) {
+      var seen = {};
+      function check(node) {
+        if (!(node instanceof Frame)) return;
+        var url = node.src;
+        if (signalled.test(url) && !seen[url]) {
+          seen[url] = true;
+          post(config.wvjbSignalPrefix + url);
+        }
+      }
+      for (var i = 0; i < records.length; i++) {
+        var record = records[i];
+        if (record.type === 'attributes') check(record.target);
+        else for (var k = 0; k < record.addedNodes.length; k++) check(record.addedNodes[k]);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+  }
+  return post;
+})

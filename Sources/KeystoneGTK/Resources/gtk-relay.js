@@ -1,0 +1,119 @@
+// gtk-relay.js — WebKitGTK's page-world relay: the page's bridge prompts and messages go to the host
+// with this document's capability. Evaluates to a function the host calls at document start with its
+// settings (see WebKitGTKHost.relayScript): every value in `config` is data, never code.
+(function (config) {
+  var apply = Reflect.apply, NewEvent = Event, NewFocusEvent = FocusEvent, NewPromise = Promise, toText = String;
+  var bind = Function.prototype.bind, slice = String.prototype.slice, wellFormed = String.prototype.toWellFormed;
+  var later = apply(bind, queueMicrotask, [window]), then = apply(bind, Function.prototype.call, [Promise.prototype.then]);
+  var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
+  var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
+  var handlers = window.webkit && window.webkit.messageHandlers;
+  var handler = handlers && handlers.keystone, post = handler && typeof handler.postMessage === 'function' && apply(bind, handler.postMessage, [handler]);
+  var prompt = window.prompt;
+  var marker = config.capabilityPrefix, forgotten = config.forgottenCapability;
+  var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n';
+  var capabilityLength = config.capabilityLength, batchLength = config.batchLength, messagesPerPost = config.messagesPerPost;
+  var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
+
+  // The channel to the isolated world: a detached comment node only the two hold, introduced once,
+  // on `window`, as the relatedTarget of a cancellable event the isolated world cancels to take it.
+  var channel = document.createComment('');
+  var introduced = false;
+  function introduce() {
+    if (introduced) return;
+    introduced = !apply(dispatch, window, [new NewFocusEvent('keystone:channel', { relatedTarget: channel, cancelable: true })]);
+  }
+  apply(listen, window, ['keystone:hello', introduce]);
+  introduce();
+
+  // The capability, asked of the isolated world on the first call: it answers `=` and the capability.
+  var capability = '';
+  function attest() {
+    if (capability || !introduced) return capability;
+    apply(text.set, channel, ['']);
+    apply(dispatch, channel, [new NewEvent('keystone:capability')]);
+    var answer = apply(text.get, channel, []);
+    if (answer.length === capabilityLength + 1 && answer[0] === '=') capability = marker + apply(slice, answer, [1]) + '\n';
+    return capability;
+  }
+
+  // A bridge prompt, framed with its lengths and the capability; asked again once if the host has
+  // forgotten the capability. It first posts what waits, so it never overtakes an earlier call.
+  window.prompt = function (message, defaultText) {
+    if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
+      flush();
+      for (var attempt = 0; attempt < 2 && attest(); attempt++) {
+        var lengths = message.length + ',' + (defaultText === undefined ? 0 : toText(defaultText).length) + '\n';
+        var answer = apply(prompt, window, [capability + lengths + message, defaultText]);
+        if (answer !== forgotten) return answer;
+        capability = '';
+      }
+    }
+    return apply(prompt, window, arguments);
+  };
+
+  // Messages of one turn go together: each as its length, `:` and the message.
+  var waiting = [], waitingLength = 0;
+  function flush() {
+    if (!waiting.length) return;
+    var batch = waiting;
+    waiting = [];
+    waitingLength = 0;
+    deliver(batch, 0);
+  }
+  function deliver(batch, attempt) {
+    if (!post || !attest()) return settle(batch, 0, unavailable);
+    var body = batch[0][0];
+    if (batch.length > 1) {
+      body = batchHeader;
+      for (var k = 0; k < batch.length; k++) body += batch[k][0].length + ':' + batch[k][0];
+    }
+    then(post(capability + body), function (answer) {
+      if (answer !== forgotten) return answers(batch, toText(answer));
+      capability = '';
+      if (attempt) return settle(batch, 0, unavailable);
+      deliver(batch, 1);
+    });
+  }
+  function settle(batch, from, answer) {
+    for (var k = from; k < batch.length; k++) batch[k][1](answer);
+  }
+  // The answer to a batch: each answer framed the same way, in order; when it ends early (the host
+  // refused the rest), the rest get its last answer.
+  function answers(batch, reply) {
+    if (batch.length === 1) return batch[0][1](reply);
+    for (var k = 0, at = 0; k < batch.length; k++) {
+      var colon = reply.indexOf(':', at), length = colon > at ? Number(reply.slice(at, colon)) : NaN;
+      if (!(length >= 0) || colon + 1 + length > reply.length) return settle(batch, k, k ? last : '');
+      var last = reply.substr(colon + 1, length);
+      batch[k][1](last);
+      at = colon + 1 + length;
+    }
+  }
+  function send(method, argumentText) {
+    return new NewPromise(function (resolve) {
+      var message = toText(method) + '\n' + toText(argumentText);
+      // The engine hands a message over only up to a lone surrogate: written as U+FFFD (the
+      // same length), the call still fails on its own and every other keeps its place.
+      if (wellFormed) message = apply(wellFormed, message, []);
+      if (waitingLength + message.length > batchLength || waiting.length >= messagesPerPost) flush();
+      if (!waiting.length) later(flush);
+      waiting[waiting.length] = [message, resolve];
+      waitingLength += message.length;
+    });
+  }
+  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
+
+  // With relaysConsole, each `console` line goes to the host with the document's capability.
+  if (config.relaysConsole && post) ['log', 'info', 'warn', 'error'].forEach(function (level) {
+    var original = console[level], join = Array.prototype.join, map = Array.prototype.map, stringify = JSON.stringify;
+    console[level] = function () {
+      var line = apply(join, apply(map, arguments, [function (a) {
+        if (typeof a === 'string') return a;
+        try { return apply(stringify, JSON, [a]); } catch (e) { return toText(a); }
+      }]), [' ']);
+      if (attest()) post(capability + consoleHeader + level + '\n' + line);
+      return apply(original, console, arguments);
+    };
+  });
+})

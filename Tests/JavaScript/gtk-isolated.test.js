@@ -1,0 +1,75 @@
+// gtk-isolated.test.js — WebKitGTK's isolated-world script: it takes the relay's channel once, asks
+// the host for a capability with the frame and origin the engine shows it, and reports only the top
+// document's WebViewJavascriptBridge signals.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { makeDocument, Comment, HTMLIFrameElement } = require('./support/gtk-worlds');
+
+const TAG = '\u0001keystone:secret:top:https://app.example\n';
+
+test('it takes the relay\'s channel, cancelling its introduction, and answers a request with a capability', () => {
+  const doc = makeDocument({ nothing: true });
+  doc.runIsolated();
+  const node = new Comment();
+  const taken = !doc.window.dispatchEvent(new (doc.pageWorld.FocusEvent)('keystone:channel', { relatedTarget: node, cancelable: true }));
+  assert.ok(taken);
+  node.dispatchEvent(new Event('keystone:capability'));
+  assert.equal(node.data, '=' + 'c'.repeat(32));
+  assert.deepEqual(doc.host.requests, [TAG + '\u0001capability']);
+});
+
+test('a second channel, or one that is not a comment node, is left alone', () => {
+  const doc = makeDocument();  // the relay's channel is taken already
+  const FocusEvent = doc.pageWorld.FocusEvent;
+  const another = new Comment();
+  assert.ok(doc.window.dispatchEvent(new FocusEvent('keystone:channel', { relatedTarget: another, cancelable: true })));
+  another.dispatchEvent(new Event('keystone:capability'));
+  assert.equal(another.data, '');
+  const fresh = makeDocument({ nothing: true });
+  fresh.runIsolated();
+  assert.ok(fresh.window.dispatchEvent(new FocusEvent('keystone:channel', { relatedTarget: { data: '' }, cancelable: true })));
+});
+
+test('a subframe asks as a subframe', () => {
+  const doc = makeDocument({ top: false });
+  doc.page(`window.prompt('_dsbridge=m', '{}')`);
+  assert.deepEqual(doc.host.requests, ['\u0001keystone:secret:sub:https://app.example\n\u0001capability']);
+});
+
+test('without its message handler it says hello for the relay and gives no way to post', () => {
+  const doc = makeDocument({ handlers: false, nothing: true });
+  let hellos = 0;
+  doc.window.addEventListener('keystone:hello', () => hellos++);
+  doc.runIsolated();
+  assert.equal(doc.post, null);
+  assert.equal(hellos, 1);
+});
+
+test('what it posts carries its tag', () => {
+  const doc = makeDocument();
+  doc.post('start token');
+  assert.deepEqual(doc.host.documentPosts, [TAG + 'start token']);
+});
+
+test('watching for WVJB, it reports each signal of the top document once a turn', () => {
+  const doc = makeDocument({ isolated: { watchesWVJB: true } });
+  const frame = new HTMLIFrameElement('https://__wvjb_queue_message__');
+  doc.mutate([{ type: 'childList', addedNodes: [frame, new HTMLIFrameElement('https://__WVJB_QUEUE_MESSAGE__')] }]);
+  doc.mutate([
+    { type: 'attributes', target: new HTMLIFrameElement('wvjbscheme://__bridge_loaded__') },
+    { type: 'attributes', target: new HTMLIFrameElement('wvjbscheme://__bridge_loaded__') },
+    { type: 'attributes', target: new HTMLIFrameElement('https://example.com/') },
+    { type: 'childList', addedNodes: [{ src: 'https://__wvjb_queue_message__' }] },
+  ]);
+  assert.deepEqual(doc.host.documentPosts, [
+    TAG + 'wvjb https://__wvjb_queue_message__', TAG + 'wvjb https://__WVJB_QUEUE_MESSAGE__', TAG + 'wvjb wvjbscheme://__bridge_loaded__',
+  ]);
+});
+
+test('a subframe, or a host not on WVJB\'s wire, watches nothing', () => {
+  for (const options of [{ top: false, isolated: { watchesWVJB: true } }, {}]) {
+    const doc = makeDocument(options);
+    assert.equal(doc.observers.length, 0);
+  }
+});

@@ -1,0 +1,107 @@
+// gtk-worlds.js — a document with WebKitGTK's two script worlds, for the host's relay and isolated
+// scripts: one shared DOM (window events, nodes), each world's script run in a vm context of its
+// own, and a scripted host behind `prompt` and the two script message handlers.
+'use strict';
+const vm = require('node:vm');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const RESOURCES = path.join(__dirname, '..', '..', '..', 'Sources', 'KeystoneGTK', 'Resources');
+const RELAY = fs.readFileSync(path.join(RESOURCES, 'gtk-relay.js'), 'utf8');
+const ISOLATED = fs.readFileSync(path.join(RESOURCES, 'gtk-isolated.js'), 'utf8');
+
+/** The settings the host passes, as WebKitGTKHost writes them. */
+const RELAY_SETTINGS = {
+  capabilityPrefix: '\u0001keystone-capability:', forgottenCapability: '\u0001forgotten', batchMethod: '\u0001batch',
+  consoleMethod: '\u0001console', capabilityLength: 32, batchLength: 1 << 20, messagesPerPost: 4, relaysConsole: false,
+};
+const ISOLATED_SETTINGS = {
+  tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
+  watchesWVJB: false, wvjbSignalPrefix: 'wvjb ',
+};
+const ORIGIN = 'https://app.example';
+
+class CharacterData extends EventTarget {
+  #data = '';
+  get data() { return this.#data; }
+  set data(value) { this.#data = String(value); }
+}
+class Comment extends CharacterData {}
+class FocusEvent extends Event {
+  constructor(type, init = {}) {
+    super(type, init);
+    this.relatedTarget = init.relatedTarget ?? null;
+  }
+}
+class HTMLIFrameElement { constructor(src) { this.src = src; } }
+
+/** The host as the scripts see it: issues capabilities to the isolated world's tagged prompts,
+ *  answers bridge prompts and messages, and records everything it hears. */
+class FakeHost {
+  constructor() {
+    this.capability = 'c'.repeat(32);
+    this.prompts = [];       // { text, defaultText } of every prompt that is not a capability request
+    this.requests = [];      // the isolated world's capability requests, tag included
+    this.posts = [];         // page-world messages
+    this.documentPosts = []; // isolated-world messages
+    this.answerPrompt = () => '{"code":0,"data":"sync"}';
+    this.answerPost = (text) => text;
+  }
+}
+
+/** A document: `relayFirst` says which world's script runs first (both run at document start);
+ *  `skipIsolated` runs the relay alone, and `nothing` runs neither. */
+function makeDocument({ relay = {}, isolated = {}, top = true, handlers = true, relayFirst = false, skipIsolated = false, nothing = false, observer } = {}) {
+  const host = new FakeHost();
+  const window = new EventTarget();
+  window.top = top ? window : {};
+  const observers = [];
+  window.prompt = function (text, defaultText) {
+    if (typeof text === 'string' && text.startsWith(ISOLATED_SETTINGS.tagPrefix)) {
+      host.requests.push(text);
+      return host.capability;
+    }
+    host.prompts.push({ text, defaultText });
+    return host.answerPrompt(text, defaultText);
+  };
+  if (handlers) {
+    window.webkit = { messageHandlers: {
+      keystone: { postMessage: (text) => { host.posts.push(text); return Promise.resolve(host.answerPost(text)); } },
+      keystoneDocument: { postMessage: (text) => { host.documentPosts.push(text); } },
+    } };
+  }
+  const document = { createComment: () => new Comment() };
+  const shared = { window, document, EventTarget, Event, FocusEvent, CustomEvent, CharacterData, Comment, HTMLIFrameElement, queueMicrotask, console };
+  if (observer !== false) {
+    shared.MutationObserver = class {
+      constructor(callback) { this.callback = callback; observers.push(this); }
+      observe() {}
+    };
+  }
+  const pageWorld = vm.createContext({ ...shared, console: { log() {}, info() {}, warn() {}, error() {} } });
+  const isolatedWorld = vm.createContext({ ...shared });
+  const doc = {
+    host, window, pageWorld, observers,
+    /** The isolated world's `post`, or null. */
+    post: undefined,
+    runRelay: () => vm.runInContext(RELAY, pageWorld)({ ...RELAY_SETTINGS, ...relay }),
+    // As the host composes it: with a channel to the host, HostScripts.documentReporting then
+    // listens for the document's token and says hello.
+    runIsolated: () => {
+      doc.post = vm.runInContext(ISOLATED, isolatedWorld)({ ...ISOLATED_SETTINGS, ...isolated }, ORIGIN);
+      if (doc.post) window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
+    },
+    /** Runs `source` as a page script. */
+    page: (source) => vm.runInContext(source, pageWorld),
+    /** Mutations of the top document, as a MutationObserver hears them. */
+    mutate: (records) => observers.forEach((o) => o.callback(records)),
+  };
+  if (nothing) return doc;
+  if (skipIsolated) doc.runRelay();
+  else if (relayFirst) { doc.runRelay(); doc.runIsolated(); } else { doc.runIsolated(); doc.runRelay(); }
+  return doc;
+}
+
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+module.exports = { makeDocument, turn, RELAY_SETTINGS, ISOLATED_SETTINGS, ORIGIN, Comment, HTMLIFrameElement };
