@@ -47,4 +47,11 @@ struct InboundCallStateTests {
         #expect(final && state.isFinished)
         #expect(after == [false, false])
     }
+
+    @Test func routesASingleResultOnceInOneStep() {
+        var inline = InboundCallState(answeringThread: 7)
+        var plain = InboundCallState(answeringThread: nil)
+        let routes = [inline.route(singleResult: result, on: 7), plain.route(singleResult: result, on: 7), plain.route(singleResult: result, on: 7)]
+        #expect(routes == [.answer, .callback, .nowhere])
+    }
 }

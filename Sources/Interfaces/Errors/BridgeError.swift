@@ -63,19 +63,6 @@ public struct BridgeError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// An app error type that chooses the ``BridgeError`` the page receives when it is thrown.
-///
-/// ```swift
-/// enum LoginError: Error, BridgeErrorConvertible {
-///     case notSignedIn
-///     var bridgeError: BridgeError { BridgeError(code: 1001, message: "not signed in") }
-/// }
-/// ```
-public protocol BridgeErrorConvertible: Error {
-    /// The code and message the page receives for this error.
-    var bridgeError: BridgeError { get }
-}
-
 extension BridgeError: Codable {
     private enum CodingKeys: String, CodingKey {
         case code

@@ -131,8 +131,13 @@ struct InboundCallRunner {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
-                if !state.withLock({ $0.offerInline(result, on: thread) }) {
-                    try sendResult(result, isFinal: true, to: destination, state: state, keystone: keystone)
+                switch state.withLock({ $0.route(singleResult: result, on: thread) }) {
+                case .answer:
+                    break
+                case .callback:
+                    if case .callback(let callback, let epoch) = destination { keystone.send(result.message(to: callback, complete: true), to: epoch) }
+                case .nowhere:
+                    throw BridgeError(code: .failed, message: "the call has already finished")
                 }
             } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
                 keystone.send(.completion(callback: callback), to: epoch)

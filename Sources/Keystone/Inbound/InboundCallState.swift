@@ -40,6 +40,24 @@ struct InboundCallState: Sendable {
         return true
     }
 
+    /// Where a call's single result goes.
+    enum SingleResultRoute: Equatable {
+        /// Into the call's answer (``offerInline(_:on:)`` took it).
+        case answer
+        /// To the page's callback.
+        case callback
+        /// Nowhere: the call has already finished.
+        case nowhere
+    }
+
+    /// The call's single result, ready on `thread`: into its answer when that takes it, else to its
+    /// callback unless the call has finished. Either way the call is finished after it. One step,
+    /// so the commonest call, which takes nothing inline, looks at its state once.
+    mutating func route(singleResult result: SingleResult, on thread: UInt) -> SingleResultRoute {
+        if offerInline(result, on: thread) { return .answer }
+        return send(isFinal: true) ? .callback : .nowhere
+    }
+
     /// The call's answer is being written: the result it carries, if one was taken. Later offers
     /// are refused.
     mutating func closeInline() -> SingleResult? {

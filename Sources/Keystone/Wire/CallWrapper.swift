@@ -19,15 +19,23 @@ package struct CallWrapper: Sendable {
     package init(splitting text: Data, maximumDepth: Int = .max) throws(BridgeError) {
         // One pass over the bytes, read in place: the callback name and `_dsinline` are read from
         // them directly, and only `data` is kept, as a slice of `text`.
-        var (data, stub, inline): (Range<Int>?, Range<Int>?, Range<Int>?)
-        let (fault, isTooDeep) = text.withUnsafeBytes { raw in
-            JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
+        var data: Range<Int>?
+        // The callback name and `_dsinline` are read from the bytes in place, inside the pass.
+        let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
+            var (stub, inline): (Range<Int>?, Range<Int>?)
+            let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
                 switch key {
                 case 0: data = value
                 case 1: stub = value
                 default: inline = value
                 }
             }
+            guard fault == nil, !isTooDeep else { return (fault, isTooDeep, nil, false) }
+            return (
+                nil, false,
+                stub.map { range in Result { () throws(BridgeError) in try Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[range])) } },
+                inline.map { JSONObjectMembers.spells(UnsafeRawBufferPointer(rebasing: raw[$0]), Self.trueToken) } ?? false
+            )
         }
         if isTooDeep {
             throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
@@ -36,10 +44,9 @@ package struct CallWrapper: Sendable {
             throw BridgeError(code: .malformedMessage, message: fault)
         }
         let base = text.startIndex
-        func slice(_ range: Range<Int>) -> Data { text[(base + range.lowerBound)..<(base + range.upperBound)] }
-        self.data = data.map(slice)
-        callbackStub = try stub.map { (token) throws(BridgeError) in try Self.callbackName(slice(token)) }
-        acceptsInlineAnswer = inline.map { slice($0).elementsEqual(Self.trueToken) } ?? false
+        self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
+        callbackStub = try stub?.get()
+        acceptsInlineAnswer = inline
     }
 
     /// `data`, `_dscbstub`, `_dsinline`, in that order.
@@ -47,15 +54,15 @@ package struct CallWrapper: Sendable {
     private static let trueToken = Array("true".utf8)
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.
-    private static func callbackName(_ token: Data) throws(BridgeError) -> String {
-        guard token.count >= 2, token.first == UInt8(ascii: "\"") else {
+    private static func callbackName(_ token: UnsafeRawBufferPointer) throws(BridgeError) -> String {
+        guard token.count >= 2, token[0] == UInt8(ascii: "\"") else {
             throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a string")
         }
-        let content = token.dropFirst().dropLast()
+        let content = UnsafeRawBufferPointer(rebasing: token[1..<(token.count - 1)])
         guard content.contains(UInt8(ascii: "\\")) else {
             return String(decoding: content, as: UTF8.self)
         }
-        guard let name = try? JSONDecoder().decode(String.self, from: token) else {
+        guard let name = try? JSONDecoder().decode(String.self, from: Data(token)) else {
             throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string")
         }
         return name

@@ -12,6 +12,7 @@ enum JSONObjectMembers {
     /// later member of the same key replaces an earlier one, as `JSON.parse` does.
     /// - Returns: what is wrong with the bytes, if anything; `isTooDeep` when a value nests deeper
     ///   than `maximumDepth`.
+    @inline(__always)
     static func scan(
         _ raw: UnsafeRawBufferPointer, keys: [[UInt8]], maximumDepth: Int, visit: (_ key: Int, _ value: Range<Int>) -> Void
     ) -> (fault: String?, isTooDeep: Bool) {
@@ -20,6 +21,7 @@ enum JSONObjectMembers {
         return (scanner.isTooDeep ? nil : fault, scanner.isTooDeep)
     }
 
+    @inline(__always)
     private static func scanObject(
         _ scanner: inout JSONGrammar.Scanner, _ raw: UnsafeRawBufferPointer, keys: [[UInt8]], visit: (Int, Range<Int>) -> Void
     ) -> String? {
@@ -65,9 +67,12 @@ enum JSONObjectMembers {
 
     /// Which of `keys` a key's text (between its quotes) says, if any.
     private static func position(of key: UnsafeRawBufferPointer, in keys: [[UInt8]]) -> Int? {
-        if let index = keys.firstIndex(where: { spells(key, $0) }) { return index }
-        let longest = keys.map(\.count).max() ?? 0
-        guard key.contains(UInt8(ascii: "\\")), key.count <= 6 * longest, let text = JSONStrings.unescape(key.bindMemory(to: UInt8.self)) else {
+        var index = 0
+        while index < keys.count {
+            if spells(key, keys[index]) { return index }
+            index += 1
+        }
+        guard key.contains(UInt8(ascii: "\\")), key.count <= 6 * (keys.map(\.count).max() ?? 0), let text = JSONStrings.unescape(key.bindMemory(to: UInt8.self)) else {
             return nil
         }
         return keys.firstIndex { $0.elementsEqual(text.utf8) }
