@@ -102,10 +102,7 @@ extension WebKitGTKHost {
 
     /// A script of the host's resources, without its trailing new line.
     private static func resource(_ name: String) throws(BridgeError) -> String {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "js"), let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw BridgeError(code: .notFound, message: "the resource \(name).js is missing from the KeystoneGTK bundle")
-        }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Keystone.resourceText(name, "js", in: .module, of: "KeystoneGTK").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `value` as JSON: data for a script, never code.

@@ -22,10 +22,15 @@ extension Keystone {
     }
 
     private static func resource(_ name: String, _ type: String) throws -> String {
-        guard let url = Bundle.module.url(forResource: name, withExtension: type),
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        else {
-            throw BridgeError(code: .notFound, message: "the resource \(name).\(type) is missing from the Keystone bundle")
+        try resourceText(name, type, in: .module, of: "Keystone")
+    }
+
+    /// The text of the resource `name.type` in `bundle`, the resources of the package's module
+    /// `module`: a script a host injects.
+    /// - Throws: `BridgeError` (`notFound`) if the resource is missing.
+    package static func resourceText(_ name: String, _ type: String, in bundle: Bundle, of module: String) throws(BridgeError) -> String {
+        guard let url = bundle.url(forResource: name, withExtension: type), let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw BridgeError(code: .notFound, message: "the resource \(name).\(type) is missing from the \(module) bundle")
         }
         return text
     }

@@ -131,13 +131,8 @@ struct InboundCallRunner {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
-                switch state.withLock({ $0.route(singleResult: result, on: thread) }) {
-                case .answer:
-                    break
-                case .callback:
-                    if case .callback(let callback, let epoch) = destination { keystone.send(result.message(to: callback, complete: true), to: epoch) }
-                case .nowhere:
-                    throw BridgeError(code: .failed, message: "the call has already finished")
+                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch) = destination {
+                    keystone.send(result.message(to: callback, complete: true), to: epoch)
                 }
             } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
                 keystone.send(.completion(callback: callback), to: epoch)

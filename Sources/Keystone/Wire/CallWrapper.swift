@@ -20,7 +20,6 @@ package struct CallWrapper: Sendable {
         // One pass over the bytes, read in place: the callback name and `_dsinline` are read from
         // them directly, and only `data` is kept, as a slice of `text`.
         var data: Range<Int>?
-        // The callback name and `_dsinline` are read from the bytes in place, inside the pass.
         let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
             var (stub, inline): (Range<Int>?, Range<Int>?)
             let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
@@ -33,7 +32,7 @@ package struct CallWrapper: Sendable {
             guard fault == nil, !isTooDeep else { return (fault, isTooDeep, nil, false) }
             return (
                 nil, false,
-                stub.map { range in Result { () throws(BridgeError) in try Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[range])) } },
+                stub.map { Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[$0])) },
                 inline.map { JSONObjectMembers.spells(UnsafeRawBufferPointer(rebasing: raw[$0]), Self.trueToken) } ?? false
             )
         }
@@ -54,17 +53,17 @@ package struct CallWrapper: Sendable {
     private static let trueToken = Array("true".utf8)
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.
-    private static func callbackName(_ token: UnsafeRawBufferPointer) throws(BridgeError) -> String {
+    private static func callbackName(_ token: UnsafeRawBufferPointer) -> Result<String, BridgeError> {
         guard token.count >= 2, token[0] == UInt8(ascii: "\"") else {
-            throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a string")
+            return .failure(BridgeError(code: .malformedMessage, message: "_dscbstub is not a string"))
         }
         let content = UnsafeRawBufferPointer(rebasing: token[1..<(token.count - 1)])
         guard content.contains(UInt8(ascii: "\\")) else {
-            return String(decoding: content, as: UTF8.self)
+            return .success(String(decoding: content, as: UTF8.self))
         }
         guard let name = try? JSONDecoder().decode(String.self, from: Data(token)) else {
-            throw BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string")
+            return .failure(BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string"))
         }
-        return name
+        return .success(name)
     }
 }
