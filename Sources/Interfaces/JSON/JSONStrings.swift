@@ -108,7 +108,7 @@ package enum JSONStrings {
                     index += 1
                     continue
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                out.append(contentsOf: bytes[start..<index])
                 if escape.utf8CodeUnitCount > 0 {
                     out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
                 } else {
@@ -119,7 +119,7 @@ package enum JSONStrings {
                 index += width
                 start = index
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+            out.append(contentsOf: bytes[start..<bytes.count])
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -348,7 +348,7 @@ package enum JSONWriter {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+            out.append(contentsOf: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start...])))
         }
     }
 }

@@ -25,22 +25,26 @@ struct InboundCallRunner {
 
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> String {
-        let components = keystone.components
         let cancellation = CallCancellation()
         let context = CallContext(
             frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
             hasCallback: call.callback != nil
         )
-        let environment = DispatchEnvironment(serializer: components.serializer, context: context)
-        let (dispatcher, registry, middleware): (any InvocationDispatcher, any InterfaceRegistry, [any CallMiddleware]) =
-            switch route {
-            case .app: (components.dispatcher, components.registry, components.middleware)
-            case .builtIn: (DefaultInvocationDispatcher(), BuiltInInterface.registry, [])
-            }
+        let environment = DispatchEnvironment(serializer: keystone.components.serializer, context: context)
         let call = call
         do {
-            let outcome = try middleware.intercept(call) {
-                try dispatcher.dispatch(call, over: registry, in: environment)
+            let outcome: DispatchOutcome
+            let middleware: [any CallMiddleware]
+            switch route {
+            case .app:
+                // Each part read where it is used: copying the components whole would retain them all.
+                middleware = keystone.components.middleware
+                outcome = try middleware.intercept(call) {
+                    try keystone.components.dispatcher.dispatch(call, over: keystone.components.registry, in: environment)
+                }
+            case .builtIn:
+                middleware = []
+                outcome = try DefaultInvocationDispatcher().dispatch(call, over: BuiltInInterface.registry, in: environment)
             }
             switch outcome {
             case .answered(let value):
