@@ -176,6 +176,77 @@ struct WVJBWireTests {
         #expect(wire.messages(for: late).isEmpty)
         #expect(wire.script(for: late).isEmpty)
     }
+
+    @Test func theWireHandsTheHubSplitCallsAndNeverText() async throws {
+        let hub = SplitCallRecordingHub(keystone)
+        let wire = WVJBWire(hub: hub)
+        let page = WVJBPageRecorder(wire: wire)
+        keystone.attach(to: page)
+        let asked = keystone.start("testJavascriptHandler", 1, as: Int.self)
+        let queued: JSONValue = [
+            ["handlerName": "math.add", "data": [4, 5], "callbackId": "cb_1"],
+            ["handlerName": "math.slowAdd", "data": ["a": 2, "b": 3], "callbackId": "cb_2"],
+        ]
+        page.record(wire.receive(queue: try Self.text(queued), from: frame))
+        await eventually("the Swift call and the asynchronous result reached the page") { page.received.withLock { $0.count } >= 3 }
+        _ = wire.receive(queue: try Self.text([["responseId": "objc_cb_1", "responseData": 7]]), from: frame)
+        #expect(try await asked.value == 7)
+        #expect(hub.texts.withLock { $0 } == 0)
+        #expect(hub.calls.withLock { $0 } == ["_dsb.dsinit", "math.add", "math.slowAdd", "_dsb.returnValue"])
+        let received = page.received.withLock { Set($0) }
+        #expect(received.isSuperset(of: [["responseId": "cb_1", "responseData": 9], ["responseId": "cb_2", "responseData": 5]]))
+    }
+
+    @Test func aHubThatAnswersOnlyTextStillServesAWVJBPage() async throws {
+        let hub = CountingHub(keystone)  // implements the text entries only
+        let wire = WVJBWire(hub: hub)
+        let page = WVJBPageRecorder(wire: wire)
+        keystone.attach(to: page)
+        let queued: JSONValue = [
+            ["handlerName": "math.add", "data": [4, 5], "callbackId": "cb_1"],
+            ["handlerName": "math.nothing", "callbackId": "cb_2"],
+            ["handlerName": "nowhere.method", "data": 1, "callbackId": "cb_3"],
+            ["handlerName": "math.slowAdd", "data": ["a": 2, "b": 3], "callbackId": "cb_4"],
+        ]
+        let immediate = try #require(wire.receive(queue: try Self.text(queued), from: frame))
+        let answers = WVJBPageRecorder.messages(in: immediate)
+        #expect(answers.count == 3)
+        #expect(answers.first == ["responseId": "cb_1", "responseData": 9])
+        #expect(answers.dropFirst().first == ["responseId": "cb_2", "responseData": ""])
+        #expect(answers.last?.objectValue?["error"]?.objectValue?["code"] == 1)
+        await eventually("the asynchronous result reached the page") { page.received.withLock { $0.count } >= 1 }
+        #expect(page.received.withLock { $0 } == [["responseId": "cb_4", "responseData": 5]])
+        #expect(hub.prompts.withLock { $0 } == 5)  // the page's bridge announced, then four calls
+    }
+
+    static func text(_ value: JSONValue) throws -> String {
+        String(decoding: try DefaultJSONSerializer().encode(value), as: UTF8.self)
+    }
+}
+
+/// A hub that forwards to a Keystone and records the split calls it is handed, and how many texts.
+final class SplitCallRecordingHub: BridgeHub {
+    let inner: Keystone
+    let calls = Locked<[String]>([])
+    let texts = Locked(0)
+
+    init(_ inner: Keystone) { self.inner = inner }
+
+    func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
+        texts.withLock { $0 += 1 }
+        return inner.handlePrompt(text, defaultText: defaultText, frame: frame)
+    }
+    func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
+        texts.withLock { $0 += 1 }
+        return inner.handleMessage(method, arguments: arguments, frame: frame)
+    }
+    func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        calls.withLock { $0.append(method) }
+        return inner.handleCall(method, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, frame: frame)
+    }
+    func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
+    func pageDidUnload() { inner.pageDidUnload() }
+    var pageLoad: PageEpoch { inner.pageLoad }
 }
 
 extension JSONValue {

@@ -1,4 +1,6 @@
 // BridgeHub.swift — what a host (a web view, or an in-memory page) needs from a Keystone.
+import Foundation
+
 /// The hub a host drives. ``Keystone`` is the default; a host accepts any `BridgeHub`.
 ///
 /// An implementation must answer every bridge prompt (never leave the page waiting), return `nil`
@@ -11,6 +13,16 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// `prompt`: `method` as the page named it, `arguments` its `{"data": …}` JSON wrapper. The
     /// answer is the same text a `prompt` would have returned.
     func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String
+    /// Answers a call that reached the host already split, from a wire whose messages are not
+    /// DSBridge's wrapper (WebViewJavascriptBridge's): `method` as the page named it, `data` the
+    /// raw JSON bytes of its argument (`nil` when it has none; untrusted, like every byte from the
+    /// page), `callback` the callback name the hub's results go to for an asynchronous call, and
+    /// `acceptsInlineAnswer` as ``InboundCall/acceptsInlineAnswer`` says. The answer is the same a
+    /// `prompt` gets, as a value.
+    ///
+    /// A hub that implements only the text entries gets this one through
+    /// ``handleMessage(_:arguments:frame:)``.
+    func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer
     /// Returns when `frame` may send anything at all; throws a `BridgeError` (`notAllowed`) to
     /// refuse. A host asks before it reads what the sender posted, and refuses a refused sender's
     /// post whole, with one answer.
@@ -32,6 +44,21 @@ public protocol BridgeHub: AnyObject, Sendable {
 }
 
 extension BridgeHub {
+    /// The call as DSBridge's wrapper text, through ``handleMessage(_:arguments:frame:)``, and its
+    /// answer read back.
+    public func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        var wrapper = Data("{".utf8)
+        if let data { wrapper += Data(#""data":"#.utf8) + data }
+        if let callback {
+            if data != nil { wrapper += Data(",".utf8) }
+            wrapper += Data(#""_dscbstub":"#.utf8) + JSONText(quoting: callback).bytes
+            if acceptsInlineAnswer { wrapper += Data(#","_dsinline":true"#.utf8) }
+        }
+        wrapper += Data("}".utf8)
+        let text = handleMessage(method, arguments: String(decoding: wrapper, as: UTF8.self), frame: frame)
+        return CallAnswer(text: text, calledWithCallback: callback != nil)
+    }
+
     public var runtimeOrigins: Set<String>? { nil }
 
     public var limits: BridgeLimits { BridgeLimits() }

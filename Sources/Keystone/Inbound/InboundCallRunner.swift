@@ -24,7 +24,7 @@ struct InboundCallRunner {
     }
 
     /// The answer to the page's call: a result, that the work started, or the refusal.
-    func answer() -> String {
+    func answer() -> CallAnswer {
         let cancellation = CallCancellation()
         let context = CallContext(
             frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
@@ -52,7 +52,7 @@ struct InboundCallRunner {
             case .work(let work):
                 let state = Locked(InboundCallState(answeringThread: call.acceptsInlineAnswer ? InboundCallState.currentThread() : nil))
                 try runTask(work, cancellation: cancellation, middleware: middleware, state: state)
-                return state.withLock { $0.closeInline() }.map { PromptAnswer.inline($0.bytes) } ?? PromptAnswer.accepted
+                return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
             return keystone.refuse(Keystone.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)

@@ -24,38 +24,59 @@ extension Keystone {
 
     public func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
         // Sizes first: nothing reads, logs or echoes a name or text over its limit.
-        if let error = sizeLimitError(method: method, arguments: arguments) { return refuse(error, callback: nil) }
+        if let error = sizeLimitError(method: method, argumentBytes: arguments.utf8.count) { return refuse(error, callback: nil).text }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
         var text = arguments
-        let answer = answer(method, arguments: text.withUTF8 { Data(buffer: $0) }, frame: frame)
+        let answer = answer(method, arguments: text.withUTF8 { Data(buffer: $0) }, frame: frame).text
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }
 
+    public func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        if let error = sizeLimitError(method: method, argumentBytes: data?.count ?? 0) { return refuse(error, callback: nil) }
+        let logging = components.logging
+        logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(String(decoding: data ?? Data(), as: UTF8.self)))")
+        let wrapper: CallWrapper
+        do {
+            wrapper = try CallWrapper(data: data, callbackStub: callback, acceptsInlineAnswer: acceptsInlineAnswer, maximumDepth: components.limits.nestingDepth)
+            try check(wrapper)
+        } catch {
+            return refuse(error, callback: nil)
+        }
+        let answer = answer(method, wrapper: wrapper, frame: frame)
+        logging.log(.debug, "answer to \(method): \(logging.excerpt(answer.text))")
+        return answer
+    }
+
     /// The limit a call's name or arguments go past, if any.
-    private func sizeLimitError(method: String, arguments: String) -> BridgeError? {
+    private func sizeLimitError(method: String, argumentBytes: Int) -> BridgeError? {
         let limits = components.limits
         if method.utf8.count > limits.methodNameBytes {
             return BridgeError(code: .limitExceeded, message: "the method name is longer than the limit of \(limits.methodNameBytes) bytes")
         }
-        if arguments.utf8.count > limits.messageBytes {
+        if argumentBytes > limits.messageBytes {
             return BridgeError(code: .limitExceeded, message: "the call's arguments are larger than the limit of \(limits.messageBytes) bytes")
         }
         return nil
     }
 
     /// Answers one call from the page: `method` as the page named it, `arguments` the JSON wrapper.
-    /// Each step is one hop: the wrapper is split, the resolver names the method, the policy admits
-    /// the caller, then the call runs over the app's interfaces or the protocol's own
-    /// (``BuiltInInterface``).
-    private func answer(_ method: String, arguments: Data, frame: CallerFrame) -> String {
+    private func answer(_ method: String, arguments: Data, frame: CallerFrame) -> CallAnswer {
         let wrapper: CallWrapper
         do {
             wrapper = try split(arguments, of: method)
+            try check(wrapper)
         } catch {
             return refuse(error, callback: nil)
         }
+        return answer(method, wrapper: wrapper, frame: frame)
+    }
+
+    /// Answers one call from the page, its wrapper split and checked. Each step is one hop: the
+    /// resolver names the method, the policy admits the caller, then the call runs over the app's
+    /// interfaces or the protocol's own (``BuiltInInterface``).
+    private func answer(_ method: String, wrapper: CallWrapper, frame: CallerFrame) -> CallAnswer {
         // A callback is released only in the main frame, where results are evaluated: a subframe's
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
@@ -83,38 +104,38 @@ extension Keystone {
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
     private func split(_ arguments: Data, of method: String) throws(BridgeError) -> CallWrapper {
-        let limits = components.limits
-        let wrapper: CallWrapper
         do {
-            wrapper = try CallWrapper(splitting: arguments, maximumDepth: limits.nestingDepth)
+            return try CallWrapper(splitting: arguments, maximumDepth: components.limits.nestingDepth)
         } catch {
             if error.code == .limitExceeded { throw error }
             throw BridgeError(code: .malformedMessage, message: "the call of \"\(method)\" is not a {\"data\": …} object: \(error.message)")
         }
-        if let stub = wrapper.callbackStub {
-            // Neither is released: a name over the limit, or not of the runtime's own form, is
-            // never put in a script.
-            guard stub.utf8.count <= limits.callbackNameBytes else {
-                throw BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limits.callbackNameBytes) bytes")
-            }
-            guard Self.isCallbackName(stub) else {
-                throw BridgeError(code: .notAllowed, message: "a callback must be named as the page runtime names its own: dscb, digits, and an optional _ and load token")
-            }
+    }
+
+    /// Holds a call's callback name to its limit and its form. Neither is released when refused:
+    /// a name over the limit, or not of the runtime's own form, is never put in a script.
+    private func check(_ wrapper: CallWrapper) throws(BridgeError) {
+        guard let stub = wrapper.callbackStub else { return }
+        let limit = components.limits.callbackNameBytes
+        guard stub.utf8.count <= limit else {
+            throw BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limit) bytes")
         }
-        return wrapper
+        guard Self.isCallbackName(stub) else {
+            throw BridgeError(code: .notAllowed, message: "a callback must be named as the page runtime names its own: dscb, digits, and an optional _ and load token")
+        }
     }
 
     /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
     /// one that asked for it (``InboundCall/acceptsInlineAnswer``), and otherwise through the
     /// callback, as one complete result (a dispatcher of the app's own that answers any kind).
-    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> String {
-        guard let callback = call.callback else { return PromptAnswer.success(value) }
-        if call.acceptsInlineAnswer { return PromptAnswer.inline(value) }
+    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> CallAnswer {
+        guard let callback = call.callback else { return .result(value, inline: false) }
+        if call.acceptsInlineAnswer { return .result(value, inline: true) }
         guard let result = try? SingleResult(value) else {
             return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"), callback: callback)
         }
         send(result.message(to: callback, complete: true), to: epoch)
-        return PromptAnswer.accepted
+        return .accepted
     }
 
     /// Whether `name` is a callback name the page runtime opens: `dscb` and digits (dsbridge.js), then
@@ -143,12 +164,12 @@ extension Keystone {
 
     /// Answers a call with an error while the page waits: the error is the prompt's answer, and a
     /// callback the page registered for it is removed (it would never run).
-    func refuse(_ error: any Error, callback: String?) -> String {
+    func refuse(_ error: any Error, callback: String?) -> CallAnswer {
         let error = BridgeError(error)
         components.logging.log(.warning, "answered a call from the page with an error: \(error)")
         if let callback {
             storage.apply { machine in ((), machine.send(.release(callback: callback), to: nil) ?? []) }
         }
-        return PromptAnswer.failure(error)
+        return .failure(error)
     }
 }

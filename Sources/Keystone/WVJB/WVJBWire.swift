@@ -8,10 +8,12 @@ import Foundation
 /// everything bound for the page is written by ``script(for:)`` as
 /// `WebViewJavascriptBridge._handleMessageFromObjC(<JSON text>)` calls.
 ///
-/// Each page message becomes an ordinary call of the hub, so WVJB calls get the same resolver,
-/// policy, middleware, limits and page-load rules as DSBridge calls: `{handlerName: "a.b.m", data,
+/// Each page message becomes an ordinary call of the hub, handed over split
+/// (``BridgeHub/handleCall(_:data:callback:acceptsInlineAnswer:frame:)``) and answered as a value
+/// (``CallAnswer``), so WVJB calls get the same resolver, policy, middleware, limits and page-load
+/// rules as DSBridge calls without a wrapper written and read back: `{handlerName: "a.b.m", data,
 /// callbackId}` calls method `m` of namespace `a.b` with `data`; `{responseId, responseData}`
-/// answers a Swift call. Results go back as `{responseId, responseData}`; a failure adds
+/// answers a Swift call (`_dsb.returnValue`). Results go back as `{responseId, responseData}`; a failure adds
 /// `error: {code, message}`, which WVJB's own page script ignores.
 package final class WVJBWire: Sendable {
     private let hub: any BridgeHub
@@ -49,7 +51,7 @@ package final class WVJBWire: Sendable {
         if state.withLock({ $0.queueArrived(from: frame, speaksKeystone: speaksKeystone) }) {
             // WVJB's page script has no `dsinit`: its first queue (it signals as it loads) says
             // the bridge is in, and what waited goes out.
-            _ = hub.handleMessage("_dsb.dsinit", arguments: #"{"data":null}"#, frame: frame)
+            _ = hub.handleCall("_dsb.dsinit", data: nil, callback: nil, acceptsInlineAnswer: false, frame: frame)
         }
         // Not WVJB's queue: nothing in it can be answered. Past the hub's limit of calls a fetch
         // may carry (Keystone's WVJB script never hands more), each further call is refused with a
@@ -129,50 +131,43 @@ package final class WVJBWire: Sendable {
     /// that does not decode fails the call.
     private func answerSwift(_ responseId: String, data: JSONValue??, from frame: CallerFrame) {
         guard responseId.hasPrefix("objc_cb_"), let id = Int(responseId.dropFirst("objc_cb_".count)) else { return }
-        let answer: JSONValue
         if case .some(let value) = data {
-            answer = ["data": ["id": .number(Double(id)), "data": value ?? .null, "complete": true]]
+            returnValue(["id": .number(Double(id)), "data": value ?? .null, "complete": true], from: frame)
         } else {
-            answer = ["data": ["id": .number(Double(id)), "error": ["code": 10, "message": "the page's response does not decode"], "complete": true]]
+            returnValue(["id": .number(Double(id)), "error": ["code": 10, "message": "the page's response does not decode"], "complete": true], from: frame)
         }
-        guard let text = encode(answer) else { return }
-        _ = hub.handleMessage("_dsb.returnValue", arguments: text, frame: frame)
+    }
+
+    /// Hands the hub the page's answer to one of Swift's calls, as `_dsb.returnValue` takes it.
+    private func returnValue(_ answer: JSONValue, from frame: CallerFrame) {
+        _ = hub.handleCall("_dsb.returnValue", data: encode(answer), callback: nil, acceptsInlineAnswer: false, frame: frame)
     }
 
     /// `{handlerName, data, callbackId?}`: a call of Swift's method, under a callback name of the
-    /// hub's own form, asking for a synchronous method's result in the answer (`_dsinline`), as
-    /// Keystone's runtime does (``InboundCall/acceptsInlineAnswer``). A call without a callback id
-    /// runs without a callback: nothing is answered, an asynchronous method's results are dropped
-    /// and a failure is logged by the hub. Returns the JSON of an answer given at once, if any.
+    /// hub's own form, asking for a synchronous method's result in the answer, as Keystone's
+    /// runtime does (``InboundCall/acceptsInlineAnswer``). A call without a callback id runs
+    /// without a callback: nothing is answered, an asynchronous method's results are dropped and
+    /// a failure is logged by the hub. Returns the JSON of an answer given at once, if any.
     private func call(_ method: String, data: JSONValue, callbackId: String?, from frame: CallerFrame) -> String? {
+        guard let bytes = encode(data) else { return nil }
         guard let callbackId else {
-            if let plain = encode(["data": data]) { _ = hub.handleMessage(method, arguments: plain, frame: frame) }
+            _ = hub.handleCall(method, data: bytes, callback: nil, acceptsInlineAnswer: false, frame: frame)
             return nil
         }
         let callback = state.withLock { $0.open(callbackId) }
-        guard let arguments = encode(["data": data, "_dscbstub": .string(callback), "_dsinline": true]) else { return nil }
-        let answer = read(hub.handleMessage(method, arguments: arguments, frame: frame))
-        if let error = answer.error {
+        let value: JSONText?
+        switch hub.handleCall(method, data: bytes, callback: callback, acceptsInlineAnswer: true, frame: frame) {
+        case .accepted:
+            return nil  // started: results come through the callback
+        case .failure(let error):
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             return responseJSON(callbackId, value: nil, error: error)
+        case .result(let result, _):
+            _ = state.withLock { $0.callbackId(for: callback, closing: true) }
+            // A method that returns nothing answers `""`, as a DSBridge page receives it.
+            value = result.isEmpty ? Self.emptyString : try? JSONText(validating: result)
         }
-        guard answer.inline == true else { return nil }  // started: results come through the callback
-        _ = state.withLock { $0.callbackId(for: callback, closing: true) }
-        // A method that returns nothing answers `""`, as a DSBridge page receives it.
-        let value = answer.void == true ? Self.emptyString : encode(answer.data ?? .null).flatMap { try? JSONText(validating: Data($0.utf8)) }
         return value.map { responseJSON(callbackId, value: $0, error: nil) }
-    }
-
-    /// The parts of the hub's answer to a call that the wire reads.
-    private struct Answer: Decodable {
-        var data: JSONValue?
-        var inline: Bool?
-        var void: Bool?
-        var error: BridgeError?
-    }
-
-    private func read(_ answer: String) -> Answer {
-        (try? serializer.decode(Answer.self, from: Data(answer.utf8))) ?? Answer(error: BridgeError(code: .failed, message: "the hub's answer does not decode"))
     }
 
     // MARK: Swift → page
@@ -201,7 +196,9 @@ package final class WVJBWire: Sendable {
                 return nil
             }
             let first = (try? serializer.decode([JSONValue].self, from: arguments.bytes))?.first ?? .null
-            return encode(["handlerName": .string(method), "data": first, "callbackId": .string("objc_cb_\(callbackId)")])
+            return encode(["handlerName": .string(method), "data": first, "callbackId": .string("objc_cb_\(callbackId)")] as JSONValue).map {
+                String(decoding: $0, as: UTF8.self)
+            }
         case .event:
             return nil  // WVJB has no events
         }
@@ -218,8 +215,7 @@ package final class WVJBWire: Sendable {
     private func refuseHasMethod(_ id: Int) {
         guard let frame = state.withLock({ $0.frame }) else { return }
         let error: JSONValue = ["code": 1, "message": "WebViewJavascriptBridge's own page script cannot say whether it has a handler"]
-        guard let text = encode(["data": ["id": .number(Double(id)), "error": error, "complete": true]] as JSONValue) else { return }
-        _ = hub.handleMessage("_dsb.returnValue", arguments: text, frame: frame)
+        returnValue(["id": .number(Double(id)), "error": error, "complete": true], from: frame)
     }
 
     /// The page's callback id behind the hub's `callback`, forgotten when the call is over.
@@ -230,12 +226,12 @@ package final class WVJBWire: Sendable {
     /// `{"responseId": id, "responseData": value}`, plus `"error"` for a failure.
     private func responseJSON(_ id: String, value: JSONText?, error: BridgeError?) -> String {
         var out = #"{"responseId":"# + JSONText(quoting: id).string + #","responseData":"# + (value?.string ?? "null")
-        if let error, let encoded = encode(error) { out += #","error":"# + encoded }
+        if let error, let encoded = encode(error) { out += #","error":"# + String(decoding: encoded, as: UTF8.self) }
         return out + "}"
     }
 
-    private func encode(_ value: some Encodable) -> String? {
-        (try? serializer.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    private func encode(_ value: some Encodable) -> Data? {
+        try? serializer.encode(value)
     }
 
     /// A call of WVJB's page entry point with `json` as a string literal, as its script expects.

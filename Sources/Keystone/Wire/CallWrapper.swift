@@ -48,6 +48,30 @@ package struct CallWrapper: Sendable {
         acceptsInlineAnswer = inline
     }
 
+    /// A wrapper from parts a wire other than DSBridge's has split already. `data` must be one
+    /// JSON value nesting at most `maximumDepth` deep, as a split wrapper's is.
+    /// - Throws: ``BridgeError`` with code `malformedMessage` when `data` is not one JSON value, or
+    ///   `limitExceeded` when it nests deeper than `maximumDepth`.
+    package init(data: Data?, callbackStub: String?, acceptsInlineAnswer: Bool, maximumDepth: Int = .max) throws(BridgeError) {
+        if let data {
+            let (isValue, isTooDeep) = data.withUnsafeBytes { raw in
+                var scanner = JSONGrammar.Scanner(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+                scanner.skipSpace()
+                var isValue = scanner.skipValue()
+                scanner.skipSpace()
+                isValue = isValue && scanner.index == raw.count
+                return (isValue, scanner.isTooDeep)
+            }
+            if isTooDeep {
+                throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
+            }
+            guard isValue else { throw BridgeError(code: .malformedMessage, message: "the call's data is not one JSON value") }
+        }
+        self.data = data
+        self.callbackStub = callbackStub
+        self.acceptsInlineAnswer = acceptsInlineAnswer
+    }
+
     /// `data`, `_dscbstub`, `_dsinline`, in that order.
     private static let keys = [Array("data".utf8), Array("_dscbstub".utf8), Array("_dsinline".utf8)]
     private static let trueToken = Array("true".utf8)
