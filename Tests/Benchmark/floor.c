@@ -9,8 +9,13 @@
 //  - webkit.messageHandlers.floorChain.postMessage(text): a message in, a call of the page out
 //    (`__floorCall(text)`), whose handler answers with prompt("answer", value), and that value out
 //    as `__floorResult(value)`: native calling the page in the middle of the page's call.
+// For bytes (bytes.html), two more, the candidates for moving bytes as bytes:
+//  - the custom scheme keystone-floor: (CORS-enabled, secure): a POST's body is read whole and its
+//    byte count answered; a GET of /N answers N bytes, byte i = i % 251;
+//  - webkit.messageHandlers.floorText.postMessage(value): a base64 string in, its decoded byte
+//    count out; a number N in, N such bytes out as base64 (today's JSON path, with nothing else).
 // It prints what the page posts to webkit.messageHandlers.report, and exits when the page posts
-// "done" (or after the timeout, with status 2).
+// "done" (or after the timeout, with status 2). PAGE is a file, or an http(s) address.
 //
 // Build: cc -O2 floor.c $(pkg-config --cflags --libs webkit2gtk-4.1)
 // Run:   xvfb-run -a ./floor PAGE.html
@@ -35,6 +40,72 @@ static gboolean on_dialog(WebKitWebView *view, WebKitScriptDialog *dialog, gpoin
     const char *value = webkit_script_dialog_prompt_get_default_text(dialog);
     webkit_script_dialog_prompt_set_text(dialog, value ? value : "");
     if (strcmp(webkit_script_dialog_get_message(dialog), "answer") == 0) call_page(view, "__floorResult", value);
+    return TRUE;
+}
+
+/// Byte i of every answer: i % 251, which a page checks.
+static void fill(guint8 *bytes, gsize count) {
+    for (gsize i = 0; i < count; i++) bytes[i] = (guint8)(i % 251);
+}
+
+/// keystone-floor:…: a POST's body read whole (its byte count answered); a GET of /N, N bytes.
+static void on_scheme(WebKitURISchemeRequest *request, gpointer data) {
+    (void)data;
+    const char *method = webkit_uri_scheme_request_get_http_method(request);
+    GInputStream *stream;
+    gsize length;
+    if (method && strcmp(method, "POST") == 0) {
+        GInputStream *body = webkit_uri_scheme_request_get_http_body(request);
+        gsize total = 0;
+        if (body) {
+            guint8 *buffer = g_malloc(1 << 20);
+            gssize got;
+            while ((got = g_input_stream_read(body, buffer, 1 << 20, NULL, NULL)) > 0) total += (gsize)got;
+            g_free(buffer);
+            g_object_unref(body);
+        }
+        char *text = g_strdup_printf("%zu", total);
+        length = strlen(text);
+        stream = g_memory_input_stream_new_from_data(text, (gssize)length, g_free);
+    } else {
+        length = (gsize)g_ascii_strtoull(webkit_uri_scheme_request_get_path(request) + 1, NULL, 10);
+        guint8 *bytes = g_malloc(length ? length : 1);
+        fill(bytes, length);
+        stream = g_memory_input_stream_new_from_data(bytes, (gssize)length, g_free);
+    }
+    WebKitURISchemeResponse *response = webkit_uri_scheme_response_new(stream, (gint64)length);
+    SoupMessageHeaders *headers = soup_message_headers_new(SOUP_MESSAGE_HEADERS_RESPONSE);
+    soup_message_headers_append(headers, "Access-Control-Allow-Origin", "*");
+    soup_message_headers_append(headers, "Content-Type", "application/octet-stream");
+    webkit_uri_scheme_response_set_http_headers(response, headers);
+    webkit_uri_scheme_request_finish_with_response(request, response);
+    g_object_unref(response);
+    g_object_unref(stream);
+}
+
+/// floorText: a base64 string in, its decoded byte count out; a number N in, N bytes as base64 out.
+static gboolean on_floor_text(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply, gpointer data) {
+    (void)manager;
+    (void)data;
+    JSCContext *context = jsc_value_get_context(value);
+    JSCValue *answer;
+    if (jsc_value_is_string(value)) {
+        char *text = jsc_value_to_string(value);
+        gsize count = 0;
+        g_free(g_base64_decode(text, &count));
+        g_free(text);
+        answer = jsc_value_new_number(context, (double)count);
+    } else {
+        gsize count = (gsize)jsc_value_to_double(value);
+        guint8 *bytes = g_malloc(count ? count : 1);
+        fill(bytes, count);
+        char *text = g_base64_encode(bytes, count);
+        g_free(bytes);
+        answer = jsc_value_new_string(context, text);
+        g_free(text);
+    }
+    webkit_script_message_reply_return_value(reply, answer);
+    g_object_unref(answer);
     return TRUE;
 }
 
@@ -95,12 +166,19 @@ int main(int argc, char **argv) {
     }
     gtk_init(&argc, &argv);
     GMainLoop *loop = g_main_loop_new(NULL, FALSE);
+    WebKitWebContext *context = webkit_web_context_get_default();
+    webkit_web_context_register_uri_scheme(context, "keystone-floor", on_scheme, NULL, NULL);
+    WebKitSecurityManager *security = webkit_web_context_get_security_manager(context);
+    webkit_security_manager_register_uri_scheme_as_cors_enabled(security, "keystone-floor");
+    webkit_security_manager_register_uri_scheme_as_secure(security, "keystone-floor");
     WebKitUserContentManager *manager = webkit_user_content_manager_new();
     GtkWidget *view = webkit_web_view_new_with_user_content_manager(manager);
 
     g_signal_connect(view, "script-dialog", G_CALLBACK(on_dialog), NULL);
     g_signal_connect(manager, "script-message-with-reply-received::floor", G_CALLBACK(on_floor), NULL);
     webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floor", NULL);
+    g_signal_connect(manager, "script-message-with-reply-received::floorText", G_CALLBACK(on_floor_text), NULL);
+    webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floorText", NULL);
     g_signal_connect(manager, "script-message-received::floorAsync", G_CALLBACK(on_floor_async), view);
     webkit_user_content_manager_register_script_message_handler(manager, "floorAsync");
     g_signal_connect(manager, "script-message-received::floorChain", G_CALLBACK(on_floor_chain), view);
@@ -113,12 +191,18 @@ int main(int argc, char **argv) {
     gtk_container_add(GTK_CONTAINER(window), view);
     gtk_widget_show_all(window);
 
-    char *path = realpath(argv[1], NULL);
-    if (!path) {
-        fprintf(stderr, "floor: no such page: %s\n", argv[1]);
-        return 1;
+    char *path = NULL;
+    char *uri;
+    if (g_str_has_prefix(argv[1], "http://") || g_str_has_prefix(argv[1], "https://")) {
+        uri = g_strdup(argv[1]);
+    } else {
+        path = realpath(argv[1], NULL);
+        if (!path) {
+            fprintf(stderr, "floor: no such page: %s\n", argv[1]);
+            return 1;
+        }
+        uri = g_filename_to_uri(path, NULL, NULL);
     }
-    char *uri = g_filename_to_uri(path, NULL, NULL);
     webkit_web_view_load_uri(WEBKIT_WEB_VIEW(view), uri);
     g_timeout_add_seconds(argc > 2 ? (guint)atoi(argv[2]) : 300, on_timeout, loop);
     g_main_loop_run(loop);

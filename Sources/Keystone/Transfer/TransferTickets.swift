@@ -1,0 +1,107 @@
+// TransferTickets.swift — what lets a page move bytes over the byte channel, as a pure value.
+import KeystoneEvaluator
+
+/// The tickets that authorise byte transfers, without locks or side effects.
+///
+/// Bytes move over the engine's byte channel (a custom URL scheme), whose requests carry no frame
+/// identity: the channel admits nothing on its own. The hub issues a ticket over the attested call
+/// channel, for one page load and one call of its main frame, and a byte request must present it:
+/// - A ticket is unguessable (``newToken(using:)``: 128 bits from the system's random source) and
+///   single use: presenting it spends it, whether or not the request is then accepted.
+/// - It moves bytes one way only, at most its ``Grant/maximumBytes``.
+/// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:)``).
+/// - At most `limit` are open at once; a request is refused before its body is read.
+struct TransferTickets: Sendable {
+    /// Which way a ticket moves bytes.
+    enum Direction: Sendable, Hashable {
+        /// The page sends bytes (a request body) to Swift.
+        case toSwift
+        /// Swift sends bytes (a response body) to the page.
+        case toPage
+    }
+
+    /// What a ticket allows.
+    struct Grant: Sendable, Hashable {
+        /// The page load the ticket was issued in.
+        var pageLoad: PageEpoch
+        /// The page's callback of the call the bytes belong to.
+        var callback: String
+        var direction: Direction
+        /// The most bytes the transfer may move.
+        var maximumBytes: Int
+    }
+
+    /// The most tickets open at once.
+    let limit: Int
+    private var open: [String: Grant] = [:]
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// How many tickets are open.
+    var count: Int { open.count }
+
+    /// Opens `token` for `grant`.
+    /// - Throws: `limitExceeded` when ``limit`` tickets are open already; `failed` when the token
+    ///   is open already (never, for tokens from ``newToken(using:)``).
+    mutating func issue(_ token: String, for grant: Grant) throws(BridgeError) {
+        guard open.count < limit else {
+            throw BridgeError(code: .limitExceeded, message: "at most \(limit) byte transfers may be open at once")
+        }
+        guard open[token] == nil else { throw BridgeError(code: .failed, message: "the transfer's ticket is taken") }
+        open[token] = grant
+    }
+
+    /// Spends `token`, presented by a request that moves bytes `direction` while the page load is
+    /// `pageLoad`: its grant, or why it is refused. The refusal never repeats the token.
+    mutating func redeem(_ token: String, direction: Direction, in pageLoad: PageEpoch) -> Result<Grant, BridgeError> {
+        guard Self.isWellFormed(token), let grant = open.removeValue(forKey: token) else {
+            return .failure(BridgeError(code: .notAllowed, message: "the transfer has no valid ticket"))
+        }
+        guard grant.pageLoad == pageLoad else {
+            return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket belongs to an earlier page load"))
+        }
+        guard grant.direction == direction else {
+            return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"))
+        }
+        return .success(grant)
+    }
+
+    /// The call of `callback` in `pageLoad` ended: its tickets go. Returns how many went.
+    @discardableResult
+    mutating func withdraw(callback: String, in pageLoad: PageEpoch) -> Int {
+        let before = open.count
+        open = open.filter { $0.value.callback != callback || $0.value.pageLoad != pageLoad }
+        return before - open.count
+    }
+
+    /// The page went: every ticket goes. Returns how many went.
+    @discardableResult
+    mutating func pageDidUnload() -> Int {
+        defer { open = [:] }
+        return open.count
+    }
+
+    /// A new token: 32 lowercase hexadecimal digits, 128 bits from `generator`.
+    static func newToken(using generator: inout some RandomNumberGenerator) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(tokenLength)
+        for _ in 0..<2 {
+            var word = generator.next() as UInt64
+            for _ in 0..<16 {
+                bytes.append(digits[Int(word & 0xF)])
+                word >>= 4
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A token is 32 lowercase hexadecimal digits; anything else is refused before it is looked up.
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == tokenLength && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    static let tokenLength = 32
+}
