@@ -9,7 +9,7 @@ import KeystoneEvaluator
 /// - A ticket is unguessable (``newToken(using:)``: 128 bits from the system's random source) and
 ///   single use: presenting it spends it, whether or not the request is then accepted.
 /// - It moves bytes one way only, at most its ``Grant/maximumBytes``.
-/// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:)``).
+/// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:in:)``).
 /// - At most `limit` are open at once; a request is refused before its body is read.
 struct TransferTickets: Sendable {
     /// Which way a ticket moves bytes.

@@ -37,7 +37,7 @@ package struct CallWrapper: Sendable {
             )
         }
         if isTooDeep {
-            throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
+            throw Self.tooDeep(maximumDepth)
         }
         if let fault {
             throw BridgeError(code: .malformedMessage, message: fault)
@@ -63,13 +63,18 @@ package struct CallWrapper: Sendable {
                 return (isValue, scanner.isTooDeep)
             }
             if isTooDeep {
-                throw BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
+                throw Self.tooDeep(maximumDepth)
             }
             guard isValue else { throw BridgeError(code: .malformedMessage, message: "the call's data is not one JSON value") }
         }
         self.data = data
         self.callbackStub = callbackStub
         self.acceptsInlineAnswer = acceptsInlineAnswer
+    }
+
+    /// The refusal of a call that nests deeper than `maximumDepth`.
+    private static func tooDeep(_ maximumDepth: Int) -> BridgeError {
+        BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
     }
 
     /// `data`, `_dscbstub`, `_dsinline`, in that order.
