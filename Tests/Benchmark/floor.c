@@ -9,9 +9,11 @@
 //  - webkit.messageHandlers.floorChain.postMessage(text): a message in, a call of the page out
 //    (`__floorCall(text)`), whose handler answers with prompt("answer", value), and that value out
 //    as `__floorResult(value)`: native calling the page in the middle of the page's call.
-// For bytes (bytes.html), two more, the candidates for moving bytes as bytes:
+// For bytes (bytes.html), three more, the candidates for moving bytes as bytes:
 //  - the custom scheme keystone-floor: (CORS-enabled, secure): a POST's body is read whole and its
 //    byte count answered; a GET of /N answers N bytes, byte i = i % 251;
+//  - a loopback HTTP listener on 127.0.0.1 (its port in the page's address, ?port=N), answering
+//    as the scheme does;
 //  - webkit.messageHandlers.floorText.postMessage(value): a base64 string in, its decoded byte
 //    count out; a number N in, N such bytes out as base64 (today's JSON path, with nothing else).
 // It prints what the page posts to webkit.messageHandlers.report, and exits when the page posts
@@ -81,6 +83,76 @@ static void on_scheme(WebKitURISchemeRequest *request, gpointer data) {
     webkit_uri_scheme_request_finish_with_response(request, response);
     g_object_unref(response);
     g_object_unref(stream);
+}
+
+/// A loopback HTTP listener, the other candidate for bytes: the same answers as keystone-floor:
+/// (a POST's body counted; a GET of /N, N bytes), over a socket on 127.0.0.1, one thread per
+/// connection, keep-alive. Its port is handed to the page as `?port=N`.
+static gboolean read_exactly(GInputStream *in, guint8 *buffer, gsize count) {
+    gsize got = 0;
+    return g_input_stream_read_all(in, buffer, count, &got, NULL, NULL) && got == count;
+}
+
+static gboolean on_connection(GThreadedSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
+    (void)service;
+    (void)source;
+    (void)data;
+    GInputStream *in = g_io_stream_get_input_stream(G_IO_STREAM(connection));
+    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(connection));
+    GDataInputStream *lines = g_data_input_stream_new(in);
+    g_data_input_stream_set_newline_type(lines, G_DATA_STREAM_NEWLINE_TYPE_CR_LF);
+    g_filter_input_stream_set_close_base_stream(G_FILTER_INPUT_STREAM(lines), FALSE);
+    guint8 *buffer = g_malloc(1 << 20);
+    for (;;) {
+        char *request = g_data_input_stream_read_line(lines, NULL, NULL, NULL);
+        if (!request) break;
+        char method[16] = "", path[256] = "";
+        sscanf(request, "%15s %255s", method, path);
+        g_free(request);
+        gsize length = 0;
+        char *line;
+        while ((line = g_data_input_stream_read_line(lines, NULL, NULL, NULL)) && *line) {
+            if (g_ascii_strncasecmp(line, "content-length:", 15) == 0) length = (gsize)g_ascii_strtoull(line + 15, NULL, 10);
+            g_free(line);
+        }
+        if (!line) break;
+        g_free(line);
+        const char *cors = "Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Methods: GET, POST\r\n"
+                           "Access-Control-Allow-Headers: *\r\n";
+        if (strcmp(method, "OPTIONS") == 0) {
+            char *head = g_strdup_printf("HTTP/1.1 204 No Content\r\n%sContent-Length: 0\r\n\r\n", cors);
+            g_output_stream_write_all(out, head, strlen(head), NULL, NULL, NULL);
+            g_free(head);
+            continue;
+        }
+        if (strcmp(method, "POST") == 0) {
+            gsize total = 0;
+            while (total < length) {
+                gsize piece = MIN(length - total, (gsize)1 << 20);
+                if (!read_exactly(G_INPUT_STREAM(lines), buffer, piece)) break;
+                total += piece;
+            }
+            char *text = g_strdup_printf("%zu", total);
+            char *head = g_strdup_printf("HTTP/1.1 200 OK\r\n%sContent-Type: text/plain\r\nContent-Length: %zu\r\n\r\n%s", cors,
+                                         strlen(text), text);
+            g_output_stream_write_all(out, head, strlen(head), NULL, NULL, NULL);
+            g_free(head);
+            g_free(text);
+        } else {
+            gsize count = (gsize)g_ascii_strtoull(path + 1, NULL, 10);
+            guint8 *bytes = g_malloc(count ? count : 1);
+            fill(bytes, count);
+            char *head = g_strdup_printf("HTTP/1.1 200 OK\r\n%sContent-Type: application/octet-stream\r\nContent-Length: %zu\r\n\r\n",
+                                         cors, count);
+            g_output_stream_write_all(out, head, strlen(head), NULL, NULL, NULL);
+            g_output_stream_write_all(out, bytes, count, NULL, NULL, NULL);
+            g_free(head);
+            g_free(bytes);
+        }
+    }
+    g_free(buffer);
+    g_object_unref(lines);
+    return TRUE;
 }
 
 /// floorText: a base64 string in, its decoded byte count out; a number N in, N bytes as base64 out.
@@ -203,6 +275,17 @@ int main(int argc, char **argv) {
         }
         uri = g_filename_to_uri(path, NULL, NULL);
     }
+    GSocketService *listener = g_threaded_socket_service_new(-1);
+    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
+    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
+    GSocketAddress *bound = NULL;
+    g_socket_listener_add_address(G_SOCKET_LISTENER(listener), address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL, &bound, NULL);
+    g_signal_connect(listener, "run", G_CALLBACK(on_connection), NULL);
+    g_socket_service_start(listener);
+    guint port = bound ? g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound)) : 0;
+    char *addressed = g_strdup_printf("%s%sport=%u", uri, strchr(uri, '?') ? "&" : "?", port);
+    g_free(uri);
+    uri = addressed;
     webkit_web_view_load_uri(WEBKIT_WEB_VIEW(view), uri);
     g_timeout_add_seconds(argc > 2 ? (guint)atoi(argv[2]) : 300, on_timeout, loop);
     g_main_loop_run(loop);
@@ -210,6 +293,11 @@ int main(int argc, char **argv) {
     g_free(uri);
     free(path);
     gtk_widget_destroy(window);
+    g_socket_service_stop(listener);
+    g_clear_object(&bound);
+    g_object_unref(address);
+    g_object_unref(loopback);
+    g_object_unref(listener);
     g_object_unref(manager);
     g_main_loop_unref(loop);
     return status;
