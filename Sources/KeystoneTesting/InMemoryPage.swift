@@ -47,8 +47,18 @@ public final class InMemoryPage: EvaluationTarget {
         case async(@Sendable ([JSONValue], Reply) -> Void)
     }
 
-    /// What a callback receives: a result's JSON, or `nil` for a method that returns nothing.
-    private typealias Results = AsyncThrowingStream<JSONText?, any Error>
+    /// What a callback receives: a result's JSON (`nil` for a method that returns nothing), or a
+    /// result's bytes, fetched over the byte channel.
+    private enum Delivery: Sendable {
+        case value(JSONText?)
+        case bytes(Data)
+    }
+
+    private typealias Results = AsyncThrowingStream<Delivery, any Error>
+
+    /// Where this page's byte channel is served, as a host serves it: Keystone's runtime moves a
+    /// `Data` argument or result through it.
+    public static let transferBase = "keystone://transfer/"
 
     private struct State {
         var lastCallback = -1
@@ -95,6 +105,7 @@ public final class InMemoryPage: EvaluationTarget {
         self.frame = frame
         self.serializer = serializer
         hub.attach(to: self)
+        if runtime == .keystone { hub.serveTransfers(at: Self.transferBase) }
     }
 
     // MARK: What the page received
@@ -215,6 +226,17 @@ public final class InMemoryPage: EvaluationTarget {
         try await firstResult(of: method, try start(method, data), as: Result.self, nothing: Self.emptyString)
     }
 
+    /// Keystone's runtime's `dsBridge.invoke(method, bytes)` with an `ArrayBuffer` or typed array:
+    /// the call announces `bytes.count`, and once the hub has issued a ticket the bytes go over the
+    /// byte channel (``BridgeHub/handleTransfer(method:url:origin:readBody:)``), whose answer is
+    /// the call's. Only as ``PageRuntime/keystone``; a `Data` result comes back as bytes.
+    public func invoke<Result: Decodable & Sendable>(_ method: String, bytes: Data, as: Result.Type = Result.self) async throws -> Result {
+        guard runtime == .keystone else {
+            throw BridgeError(code: .unsupportedCallKind, message: "only Keystone's runtime sends bytes as bytes")
+        }
+        return try await firstResult(of: method, try start(method, JSONValue.null, inline: true, upload: bytes), as: Result.self, nothing: nil)
+    }
+
     /// Keystone's runtime's `dsBridge.invoke(method, data)`: the result of any method, asked for in
     /// the call's own answer where the method is synchronous. A method that returns nothing
     /// resolves `undefined`, read here as `null` (`nil` for an optional `Result`), where
@@ -239,8 +261,11 @@ public final class InMemoryPage: EvaluationTarget {
         of method: String, _ started: (callback: String, results: Results), as: Result.Type, nothing: JSONText?
     ) async throws -> Result {
         try await withTaskCancellationHandler {
-            for try await value in started.results {
-                return try decode(value ?? nothing, as: Result.self)
+            for try await delivery in started.results {
+                switch delivery {
+                case .value(let value): return try decode(value ?? nothing, as: Result.self)
+                case .bytes(let bytes): return try decode(bytes, as: Result.self)
+                }
             }
             // Completed without a value: Keystone's runtime resolves `invoke` with `undefined`.
             guard nothing == nil else { throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result") }
@@ -255,6 +280,14 @@ public final class InMemoryPage: EvaluationTarget {
         try serializer.decode(Result.self, fromData: value?.bytes)
     }
 
+    /// A result that came as bytes (a `Uint8Array` in Keystone's runtime), as `Result`: `Data`.
+    private func decode<Result: Decodable>(_ bytes: Data, as: Result.Type) throws -> Result {
+        guard let result = bytes as? Result else {
+            throw BridgeError(code: .invalidResult, message: "the result is bytes, read as \(Result.self)")
+        }
+        return result
+    }
+
     /// A multi-response call: every result the callback receives until the call completes.
     public func stream<Element: Decodable & Sendable>(
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, of: Element.Type = Element.self
@@ -263,7 +296,7 @@ public final class InMemoryPage: EvaluationTarget {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let started: (String, Results)
         do {
-            started = try start(method, data)
+            started = try start(method, data, streamed: true)
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -271,9 +304,12 @@ public final class InMemoryPage: EvaluationTarget {
         let (callback, results) = started
         let task = Task {
             do {
-                for try await value in results {
-                    guard let value else { continue }  // a method that returns nothing yields nothing
-                    continuation.yield(try serializer.decode(Element.self, from: value.bytes))
+                for try await delivery in results {
+                    switch delivery {
+                    case .value(nil): continue  // a method that returns nothing yields nothing
+                    case .value(let value?): continuation.yield(try serializer.decode(Element.self, from: value.bytes))
+                    case .bytes(let bytes): continuation.yield(try self.decode(bytes, as: Element.self))
+                    }
                 }
                 continuation.finish()
             } catch {
@@ -357,11 +393,22 @@ public final class InMemoryPage: EvaluationTarget {
         switch message {
         case .result(let callback, let value, let complete):
             let continuation = state.withLock { complete ? $0.callbacks.removeValue(forKey: callback) : $0.callbacks[callback] }
-            continuation?.yield(value)
+            continuation?.yield(.value(value))
             if complete { continuation?.finish() }
+        case .bytes(let callback, let source, let size, let complete):
+            // As Keystone's runtime does: fetch the bytes from the byte channel, then hand them on.
+            // A callback it did not open fetches nothing.
+            guard let continuation = state.withLock({ complete ? $0.callbacks.removeValue(forKey: callback) : $0.callbacks[callback] }) else { return }
+            let response = hub.handleTransfer(method: "GET", url: source, origin: frame.origin) { _ in Data() }
+            if response.status == 200, response.body.count == size {
+                continuation.yield(.bytes(response.body))
+                if complete { continuation.finish() }
+            } else {
+                continuation.finish(throwing: Self.failure(in: response.body))
+            }
         case .noResult(let callback):
             let continuation = state.withLock { $0.callbacks.removeValue(forKey: callback) }
-            continuation?.yield(nil)
+            continuation?.yield(.value(nil))
             continuation?.finish()
         case .cancel(let callbackId):
             guard runtime == .keystone else { return }  // dsbridge.js never hears it
@@ -447,7 +494,7 @@ public final class InMemoryPage: EvaluationTarget {
     /// With `inline`, it asks for a synchronous method's result in the answer (`_dsinline`), as
     /// Keystone's runtime does from `invoke`.
     private func start(
-        _ method: String, _ data: some Encodable & Sendable, inline: Bool = false
+        _ method: String, _ data: some Encodable & Sendable, inline: Bool = false, upload: Data? = nil, streamed: Bool = false
     ) throws -> (String, Results) {
         let (stream, continuation) = Results.makeStream()
         let callback = try state.withLock { state throws(BridgeError) in
@@ -462,15 +509,22 @@ public final class InMemoryPage: EvaluationTarget {
             state.callbacks[name] = continuation
             return name
         }
-        let arguments = try encodeCall(data, callback: callback, inline: inline)
-        let answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
+        // `invoke`, `stream` and `callHandler` of Keystone's runtime take `Data` results as bytes.
+        let takesBytes = runtime == .keystone && (inline || upload != nil || streamed)
+        let arguments = try encodeCall(data, callback: callback, inline: inline, takesBytes: takesBytes, upload: upload?.count)
+        var answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
+        if let upload, let address = uploadAddress(answer) {
+            // The ticket is the answer: the bytes go over the byte channel, whose answer is the call's.
+            let response = hub.handleTransfer(method: "POST", url: address, origin: frame.origin) { limit in upload.count <= limit ? upload : nil }
+            answer = String(decoding: response.body, as: UTF8.self)
+        }
         if inline, let value = inlineValue(answer) {
             // Settled by the answer itself: the runtime closes the callback.
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
             return (
                 callback,
                 Results {
-                    $0.yield(value); $0.finish()
+                    $0.yield(.value(value)); $0.finish()
                 }
             )
         }
@@ -483,9 +537,25 @@ public final class InMemoryPage: EvaluationTarget {
         return (callback, stream)
     }
 
-    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true` when asked.
-    private func encodeCall(_ data: some Encodable & Sendable, callback: String?, inline: Bool = false) throws -> String {
-        String(decoding: try serializer.encode(CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil)), as: UTF8.self)
+    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true`, `_dsbytes: true`
+    /// and `_dsupload: N` when asked, as Keystone's runtime sends them.
+    private func encodeCall(
+        _ data: some Encodable & Sendable, callback: String?, inline: Bool = false, takesBytes: Bool = false, upload: Int? = nil
+    ) throws -> String {
+        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsbytes: takesBytes ? true : nil, _dsupload: upload)
+        return String(decoding: try serializer.encode(arguments), as: UTF8.self)
+    }
+
+    /// The byte channel's address in an answer that asks for the call's bytes (`"upload"`).
+    private func uploadAddress(_ answer: String?) -> String? {
+        struct Upload: Decodable { var upload: String? }
+        return answer.flatMap { try? serializer.decode(Upload.self, from: Data($0.utf8)).upload }
+    }
+
+    /// The error a refused transfer's answer carries, read as a page reads it.
+    private static func failure(in body: Data) -> BridgeError {
+        (try? DefaultJSONSerializer().decode(AnswerHeader.self, from: body).error)
+            ?? BridgeError(code: .failed, message: "the byte channel's answer does not decode")
     }
 
     /// The `data` of an answer marked `"inline": true`, as JSON text; `.some(nil)` for one marked
@@ -522,6 +592,8 @@ private struct CallArguments<Value: Encodable>: Encodable {
     var data: Value
     var _dscbstub: String?
     var _dsinline: Bool?
+    var _dsbytes: Bool?
+    var _dsupload: Int?
 }
 
 /// The part of a native answer a page checks first.

@@ -14,43 +14,46 @@ struct SequenceGenerator: RandomNumberGenerator {
     }
 }
 
+/// Tickets whose payload is a number, for these tests.
+typealias Tickets = TransferTickets<Int>
+
 @Suite("Byte-transfer tickets")
 struct TransferTicketsTests {
     let load = PageEpoch(rawValue: 3)
 
-    func code(of result: Result<TransferTickets.Grant, BridgeError>) -> BridgeError.Code? {
+    func code(of result: Result<(grant: Tickets.Grant, payload: Int), BridgeError>) -> BridgeError.Code? {
         if case .failure(let error) = result { error.code } else { nil }
     }
 
-    func grant(_ callback: String = "dscb1", _ direction: TransferTickets.Direction = .toSwift) -> TransferTickets.Grant {
-        TransferTickets.Grant(pageLoad: load, callback: callback, direction: direction, maximumBytes: 1 << 20)
+    func grant(_ callback: String = "dscb1", _ direction: Tickets.Direction = .toSwift) -> Tickets.Grant {
+        Tickets.Grant(pageLoad: load, callback: callback, direction: direction, maximumBytes: 1 << 20)
     }
 
     @Test func aTicketIsSpentByItsFirstUse() throws {
-        var tickets = TransferTickets(limit: 4)
-        try tickets.issue("0123456789abcdef0123456789abcdef", for: grant())
-        #expect(try tickets.redeem("0123456789abcdef0123456789abcdef", direction: .toSwift, in: load).get() == grant())
+        var tickets = Tickets(limit: 4)
+        try tickets.issue("0123456789abcdef0123456789abcdef", for: grant(), payload: 0)
+        #expect(try tickets.redeem("0123456789abcdef0123456789abcdef", direction: .toSwift, in: load).get().grant == grant())
         #expect(throws: BridgeError.self) { try tickets.redeem("0123456789abcdef0123456789abcdef", direction: .toSwift, in: load).get() }
         #expect(tickets.count == 0)
     }
 
     @Test func aTicketUsedTheWrongWayOrInAnotherPageLoadIsRefusedAndSpent() throws {
-        var tickets = TransferTickets(limit: 4)
+        var tickets = Tickets(limit: 4)
         let token = String(repeating: "a", count: 32)
-        try tickets.issue(token, for: grant())
+        try tickets.issue(token, for: grant(), payload: 0)
         let wrongWay = tickets.redeem(token, direction: .toPage, in: load)
         #expect(code(of: wrongWay) == .notAllowed)
         #expect(code(of: tickets.redeem(token, direction: .toSwift, in: load)) == .notAllowed)  // spent by the misuse
 
-        try tickets.issue(token, for: grant())
+        try tickets.issue(token, for: grant(), payload: 0)
         #expect(code(of: tickets.redeem(token, direction: .toSwift, in: PageEpoch(rawValue: 4))) == .notAllowed)
         #expect(tickets.count == 0)
     }
 
     @Test(arguments: ["", "abc", String(repeating: "A", count: 32), String(repeating: "g", count: 32), String(repeating: "a", count: 33), String(repeating: "a", count: 100_000)])
     func aMalformedOrUnknownTicketIsRefusedWithoutRepeatingIt(_ token: String) throws {
-        var tickets = TransferTickets(limit: 4)
-        try tickets.issue(String(repeating: "b", count: 32), for: grant())
+        var tickets = Tickets(limit: 4)
+        try tickets.issue(String(repeating: "b", count: 32), for: grant(), payload: 0)
         let refused = tickets.redeem(token, direction: .toSwift, in: load)
         guard case .failure(let error) = refused else {
             Issue.record("a forged ticket was accepted")
@@ -62,21 +65,21 @@ struct TransferTicketsTests {
     }
 
     @Test func atMostTheLimitAreOpenAtOnce() throws {
-        var tickets = TransferTickets(limit: 2)
-        try tickets.issue(String(repeating: "1", count: 32), for: grant())
-        try tickets.issue(String(repeating: "2", count: 32), for: grant())
-        let error = #expect(throws: BridgeError.self) { try tickets.issue(String(repeating: "3", count: 32), for: grant()) }
+        var tickets = Tickets(limit: 2)
+        try tickets.issue(String(repeating: "1", count: 32), for: grant(), payload: 0)
+        try tickets.issue(String(repeating: "2", count: 32), for: grant(), payload: 0)
+        let error = #expect(throws: BridgeError.self) { try tickets.issue(String(repeating: "3", count: 32), for: grant(), payload: 0) }
         #expect(error?.code == .limitExceeded)
         _ = tickets.redeem(String(repeating: "1", count: 32), direction: .toSwift, in: load)
-        try tickets.issue(String(repeating: "3", count: 32), for: grant())
+        try tickets.issue(String(repeating: "3", count: 32), for: grant(), payload: 0)
         #expect(tickets.count == 2)
     }
 
     @Test func aCallThatEndsOrAPageThatGoesTakesItsTicketsWithIt() throws {
-        var tickets = TransferTickets(limit: 8)
-        try tickets.issue(String(repeating: "1", count: 32), for: grant("dscb1"))
-        try tickets.issue(String(repeating: "2", count: 32), for: grant("dscb1", .toPage))
-        try tickets.issue(String(repeating: "3", count: 32), for: grant("dscb2"))
+        var tickets = Tickets(limit: 8)
+        try tickets.issue(String(repeating: "1", count: 32), for: grant("dscb1"), payload: 0)
+        try tickets.issue(String(repeating: "2", count: 32), for: grant("dscb1", .toPage), payload: 0)
+        try tickets.issue(String(repeating: "3", count: 32), for: grant("dscb2"), payload: 0)
         #expect(tickets.withdraw(callback: "dscb1", in: PageEpoch(rawValue: 2)) == 0)  // another load's call of that name
         #expect(tickets.withdraw(callback: "dscb1", in: load) == 2)
         #expect(code(of: tickets.redeem(String(repeating: "1", count: 32), direction: .toSwift, in: load)) == .notAllowed)
@@ -84,12 +87,24 @@ struct TransferTicketsTests {
         #expect(code(of: tickets.redeem(String(repeating: "3", count: 32), direction: .toSwift, in: load)) == .notAllowed)
     }
 
+    @Test func aTicketUsedFromAnotherOriginIsRefusedAndSpent() throws {
+        var tickets = Tickets(limit: 4)
+        let token = String(repeating: "c", count: 32)
+        var issued = grant()
+        issued.origin = "https://app.example"
+        try tickets.issue(token, for: issued, payload: 7)
+        #expect(code(of: tickets.redeem(token, direction: .toSwift, in: load, from: "https://evil.example")) == .notAllowed)
+        #expect(code(of: tickets.redeem(token, direction: .toSwift, in: load, from: "https://app.example")) == .notAllowed)
+        try tickets.issue(token, for: issued, payload: 7)
+        #expect(try tickets.redeem(token, direction: .toSwift, in: load, from: "https://app.example").get().payload == 7)
+    }
+
     @Test func tokensAre128BitsAsLowercaseHexAndDifferEachTime() {
         var fixed = SequenceGenerator(values: [0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210])
-        #expect(TransferTickets.newToken(using: &fixed) == "fedcba98765432100123456789abcdef")
+        #expect(Tickets.newToken(using: &fixed) == "fedcba98765432100123456789abcdef")
         var system = SystemRandomNumberGenerator()
-        let tokens = (0..<1_000).map { _ in TransferTickets.newToken(using: &system) }
+        let tokens = (0..<1_000).map { _ in Tickets.newToken(using: &system) }
         #expect(Set(tokens).count == tokens.count)
-        #expect(tokens.allSatisfy(TransferTickets.isWellFormed))
+        #expect(tokens.allSatisfy(Tickets.isWellFormed))
     }
 }

@@ -9,6 +9,11 @@ public enum PageMessage: Sendable, Hashable {
     /// A result for the page's callback `callback` (`window.dscbN`). When `complete`, the
     /// callback is removed after it runs.
     case result(callback: String, value: JSONText, complete: Bool)
+    /// A result for the page's callback `callback` that is bytes: Keystone's runtime fetches them
+    /// from `source`, a ticketed address on the host's byte channel, and hands the page a
+    /// `Uint8Array` of `size` bytes. Only a call of Keystone's runtime that takes bytes gets one; a
+    /// dsbridge.js page is never sent one (its callback is removed, should one reach it).
+    case bytes(callback: String, source: String, size: Int, complete: Bool)
     /// The call behind `callback` failed after it started: the callback runs once with `""` and the
     /// error object `{code, message}` as a second argument, then is removed.
     case failure(callback: String, error: BridgeError)

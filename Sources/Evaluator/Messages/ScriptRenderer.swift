@@ -59,7 +59,7 @@ package enum ScriptRenderer {
             JSONText.appendQuoted(callback, to: &out)
             out.append(contentsOf: #"]("")}catch(e){}"#.utf8)
             appendDelete(callback, to: &out)
-        case .completion(let callback), .release(let callback):
+        case .completion(let callback), .release(let callback), .bytes(let callback, _, _, _):
             appendDelete(callback, to: &out)
         case .call(let method, let callbackId, let arguments):
             out.append(contentsOf: "try{window._handleMessageFromNative(".utf8)
@@ -111,6 +111,13 @@ package enum ScriptRenderer {
             appendCallbackKey(callback, to: &out)
             out.append(contentsOf: #","value":"#.utf8)
             JSONText.appendScriptLiteral(value, to: &out)
+            out.append(contentsOf: (complete ? #","complete":true}"# : "}").utf8)
+        case .bytes(let callback, let source, let size, let complete):
+            appendCallbackKey(callback, to: &out)
+            out.append(contentsOf: #","bytes":"#.utf8)
+            JSONText.appendQuoted(source, to: &out)
+            out.append(contentsOf: #","size":"#.utf8)
+            out.append(contentsOf: String(size).utf8)
             out.append(contentsOf: (complete ? #","complete":true}"# : "}").utf8)
         case .failure(let callback, let error):
             appendCallbackKey(callback, to: &out)

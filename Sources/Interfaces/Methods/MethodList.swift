@@ -47,14 +47,14 @@ public struct MethodList: Sendable {
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Output
     ) {
-        addSync(name, .json) { data, serializer, _ in try body(decodeInput(data, serializer)) }
+        addSync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
     }
 
     /// A synchronous method taking the page's `data` and the call's context.
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) throws -> Output
     ) {
-        addSync(name, .json) { data, serializer, context in try body(decodeInput(data, serializer), context) }
+        addSync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in try body(decodeInput(data, serializer, context), context) }
     }
 
     /// A synchronous method that ignores `data`.
@@ -71,7 +71,7 @@ public struct MethodList: Sendable {
 
     /// A synchronous method taking `data` and returning nothing.
     public mutating func sync<Input: Decodable & Sendable>(_ name: String, _ body: @escaping @Sendable (Input) throws -> Void) {
-        addSync(name, .nothing) { data, serializer, _ in try body(decodeInput(data, serializer)) }
+        addSync(name, .nothing, takesBytes: Input.self == Data.self) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
     }
 
     /// A synchronous method with neither argument nor result.
@@ -85,8 +85,8 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Output
     ) {
-        addAsync(name, .json) { data, serializer, _ in
-            let input: Input = try decodeInput(data, serializer)
+        addAsync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input) }
         }
     }
@@ -95,8 +95,8 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) {
-        addAsync(name, .json) { data, serializer, context in
-            let input: Input = try decodeInput(data, serializer)
+        addAsync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input, context) }
         }
     }
@@ -119,8 +119,8 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Void
     ) {
-        addAsync(name, .nothing) { data, serializer, _ in
-            let input: Input = try decodeInput(data, serializer)
+        addAsync(name, .nothing, takesBytes: Input.self == Data.self) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input) }
         }
     }
@@ -137,8 +137,8 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, ResponseWriter<Output>) async throws -> Void
     ) {
-        addMultiResponse(name) { data, serializer, _ in
-            let input: Input = try decodeInput(data, serializer)
+        addMultiResponse(name, takesBytes: Input.self == Data.self) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
             return { writer in try await body(input, writer) }
         }
     }
@@ -147,8 +147,8 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseWriter<Output>) async throws -> Void
     ) {
-        addMultiResponse(name) { data, serializer, context in
-            let input: Input = try decodeInput(data, serializer)
+        addMultiResponse(name, takesBytes: Input.self == Data.self) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
             return { writer in try await body(input, context, writer) }
         }
     }
@@ -199,21 +199,22 @@ public struct MethodList: Sendable {
     // MARK: Erasure — the one place each kind's types are erased.
 
     private mutating func addSync<Output>(
-        _ name: String, _ result: ResultEncoding<Output>, _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
+        _ name: String, _ result: ResultEncoding<Output>, takesBytes: Bool = false,
+        _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
     ) {
         add(
             name,
             BridgeMethod(
                 invoker: .sync { data, serializer, context in
-                    try result.encode(run(data, serializer, context), serializer)
-                }))
+                    try result.encode(run(data, serializer, context), serializer, context)
+                }, takesBytes: takesBytes, returnsBytes: result.isBytes))
     }
 
     private mutating func addHandler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseCallback<Output>?) throws -> Void
     ) {
-        addMultiResponse(name) { data, serializer, context in
-            let input: Input = try decodeInput(data, serializer)
+        addMultiResponse(name, takesBytes: Input.self == Data.self) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
             return { (writer: ResponseWriter<Output>) in
                 guard context.hasCallback else {
                     try body(input, context, nil)  // nobody waits for an answer
@@ -232,7 +233,7 @@ public struct MethodList: Sendable {
     }
 
     private mutating func addAsync<Output>(
-        _ name: String, _ result: ResultEncoding<Output>,
+        _ name: String, _ result: ResultEncoding<Output>, takesBytes: Bool = false,
         _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Output
     ) {
         add(
@@ -240,12 +241,12 @@ public struct MethodList: Sendable {
             BridgeMethod(
                 invoker: .async { data, serializer, context in
                     let run = try start(data, serializer, context)
-                    return { try result.encode(await run(), serializer) }
-                }))
+                    return { try result.encode(await run(), serializer, context) }
+                }, takesBytes: takesBytes, returnsBytes: result.isBytes))
     }
 
     private mutating func addMultiResponse<Output: Encodable & Sendable>(
-        _ name: String,
+        _ name: String, takesBytes: Bool = false,
         _ start:
             @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws
             -> @Sendable (ResponseWriter<Output>) async throws -> Void
@@ -256,28 +257,42 @@ public struct MethodList: Sendable {
                 invoker: .multiResponse { data, serializer, context in
                     let run = try start(data, serializer, context)
                     return { sink in
-                        try await run(ResponseWriter { value, isFinal in try await sink.send(encodeResult(value, serializer), isFinal: isFinal) })
+                        try await run(
+                            ResponseWriter { value, isFinal in
+                                try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, context), isFinal: isFinal)
+                            })
                     }
-                }))
+                }, takesBytes: takesBytes, returnsBytes: Output.self == Data.self))
     }
 }
 
 /// How a method's result becomes the JSON its invoker returns: encoded by the serializer, or no
-/// bytes (``Invoker/noResult``) for a method that returns nothing.
+/// bytes (``Invoker/noResult``) for a method that returns nothing. A `Data` result goes to a page
+/// that takes bytes as bytes (``CallBytes``).
 private struct ResultEncoding<Output>: Sendable {
-    let encode: @Sendable (Output, any JSONSerializer) throws -> Data
+    let encode: @Sendable (Output, any JSONSerializer, CallContext) throws -> Data
+    /// Whether the result is `Data`.
+    var isBytes = false
 }
 
-extension ResultEncoding where Output: Encodable {
-    static var json: Self { Self(encode: encodeResult) }
+extension ResultEncoding where Output: Encodable & Sendable {
+    static var json: Self {
+        Self(
+            encode: { value, serializer, context in
+                if let bytes = context.bytes, bytes.takesResults, let data = value as? Data { return bytes.hold(data) }
+                return try encodeResult(value, serializer)
+            }, isBytes: Output.self == Data.self)
+    }
 }
 
 extension ResultEncoding where Output == Void {
-    static var nothing: Self { Self { _, _ in Invoker.noResult } }
+    static var nothing: Self { Self { _, _, _ in Invoker.noResult } }
 }
 
-/// The one place a method's input is decoded: straight from the bytes of `data`.
-private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer) throws -> Input {
+/// The one place a method's input is decoded: straight from the bytes of `data`, or, for a `Data`
+/// input the page sent as bytes, those bytes themselves.
+private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Input {
+    if let bytes = context.bytes?.argument, let input = bytes as? Input { return input }
     do {
         return try serializer.decode(Input.self, fromData: data)
     } catch {

@@ -23,6 +23,16 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// A hub that implements only the text entries gets this one through
     /// ``handleMessage(_:arguments:frame:)``.
     func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer
+    /// The host serves a byte channel under `base`, an address prefix such as
+    /// `keystone://transfer/`: from now on a `Data` argument or result of a call from Keystone's
+    /// page runtime moves as raw bytes through it, each transfer admitted by a single-use ticket
+    /// the hub issues over the call channel.
+    func serveTransfers(at base: String)
+    /// Answers one request on the host's byte channel: `method` (`GET`, `POST`, `OPTIONS`), the
+    /// full `url`, and the `Origin` the engine sent with it (`nil` when none). `readBody` reads the
+    /// request's body, at most `limit` bytes (`nil` when it holds more); the hub calls it only once
+    /// the request's ticket has admitted it, so nothing a refused request sends is read.
+    func handleTransfer(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse
     /// Returns when `frame` may send anything at all; throws a `BridgeError` (`notAllowed`) to
     /// refuse. A host asks before it reads what the sender posted, and refuses a refused sender's
     /// post whole, with one answer.
@@ -60,6 +70,14 @@ extension BridgeHub {
     }
 
     public var runtimeOrigins: Set<String>? { nil }
+
+    /// Serves no byte channel: `Data` moves as base64 in JSON.
+    public func serveTransfers(at base: String) {}
+
+    /// Refuses every request: this hub moves no bytes.
+    public func handleTransfer(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse {
+        .refusal(BridgeError(code: .notFound, message: "no such transfer"), status: 404)
+    }
 
     public var limits: BridgeLimits { BridgeLimits() }
 

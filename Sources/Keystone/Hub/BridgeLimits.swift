@@ -32,6 +32,13 @@ public struct BridgeLimits: Sendable, Hashable {
     public var evaluationResultBytes: Int
     /// The most UTF-8 bytes of one console line a host relays; a longer one is cut. Default 16 KiB.
     public var consoleLineBytes: Int
+    /// The most bytes one transfer over the byte channel may move, either way: a `Data` argument
+    /// the page sends as bytes, or a `Data` result it fetches. A larger argument is refused before
+    /// a byte of it is read; a larger result fails its call. Default 256 MiB.
+    public var transferBytes: Int
+    /// How many transfers may be open at once: tickets issued and not yet used. A result's bytes
+    /// are held until the page fetches them, its call is cancelled or the page goes. Default 64.
+    public var openTransfers: Int
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -44,7 +51,9 @@ public struct BridgeLimits: Sendable, Hashable {
         declaredMethods: Int = 10_000,
         messagesPerPost: Int = 1_024,
         evaluationResultBytes: Int = 16 << 20,
-        consoleLineBytes: Int = 16 << 10
+        consoleLineBytes: Int = 16 << 10,
+        transferBytes: Int = 256 << 20,
+        openTransfers: Int = 64
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -56,5 +65,7 @@ public struct BridgeLimits: Sendable, Hashable {
         self.messagesPerPost = messagesPerPost
         self.evaluationResultBytes = evaluationResultBytes
         self.consoleLineBytes = consoleLineBytes
+        self.transferBytes = transferBytes
+        self.openTransfers = openTransfers
     }
 }

@@ -96,14 +96,19 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Callback names a page used for two running calls at once: when the latest ends, an earlier
     /// one still running under the name is found again.
     private var reusedCallbacks: Set<String> = []
+    /// The address the host's byte channel serves transfers under (`nil`: the host has none).
+    private(set) var transferBase: String?
+    /// The tickets open for the current page load.
+    private var transfers: TransferTickets<TransferPayload>
     private var lastReadyWaiter = 0
     /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
     private var readyWaiters: [Int: Pending] = [:]
 
-    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000) {
+    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64) {
         self.pendingCallLimit = pendingCallLimit
         self.runningCallLimit = runningCallLimit
         self.declarationLimit = declarationLimit
+        transfers = TransferTickets(limit: transferLimit)
     }
 
     /// Swift calls that have not settled.
@@ -201,11 +206,48 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         removeTask(token)
     }
 
-    /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`).
+    /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go
+    /// too, a result's bytes with them.
     mutating func cancelTask(callback: String) -> TaskCancel {
-        guard let token = taskByCallback[callback] else { return .notFound }
+        let withdrawn = transfers.withdraw(callback: callback, in: epoch)
+        guard let token = taskByCallback[callback] else { return withdrawn > 0 ? .found(nil) : .notFound }
         return .found(removeTask(token)?.work)
     }
+
+    // MARK: Byte transfers
+
+    /// The host serves the byte channel under `base`.
+    mutating func serveTransfers(at base: String) {
+        transferBase = base
+    }
+
+    /// Opens a ticket, `token`, for `grant` and `payload`: the address the page presents it at, or
+    /// why it is refused (no byte channel, the page load has gone, too many open).
+    mutating func openTransfer(_ token: String, for grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload) -> Result<String, BridgeError> {
+        guard let base = transferBase else {
+            return .failure(BridgeError(code: .unsupportedCallKind, message: "the host has no byte channel"))
+        }
+        guard grant.pageLoad == epoch else {
+            return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
+        }
+        do {
+            try transfers.issue(token, for: grant, payload: payload)
+        } catch {
+            return .failure(error)
+        }
+        return .success(base + token)
+    }
+
+    /// Spends the ticket `token`, presented by a request moving bytes `direction` from `origin`:
+    /// what it was for, or why it is refused.
+    mutating func redeemTransfer(
+        _ token: String, direction: TransferTickets<TransferPayload>.Direction, from origin: String?
+    ) -> Result<(grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload), BridgeError> {
+        transfers.redeem(token, direction: direction, in: epoch, from: origin)
+    }
+
+    /// How many tickets are open.
+    var openTransferCount: Int { transfers.count }
 
     @discardableResult
     private mutating func removeTask(_ token: Int) -> RunningTask? {
@@ -292,6 +334,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         access = PageAccess()
         principal = nil
         waiting.removeAll()
+        transfers.pageDidUnload()
         defer {
             calls.removeAll()
             tasks.removeAll()

@@ -19,7 +19,9 @@ final class HubStorage: Sendable {
     private let logging: KeystoneLogging
 
     init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
-        let machine = Machine(pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods)
+        let machine = Machine(
+            pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods,
+            transferLimit: limits.openTransfers)
         state = Locked(State(machine: machine))
         self.evaluator = evaluator
         self.logging = logging

@@ -1,5 +1,6 @@
 // CallAnswer.swift — the hub's answer to one call from the page, before it is written as text.
 import Foundation
+import KeystoneEvaluator
 
 /// The hub's answer to one call from the page (``BridgeHub/handleCall(_:data:callback:acceptsInlineAnswer:frame:)``),
 /// as a value: what a wire other than DSBridge's prompt (WebViewJavascriptBridge's) reads, and what
@@ -13,6 +14,10 @@ public enum CallAnswer: Sendable, Hashable {
     case accepted
     /// The call was refused or failed while the page waited.
     case failure(BridgeError)
+    /// The call's argument is to come as bytes: the page sends them to this address on the host's
+    /// byte channel, whose answer is then the call's (Keystone's runtime only, which asked with
+    /// `"_dsupload"`).
+    case upload(String)
 
     /// The text a bridge `prompt` (or a script message's reply) returns to the page: DSBridge's
     /// `{"code":0,"data":…}`, with `"inline":true` for a result in an asynchronous call's answer,
@@ -23,6 +28,7 @@ public enum CallAnswer: Sendable, Hashable {
         case .result(let value, inline: true): PromptAnswer.inline(value)
         case .accepted: PromptAnswer.accepted
         case .failure(let error): PromptAnswer.failure(error)
+        case .upload(let address): #"{"code":0,"data":"","upload":"# + JSONText(quoting: address).string + "}"
         }
     }
 }
@@ -53,12 +59,13 @@ extension CallAnswer {
             let error = members[4].flatMap { try? DefaultJSONSerializer().decode(BridgeError.self, from: $0) }
             return .failure(error ?? BridgeError(code: .failed, message: "the call failed"))
         }
+        if let upload = members[5], let address = try? DefaultJSONSerializer().decode(String.self, from: upload) { return .upload(address) }
         if isTrue(3) { return .result(Data(), inline: isTrue(2)) }
         if isTrue(2) { return .result(members[1] ?? Data(), inline: true) }
         let data = members[1] ?? Data("null".utf8)
         return calledWithCallback && data == Data(#""""#.utf8) ? .accepted : .result(data, inline: false)
     }
 
-    /// `code`, `data`, `inline`, `void`, `error`, in that order.
-    private static let keys = ["code", "data", "inline", "void", "error"].map { Array($0.utf8) }
+    /// `code`, `data`, `inline`, `void`, `error`, `upload`, in that order.
+    private static let keys = ["code", "data", "inline", "void", "error", "upload"].map { Array($0.utf8) }
 }

@@ -24,15 +24,33 @@ public struct InboundCall: Sendable {
     ///   Pages written for dsbridge.js never send it: a synchronous method called with a callback
     ///   is refused `unsupportedCallKind`, as DSBridge refuses it.
     public let acceptsInlineAnswer: Bool
+    /// The argument the page sent as raw bytes over the host's byte channel, for a method whose
+    /// input is `Data` (``BridgeMethod/takesBytes``); `data` is then `nil`. Untrusted, and no
+    /// longer than ``BridgeLimits/transferBytes``.
+    public let bytes: Data?
+    /// Whether the page takes a `Data` result as raw bytes (Keystone's runtime, on a host with a
+    /// byte channel); otherwise a `Data` result is base64 in JSON.
+    public let takesBytes: Bool
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
     /// for tests.
-    public init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool = false) {
+    public init(
+        name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool = false, bytes: Data? = nil,
+        takesBytes: Bool = false
+    ) {
         self.name = name
         self.frame = frame
         self.data = data
         self.callback = callback
         self.acceptsInlineAnswer = acceptsInlineAnswer && callback != nil
+        self.bytes = bytes
+        self.takesBytes = takesBytes
+    }
+
+    /// The same call, with the argument the page sent as bytes.
+    func with(bytes: Data) -> InboundCall {
+        InboundCall(
+            name: name, frame: frame, data: nil, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, bytes: bytes, takesBytes: takesBytes)
     }
 
     /// Whether the page waits for the answer through a callback rather than in its `prompt`.

@@ -26,9 +26,12 @@ struct InboundCallRunner {
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> CallAnswer {
         let cancellation = CallCancellation()
+        // Only a call that moves bytes carries them: the commonest call allocates nothing for it.
+        let takesBytes = call.takesBytes && call.callback != nil
+        let bytes = call.bytes != nil || takesBytes ? CallBytes(argument: call.bytes, takesResults: takesBytes) : nil
         let context = CallContext(
             frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
-            hasCallback: call.callback != nil
+            hasCallback: call.callback != nil, bytes: bytes
         )
         let environment = DispatchEnvironment(serializer: keystone.components.serializer, context: context)
         let call = call
@@ -48,10 +51,10 @@ struct InboundCallRunner {
             }
             switch outcome {
             case .answered(let value):
-                return keystone.answer(value, to: call, epoch: epoch)
+                return keystone.answer(value, held: bytes?.take(), to: call, epoch: epoch)
             case .work(let work):
                 let state = Locked(InboundCallState(answeringThread: call.acceptsInlineAnswer ? InboundCallState.currentThread() : nil))
-                try runTask(work, cancellation: cancellation, middleware: middleware, state: state)
+                try runTask(work, cancellation: cancellation, middleware: middleware, state: state, bytes: bytes)
                 return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
@@ -65,7 +68,9 @@ struct InboundCallRunner {
     /// answered).
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
-    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
+    private func runTask(
+        _ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>, bytes: CallBytes?
+    ) throws(BridgeError) {
         let (keystone, call, epoch) = (keystone, call, epoch)
         let callback = call.callback
         let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
@@ -81,9 +86,9 @@ struct InboundCallRunner {
         // The task keeps the call (and the page's argument bytes, up to the message limit) only
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
-        let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
+        let destination = callback.map { Destination.callback($0, epoch, call.frame) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
-            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state)
+            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, bytes: bytes)
             keystone.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without
@@ -100,8 +105,8 @@ struct InboundCallRunner {
 
     /// Where a running call's results go.
     enum Destination: Sendable {
-        /// The page's callback, in the page load that made the call.
-        case callback(String, PageEpoch)
+        /// The page's callback, in the page load (and frame) that made the call.
+        case callback(String, PageEpoch, CallerFrame)
         /// Nowhere: the page called the method without a callback. A failure is logged.
         case dropped(MethodName)
     }
@@ -110,7 +115,7 @@ struct InboundCallRunner {
     /// `destination`, or a single result into the call's answer when `state` takes it.
     private static func run(
         _ work: CallWork, to destination: Destination, keystone: Keystone, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
-        state: Locked<InboundCallState>
+        state: Locked<InboundCallState>, bytes: CallBytes?
     ) async {
         let body: @Sendable () async throws -> Data? = {
             switch work {
@@ -119,7 +124,11 @@ struct InboundCallRunner {
             case .multiResponse(let run):
                 try await run(
                     ResponseSink { json, isFinal in
-                        try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                        if let held = bytes?.take() {
+                            try sendBytes(held, isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                        } else {
+                            try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                        }
                     })
                 return nil
             }
@@ -131,20 +140,22 @@ struct InboundCallRunner {
             } else {
                 last = try await body()
             }
-            if let last {
+            if last != nil, let held = bytes?.take() {
+                try sendBytes(held, isFinal: true, to: destination, state: state, keystone: keystone)
+            } else if let last {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
-                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch) = destination {
+                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch, _) = destination {
                     keystone.send(result.message(to: callback, complete: true), to: epoch)
                 }
-            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
+            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch, _) = destination {
                 keystone.send(.completion(callback: callback), to: epoch)
             }
         } catch {
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
-            case .callback(let callback, let epoch):
+            case .callback(let callback, let epoch, _):
                 keystone.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
             case .dropped(let name):
                 keystone.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Keystone.bridgeError(error, calling: name))")
@@ -159,7 +170,18 @@ struct InboundCallRunner {
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        guard case .callback(let callback, let epoch) = destination else { return }
+        guard case .callback(let callback, let epoch, _) = destination else { return }
         keystone.send(result.message(to: callback, complete: isFinal), to: epoch)
+    }
+
+    /// Sends one result that is bytes, held for the page to fetch. Checked before the call's state
+    /// changes: a result the hub cannot hold fails the call instead.
+    private static func sendBytes(_ held: Data, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone) throws {
+        guard case .callback(let callback, let epoch, let frame) = destination else { return }
+        let message = try keystone.bytesMessage(held, callback: callback, frame: frame, epoch: epoch, complete: isFinal)
+        guard state.withLock({ $0.send(isFinal: isFinal) }) else {
+            throw BridgeError(code: .failed, message: "the call has already finished")
+        }
+        keystone.send(message, to: epoch)
     }
 }

@@ -81,7 +81,7 @@ extension Keystone {
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
-        let (epoch, access) = storage.read { ($0.epoch, $0.access(for: frame)) }
+        let (epoch, access, servesBytes) = storage.read { ($0.epoch, $0.access(for: frame), $0.transferBase != nil) }
         do {
             name = try components.resolver.resolve(method)
             try components.policy.admit(name, from: frame, access: access)
@@ -93,13 +93,18 @@ extension Keystone {
             return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }
         let call = InboundCall(
-            name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub, acceptsInlineAnswer: wrapper.acceptsInlineAnswer
+            name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub, acceptsInlineAnswer: wrapper.acceptsInlineAnswer,
+            takesBytes: wrapper.takesBytes && servesBytes
         )
         if call.isAsynchronous, !frame.isAttestedMainFrame {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
         }
-        return InboundCallRunner(keystone: self, call: call, epoch: epoch, route: isBuiltIn ? .builtIn : .app).answer()
+        let route: InboundCallRunner.Route = isBuiltIn ? .builtIn : .app
+        if let size = wrapper.uploadBytes {
+            return startUpload(call, size: size, route: route, epoch: epoch)
+        }
+        return InboundCallRunner(keystone: self, call: call, epoch: epoch, route: route).answer()
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
@@ -128,8 +133,17 @@ extension Keystone {
     /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
     /// one that asked for it (``InboundCall/acceptsInlineAnswer``), and otherwise through the
     /// callback, as one complete result (a dispatcher of the app's own that answers any kind).
-    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> CallAnswer {
+    /// A `Data` result handed over as bytes (`held`) goes through the callback as bytes.
+    func answer(_ value: Data, held: Data?, to call: InboundCall, epoch: PageEpoch) -> CallAnswer {
         guard let callback = call.callback else { return .result(value, inline: false) }
+        if let held {
+            do {
+                send(try bytesMessage(held, callback: callback, frame: call.frame, epoch: epoch, complete: true), to: epoch)
+                return .accepted
+            } catch {
+                return refuse(error, callback: callback)
+            }
+        }
         if call.acceptsInlineAnswer { return .result(value, inline: true) }
         guard let result = try? SingleResult(value) else {
             return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"), callback: callback)

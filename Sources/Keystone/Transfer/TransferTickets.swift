@@ -11,7 +11,7 @@ import KeystoneEvaluator
 /// - It moves bytes one way only, at most its ``Grant/maximumBytes``.
 /// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:in:)``).
 /// - At most `limit` are open at once; a request is refused before its body is read.
-struct TransferTickets: Sendable {
+struct TransferTickets<Payload: Sendable>: Sendable {
     /// Which way a ticket moves bytes.
     enum Direction: Sendable, Hashable {
         /// The page sends bytes (a request body) to Swift.
@@ -29,11 +29,14 @@ struct TransferTickets: Sendable {
         var direction: Direction
         /// The most bytes the transfer may move.
         var maximumBytes: Int
+        /// The origin of the frame the ticket was issued to, as the engine reported it: a request
+        /// that says, through the engine, it comes from another origin is refused.
+        var origin: String? = nil
     }
 
     /// The most tickets open at once.
     let limit: Int
-    private var open: [String: Grant] = [:]
+    private var open: [String: (grant: Grant, payload: Payload)] = [:]
 
     init(limit: Int) {
         self.limit = limit
@@ -45,18 +48,21 @@ struct TransferTickets: Sendable {
     /// Opens `token` for `grant`.
     /// - Throws: `limitExceeded` when ``limit`` tickets are open already; `failed` when the token
     ///   is open already (never, for tokens from ``newToken(using:)``).
-    mutating func issue(_ token: String, for grant: Grant) throws(BridgeError) {
+    mutating func issue(_ token: String, for grant: Grant, payload: Payload) throws(BridgeError) {
         guard open.count < limit else {
             throw BridgeError(code: .limitExceeded, message: "at most \(limit) byte transfers may be open at once")
         }
         guard open[token] == nil else { throw BridgeError(code: .failed, message: "the transfer's ticket is taken") }
-        open[token] = grant
+        open[token] = (grant, payload)
     }
 
     /// Spends `token`, presented by a request that moves bytes `direction` while the page load is
-    /// `pageLoad`: its grant, or why it is refused. The refusal never repeats the token.
-    mutating func redeem(_ token: String, direction: Direction, in pageLoad: PageEpoch) -> Result<Grant, BridgeError> {
-        guard Self.isWellFormed(token), let grant = open.removeValue(forKey: token) else {
+    /// `pageLoad`, from `origin` as the engine reported it (`nil`: not reported): its grant and
+    /// payload, or why it is refused. The refusal never repeats the token.
+    mutating func redeem(
+        _ token: String, direction: Direction, in pageLoad: PageEpoch, from origin: String? = nil
+    ) -> Result<(grant: Grant, payload: Payload), BridgeError> {
+        guard Self.isWellFormed(token), let (grant, payload) = open.removeValue(forKey: token) else {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer has no valid ticket"))
         }
         guard grant.pageLoad == pageLoad else {
@@ -65,14 +71,17 @@ struct TransferTickets: Sendable {
         guard grant.direction == direction else {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"))
         }
-        return .success(grant)
+        if let origin, let issued = grant.origin, origin != issued {
+            return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket was issued to another origin"))
+        }
+        return .success((grant, payload))
     }
 
     /// The call of `callback` in `pageLoad` ended: its tickets go. Returns how many went.
     @discardableResult
     mutating func withdraw(callback: String, in pageLoad: PageEpoch) -> Int {
         let before = open.count
-        open = open.filter { $0.value.callback != callback || $0.value.pageLoad != pageLoad }
+        open = open.filter { $0.value.grant.callback != callback || $0.value.grant.pageLoad != pageLoad }
         return before - open.count
     }
 
@@ -103,5 +112,5 @@ struct TransferTickets: Sendable {
         token.utf8.count == tokenLength && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    static let tokenLength = 32
+    static var tokenLength: Int { 32 }
 }

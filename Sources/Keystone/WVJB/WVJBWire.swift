@@ -162,6 +162,10 @@ package final class WVJBWire: Sendable {
         case .failure(let error):
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             return responseJSON(callbackId, value: nil, error: error)
+        case .upload:
+            // Never asked for: this wire sends no `_dsupload`.
+            _ = state.withLock { $0.callbackId(for: callback, closing: true) }
+            return responseJSON(callbackId, value: nil, error: BridgeError(code: .failed, message: "the hub asked for bytes"))
         case .result(let result, _):
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             // A method that returns nothing answers `""`, as a DSBridge page receives it.
@@ -185,7 +189,8 @@ package final class WVJBWire: Sendable {
             // A method that returns nothing answers `""`, as a DSBridge page receives it.
             guard let id = callbackId(callback, forget: true) else { return nil }
             return responseJSON(id, value: Self.emptyString, error: nil)
-        case .completion(let callback), .release(let callback):
+        case .completion(let callback), .release(let callback), .bytes(let callback, _, _, _):
+            // Never sent to this wire, which asks for no bytes.
             _ = callbackId(callback, forget: true)
             return nil
         case .cancel:

@@ -12,6 +12,13 @@ package struct CallWrapper: Sendable {
     /// Whether the page takes a synchronous method's result in the answer to an asynchronous call
     /// (`"_dsinline": true`, sent by Keystone's runtime only), saving the second round trip.
     package var acceptsInlineAnswer = false
+    /// Whether the page takes `Data` results as raw bytes over the byte channel (`"_dsbytes":
+    /// true`, sent by Keystone's runtime only).
+    package var takesBytes = false
+    /// The size of the argument the page will send as raw bytes over the byte channel, once the
+    /// hub has issued a ticket for it (`"_dsupload": N`, sent by Keystone's runtime only, in place
+    /// of `data`).
+    package var uploadBytes: Int?
 
     /// Splits `text`, which must be one JSON object whose members nest at most `maximumDepth` deep.
     /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong, or
@@ -20,13 +27,16 @@ package struct CallWrapper: Sendable {
         // One pass over the bytes, read in place: the callback name and `_dsinline` are read from
         // them directly, and only `data` is kept, as a slice of `text`.
         var data: Range<Int>?
+        var (takesBytes, upload): (Bool, Result<Int, BridgeError>?) = (false, nil)
         let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
             var (stub, inline): (Range<Int>?, Range<Int>?)
             let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
                 switch key {
                 case 0: data = value
                 case 1: stub = value
-                default: inline = value
+                case 2: inline = value
+                case 3: takesBytes = JSONObjectMembers.spells(UnsafeRawBufferPointer(rebasing: raw[value]), Self.trueToken)
+                default: upload = Self.size(UnsafeRawBufferPointer(rebasing: raw[value]))
                 }
             }
             guard fault == nil, !isTooDeep else { return (fault, isTooDeep, nil, false) }
@@ -46,6 +56,8 @@ package struct CallWrapper: Sendable {
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
         callbackStub = try stub?.get()
         acceptsInlineAnswer = inline
+        self.takesBytes = takesBytes
+        uploadBytes = try upload?.get()
     }
 
     /// A wrapper from parts a wire other than DSBridge's has split already. `data` must be one
@@ -77,8 +89,17 @@ package struct CallWrapper: Sendable {
         BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
     }
 
-    /// `data`, `_dscbstub`, `_dsinline`, in that order.
-    private static let keys = [Array("data".utf8), Array("_dscbstub".utf8), Array("_dsinline".utf8)]
+    /// `data`, `_dscbstub`, `_dsinline`, `_dsbytes`, `_dsupload`, in that order.
+    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsbytes", "_dsupload"].map { Array($0.utf8) }
+
+    /// A byte count from its JSON token: decimal digits only, at most 15 of them (below 2^53, so a
+    /// page's number is exact).
+    private static func size(_ token: UnsafeRawBufferPointer) -> Result<Int, BridgeError> {
+        guard !token.isEmpty, token.count <= 15, token.allSatisfy({ (0x30...0x39).contains($0) }), token.count == 1 || token[0] != 0x30 else {
+            return .failure(BridgeError(code: .malformedMessage, message: "_dsupload is not a byte count"))
+        }
+        return .success(token.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+    }
     private static let trueToken = Array("true".utf8)
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.
