@@ -26,6 +26,7 @@ typedef const void *gconstpointer;
 typedef unsigned long gulong;
 typedef __SIZE_TYPE__ gsize;
 typedef signed long gssize;
+typedef signed long gint64;
 typedef guint32 GQuark;
 typedef gboolean (*GSourceFunc)(gpointer user_data);
 typedef void (*GDestroyNotify)(gpointer data);
@@ -90,11 +91,26 @@ extern gulong g_signal_connect_data(gpointer instance, const gchar *detailed_sig
 extern guint g_signal_handlers_disconnect_matched(gpointer instance, unsigned int mask, guint signal_id, GQuark detail, GClosure *closure,
                                                   gpointer func, gpointer data);
 
-// MARK: GIO (gio/giotypes.h)
+// MARK: GIO (gio/giotypes.h, gio/ginputstream.h, gio/gmemoryinputstream.h)
 
 typedef struct _GCancellable GCancellable;
 typedef struct _GAsyncResult GAsyncResult;
+typedef struct _GInputStream GInputStream;
 typedef void (*GAsyncReadyCallback)(GObject *source_object, GAsyncResult *res, gpointer data);
+
+extern gssize g_input_stream_read(GInputStream *stream, void *buffer, gsize count, GCancellable *cancellable, GError **error);
+extern GInputStream *g_memory_input_stream_new_from_bytes(GBytes *bytes);
+extern GBytes *g_bytes_new(gconstpointer data, gsize size);
+
+// MARK: libsoup 3 (libsoup/soup-message-headers.h)
+
+typedef struct _SoupMessageHeaders SoupMessageHeaders;
+
+#define KS_SOUP_MESSAGE_HEADERS_RESPONSE 1u
+
+extern SoupMessageHeaders *soup_message_headers_new(unsigned int type);
+extern void soup_message_headers_append(SoupMessageHeaders *hdrs, const char *name, const char *value);
+extern const char *soup_message_headers_get_one(SoupMessageHeaders *hdrs, const char *name);
 
 // MARK: GTK 3 (gtk/gtkmain.h, gtk/gtkwindow.h, gtk/gtkwidget.h, gtk/gtkcontainer.h)
 
@@ -186,6 +202,31 @@ extern const gchar *webkit_script_dialog_prompt_get_default_text(WebKitScriptDia
 extern void webkit_script_dialog_prompt_set_text(WebKitScriptDialog *dialog, const gchar *text);
 extern void webkit_script_message_reply_return_value(WebKitScriptMessageReply *script_message_reply, JSCValue *reply_value);
 extern JSCValue *webkit_javascript_result_get_js_value(WebKitJavascriptResult *js_result);
+
+// The byte channel: a custom URI scheme (WebKitWebContext.h, WebKitSecurityManager.h,
+// WebKitURISchemeRequest.h, WebKitURISchemeResponse.h).
+typedef struct _WebKitWebContext WebKitWebContext;
+typedef struct _WebKitSecurityManager WebKitSecurityManager;
+typedef struct _WebKitURISchemeRequest WebKitURISchemeRequest;
+typedef struct _WebKitURISchemeResponse WebKitURISchemeResponse;
+typedef void (*WebKitURISchemeRequestCallback)(WebKitURISchemeRequest *request, gpointer user_data);
+
+extern WebKitWebContext *webkit_web_view_get_context(WebKitWebView *web_view);
+extern void webkit_web_context_register_uri_scheme(WebKitWebContext *context, const gchar *scheme, WebKitURISchemeRequestCallback callback,
+                                                   gpointer user_data, GDestroyNotify user_data_destroy_func);
+extern WebKitSecurityManager *webkit_web_context_get_security_manager(WebKitWebContext *context);
+extern void webkit_security_manager_register_uri_scheme_as_secure(WebKitSecurityManager *security_manager, const gchar *scheme);
+extern void webkit_security_manager_register_uri_scheme_as_cors_enabled(WebKitSecurityManager *security_manager, const gchar *scheme);
+extern const gchar *webkit_uri_scheme_request_get_uri(WebKitURISchemeRequest *request);
+extern WebKitWebView *webkit_uri_scheme_request_get_web_view(WebKitURISchemeRequest *request);
+extern const gchar *webkit_uri_scheme_request_get_http_method(WebKitURISchemeRequest *request);
+extern SoupMessageHeaders *webkit_uri_scheme_request_get_http_headers(WebKitURISchemeRequest *request);
+extern GInputStream *webkit_uri_scheme_request_get_http_body(WebKitURISchemeRequest *request);
+extern void webkit_uri_scheme_request_finish_with_response(WebKitURISchemeRequest *request, WebKitURISchemeResponse *response);
+extern WebKitURISchemeResponse *webkit_uri_scheme_response_new(GInputStream *input_stream, gint64 stream_length);
+extern void webkit_uri_scheme_response_set_status(WebKitURISchemeResponse *response, guint status_code, const gchar *reason_phrase);
+extern void webkit_uri_scheme_response_set_content_type(WebKitURISchemeResponse *response, const gchar *content_type);
+extern void webkit_uri_scheme_response_set_http_headers(WebKitURISchemeResponse *response, SoupMessageHeaders *headers);
 
 extern void webkit_policy_decision_ignore(WebKitPolicyDecision *decision);
 extern WebKitNavigationAction *webkit_navigation_policy_decision_get_navigation_action(WebKitNavigationPolicyDecision *decision);

@@ -178,6 +178,30 @@ struct MainActorInterface: BridgeInterface {
     }
 }
 
+/// Namespace `binary`: bytes as bytes. Byte i of every pattern is i % 251, which the far side
+/// checks.
+struct BinaryInterface: BridgeInterface {
+    /// `count` bytes of the pattern.
+    static func pattern(_ count: Int) -> Data {
+        var bytes = Data(count: count)
+        bytes.withUnsafeMutableBytes { raw in
+            for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: index % 251) }
+        }
+        return bytes
+    }
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("echo") { (bytes: Data) in bytes }
+        methods.async("count") { (bytes: Data) in bytes.count }
+        methods.async("make") { (count: Int) throws -> Data in
+            guard (0...(1 << 30)).contains(count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 2^30") }
+            return Self.pattern(count)
+        }
+        /// Whether `bytes` hold the pattern, byte for byte.
+        methods.async("check") { (bytes: Data) in bytes == Self.pattern(bytes.count) }
+    }
+}
+
 /// Namespace `host`: what the app does with its web view besides the bridge.
 struct HostInterface: BridgeInterface {
     /// Evaluates app JavaScript in the page and returns its value.
@@ -212,6 +236,7 @@ extension Keystone {
         try register(ErrorsInterface(), namespace: "errors")
         try register(ConsoleInterface(), namespace: "console")
         try register(SequenceInterface(), namespace: "sequence")
+        try register(BinaryInterface(), namespace: "binary")
         try register(MainActorInterface(counter: counter), namespace: "mainActor")
         try register(
             NativeInterface(pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 }),

@@ -78,6 +78,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         connectSignals()
         MainQueueSource.install()
         hub.attach(to: self)
+        if options.injectsPageRuntime { serveTransfers() }
     }
 
     /// Adds the host's scripts at document start, in the page world and the isolated world, each
@@ -165,6 +166,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     deinit {
         // The page load ends with the host: nothing waits for a page no host answers.
         perform(core.closed())
+        stopServingTransfers()
         let me = Unmanaged.passUnretained(self).toOpaque()
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)

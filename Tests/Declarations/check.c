@@ -20,6 +20,7 @@ _Static_assert(KS_WEBKIT_USER_CONTENT_INJECT_TOP_FRAME == WEBKIT_USER_CONTENT_IN
 _Static_assert(KS_WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START == WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, "AT_DOCUMENT_START");
 _Static_assert(KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION, "NAVIGATION_ACTION");
 _Static_assert(KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT, "EXCEEDED_MEMORY_LIMIT");
+_Static_assert(KS_SOUP_MESSAGE_HEADERS_RESPONSE == SOUP_MESSAGE_HEADERS_RESPONSE, "SOUP_MESSAGE_HEADERS_RESPONSE");
 _Static_assert(KS_WEBKIT_WEB_PROCESS_TERMINATED_BY_API == WEBKIT_WEB_PROCESS_TERMINATED_BY_API, "TERMINATED_BY_API");
 
 // Each enumeration the header writes as `unsigned int` is that type in this compiler.
@@ -34,6 +35,7 @@ SAME_TYPE(GtkWindowType, unsigned int);
 SAME_TYPE(GIOCondition, unsigned int);
 SAME_TYPE(GSignalMatchType, unsigned int);
 SAME_TYPE(GConnectFlags, unsigned int);
+SAME_TYPE(SoupMessageHeadersType, unsigned int);
 
 _Static_assert(offsetof(GError, domain) == offsetof(struct ks_error_fields, domain), "GError.domain");
 _Static_assert(offsetof(GError, code) == offsetof(struct ks_error_fields, code), "GError.code");

@@ -25,7 +25,7 @@ public struct InboundCall: Sendable {
     ///   is refused `unsupportedCallKind`, as DSBridge refuses it.
     public let acceptsInlineAnswer: Bool
     /// The argument the page sent as raw bytes over the host's byte channel, for a method whose
-    /// input is `Data` (``BridgeMethod/takesBytes``); `data` is then `nil`. Untrusted, and no
+    /// input is `Data` (`BridgeMethod/takesBytes`); `data` is then `nil`. Untrusted, and no
     /// longer than ``BridgeLimits/transferBytes``.
     public let bytes: Data?
     /// Whether the page takes a `Data` result as raw bytes (Keystone's runtime, on a host with a

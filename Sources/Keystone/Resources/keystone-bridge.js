@@ -72,13 +72,66 @@
   }
 
   /** The `{data, _dscbstub}` wrapper; `inline` asks native to answer a synchronous method's
-   *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip. */
-  function wrap(data, callback, inline) {
+   *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip;
+   *  `bytes` says this call takes a `Data` result as bytes (`_dsbytes`); `upload`, that its
+   *  argument is that many bytes, to be sent once native issues a ticket (`_dsupload`). */
+  function wrap(data, callback, inline, bytes, upload) {
     // A value JSON cannot write (undefined, a function) is sent as null, as a member holding it
     // would be left out. The callback name is the runtime's own: letters, digits and `_`.
-    var text = JSON.stringify(data);
+    var text = upload === undefined ? JSON.stringify(data) : 'null';
     return '{"data":' + (text === undefined ? 'null' : text) + (callback ? ',"_dscbstub":"' + callback + '"' : '') +
-      (inline ? ',"_dsinline":true}' : '}');
+      (inline ? ',"_dsinline":true' : '') + (bytes ? ',"_dsbytes":true' : '') +
+      (upload !== undefined ? ',"_dsupload":' + upload + '}' : '}');
+  }
+
+  // --- Bytes ---------------------------------------------------------------------------------
+
+  /** Whether `value` is bytes: an ArrayBuffer, a typed array or DataView, a Blob or File. */
+  function isBytes(value) {
+    if (value === null || typeof value !== 'object') return false;
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return true;
+    return typeof Blob === 'function' && value instanceof Blob;
+  }
+
+  function isReadableStream(value) {
+    return typeof ReadableStream === 'function' && value instanceof ReadableStream;
+  }
+
+  function byteCount(value) {
+    return typeof Blob === 'function' && value instanceof Blob ? value.size : value.byteLength;
+  }
+
+  /** A request body for `value`: bytes as they are; a Blob's bytes read first, since engines
+   *  do not hand a Blob body to a scheme handler (WebKitGTK's UI process cannot resolve it). */
+  function bodyOf(value) {
+    if (typeof Blob === 'function' && value instanceof Blob) return value.arrayBuffer();
+    return Promise.resolve(value);
+  }
+
+  /** `value`'s bytes as base64, for a native side without a byte channel (as a `Data` in JSON). */
+  function toBase64(value) {
+    var read = typeof Blob === 'function' && value instanceof Blob ? value.arrayBuffer() : Promise.resolve(value);
+    return read.then(function (buffer) {
+      var bytes = ArrayBuffer.isView(buffer) ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(buffer);
+      var text = '';
+      for (var i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+      return btoa(text);
+    });
+  }
+
+  /** Fetches the bytes of a result from the byte channel: a Uint8Array of `size` bytes. */
+  function fetchBytes(source, size, signal) {
+    return fetch(source, signal ? { signal: signal } : undefined).then(function (response) {
+      if (!response.ok) {
+        return response.text().then(function (text) {
+          throw fromNative(readAnswer(text).error || { code: CODE_FAILED, message: 'the bytes could not be fetched' });
+        });
+      }
+      return response.arrayBuffer();
+    }).then(function (buffer) {
+      if (buffer.byteLength !== size) throw bridgeError(CODE_FAILED, 'the bytes arrived cut short');
+      return new Uint8Array(buffer);
+    });
   }
 
   function nextCallbackName() {
@@ -199,6 +252,17 @@
     cancelNative(this.name);
     this.failWith(abortError(this.signal));
   };
+  /** A result that is bytes: fetched from the byte channel, then handed on like any other. */
+  NativeCall.prototype.bytes = function (message) {
+    var call = this;
+    if (this.finished) return Promise.resolve();
+    return fetchBytes(message.bytes, message.size, this.signal).then(function (bytes) {
+      call.result(bytes);
+      if (message.complete) call.end();
+    }, function (error) {
+      call.failWith(error);
+    });
+  };
   /** The call's own answer: a result inline, an error, or that results come through the callback. */
   NativeCall.prototype.answered = function (text) {
     var answer = readAnswer(text);
@@ -240,12 +304,57 @@
       call.failWith(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
       return call;
     }
-    sendNative(method, wrap(data, call.name, !!sink.synchronous)).then(function (text) {
-      call.answered(text);
-    }, function (error) {
+    function failed(error) {
       call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
-    });
+    }
+    var takesBytes = sink.takesBytes === true;
+    if (takesBytes && isReadableStream(data)) {
+      // A stream of chunks is gathered, then sent as the bytes it holds.
+      new Response(data).blob().then(function (blob) { upload(call, method, blob, sink); }, failed);
+    } else if (takesBytes && isBytes(data)) {
+      upload(call, method, data, sink);
+    } else {
+      sendNative(method, wrap(data, call.name, !!sink.synchronous, takesBytes)).then(function (text) {
+        call.answered(text);
+      }, failed);
+    }
     return call;
+  }
+
+  /** Sends `bytes` as the argument of `call`: announced with their size, then, with the ticket
+   *  native answers with, posted to the byte channel, whose answer is the call's. Where there is
+   *  no byte channel, or the page's policy keeps the page from reaching it, they go as base64. */
+  function upload(call, method, bytes, sink) {
+    var inline = !!sink.synchronous;
+    function asBase64() {
+      if (call.finished) return;
+      toBase64(bytes).then(function (text) {
+        return sendNative(method, wrap(text, call.name, inline, true));
+      }).then(function (text) { call.answered(text); }, function (error) { call.failWith(error); });
+    }
+    sendNative(method, wrap(null, call.name, inline, true, byteCount(bytes))).then(function (text) {
+      var answer = readAnswer(text);
+      if (typeof answer.upload !== 'string') {
+        if (answer.error && answer.error.code === CODE_UNSUPPORTED_CALL_KIND) asBase64(); // no byte channel
+        else call.answered(text);
+        return;
+      }
+      bodyOf(bytes).then(function (body) {
+        var init = { method: 'POST', body: body };
+        if (call.signal) init.signal = call.signal;
+        return fetch(answer.upload, init);
+      }).then(function (response) {
+        return response.text();
+      }).then(function (reply) {
+        call.answered(reply);
+      }, function (error) {
+        if (call.finished) return;
+        // The channel could not be reached (a content security policy, say): the ticketed call
+        // is withdrawn and the bytes go as base64.
+        cancelNative(call.name);
+        asBase64();
+      });
+    }, function (error) { call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error))); });
   }
 
   /** The sink of `invoke`: one settlement of its Promise, from the first result, the end or a
@@ -258,6 +367,8 @@
     this.settled = false;
   }
 
+  /** `invoke` takes a `Data` result as a Uint8Array, and sends bytes as bytes. */
+  PromiseSink.prototype.takesBytes = true;
   PromiseSink.prototype.result = function (value) {
     if (this.settled) return;
     this.settled = true;
@@ -295,21 +406,36 @@
     }
   }
 
+  /** One message for a callback this runtime opened; a promise while bytes are being fetched. */
+  function deliverToRecord(record, name, message) {
+    if (message.error) record.fail(message.error);
+    else if (message.release) closeCallback(name);
+    else if (message.bytes !== undefined && record.bytes) return record.bytes(message);
+    else if (message.void && record.nothing) record.nothing();
+    else {
+      try {
+        eachValue(message, function (value) { record.result(value); });
+      } finally {
+        if (message.complete) record.end(); // even when the page's callback threw
+      }
+    }
+  }
+
   function deliverOne(message) {
     if (message.callback !== undefined) {
       var name = message.callback;
       var record = pending.get(name);
       if (record) {
-        if (message.error) record.fail(message.error);
-        else if (message.release) closeCallback(name);
-        else if (message.void && record.nothing) record.nothing();
-        else {
-          try {
-            eachValue(message, function (value) { record.result(value); });
-          } finally {
-            if (message.complete) record.end(); // even when the page's callback threw
-          }
+        // A result that is bytes is fetched first; what follows it for the same call waits for it.
+        if (record.chain || (message.bytes !== undefined && record.bytes)) {
+          record.chain = (record.chain || Promise.resolve()).then(function () { return deliverToRecord(record, name, message); });
+          return;
         }
+        deliverToRecord(record, name, message);
+        return;
+      }
+      if (message.bytes !== undefined) {
+        delete window[name]; // never fetched for a callback this runtime did not open
         return;
       }
       // A callback this runtime did not open (a co-loaded dsbridge.js made it): plain semantics.
@@ -517,6 +643,7 @@
       if (signal) signal.addEventListener('abort', function () { queue.length = 0; });
       function end() { ended = true; flush(); }
       var call = startCall(method, data, signal, {
+        takesBytes: true,
         result: function (value) { queue.push(value); flush(); },
         fail: function (error) { failure = error; flush(); },
         end: end,
@@ -580,6 +707,7 @@
       }
       function failed(error) { responseCallback(null, { code: error.code, message: error.message }); }
       startCall(name, data, null, {
+        takesBytes: true,
         result: function (value) { responseCallback(value); },
         fail: failed,
         end: function () {},

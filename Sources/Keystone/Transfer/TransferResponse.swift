@@ -25,7 +25,7 @@ public struct TransferResponse: Sendable, Hashable {
     /// is cached.
     public var headers: [(name: String, value: String)] {
         [
-            ("Content-Type", contentType), ("Content-Length", String(body.count)), ("Cache-Control", "no-store"),
+            ("Content-Type", contentType), ("Cache-Control", "no-store"),
             ("Access-Control-Allow-Origin", "*"), ("Access-Control-Allow-Methods", "GET, POST"),
             ("Access-Control-Allow-Headers", "Content-Type"),
         ]

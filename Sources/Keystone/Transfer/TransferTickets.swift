@@ -9,6 +9,8 @@ import KeystoneEvaluator
 /// - A ticket is unguessable (``newToken(using:)``: 128 bits from the system's random source) and
 ///   single use: presenting it spends it, whether or not the request is then accepted.
 /// - It moves bytes one way only, at most its ``Grant/maximumBytes``.
+/// - It is refused to a request the engine says comes from an origin other than the frame's it was
+///   issued to (where that origin is a scheme, host and port).
 /// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:in:)``).
 /// - At most `limit` are open at once; a request is refused before its body is read.
 struct TransferTickets<Payload: Sendable>: Sendable {
@@ -71,7 +73,7 @@ struct TransferTickets<Payload: Sendable>: Sendable {
         guard grant.direction == direction else {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"))
         }
-        if let origin, let issued = grant.origin, origin != issued {
+        if let origin, let issued = grant.origin, Self.isTupleOrigin(issued), origin != issued {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket was issued to another origin"))
         }
         return .success((grant, payload))
@@ -90,6 +92,13 @@ struct TransferTickets<Payload: Sendable>: Sendable {
     mutating func pageDidUnload() -> Int {
         defer { open = [:] }
         return open.count
+    }
+
+    /// Whether `origin` is a scheme, host and port (`https://app.example`), which a request of
+    /// that origin reports the same way. A local file's (`file://`) or an opaque one is reported as
+    /// `null` by every request, its own included: for it the ticket alone admits.
+    static func isTupleOrigin(_ origin: String) -> Bool {
+        origin != "file://" && origin != "null" && origin.contains("://")
     }
 
     /// A new token: 32 lowercase hexadecimal digits, 128 bits from `generator`.

@@ -1,0 +1,93 @@
+// WebKitGTKHost+Transfers.swift — the byte channel: the custom scheme `keystone:`, whose requests
+// go to the hub as they are, and whose answers are the hub's.
+#if canImport(CWebKitGTK)
+import CWebKitGTK
+import Foundation
+import Keystone
+
+extension WebKitGTKHost {
+    /// The scheme of the byte channel, registered CORS-enabled and secure, so a page of any
+    /// origin, http or https, may `fetch` it.
+    static let transferScheme = "keystone"
+    /// The address prefix the hub is told the channel is served under.
+    static let transferBase = "keystone://transfer/"
+
+    /// A host, held weakly.
+    struct WeakHost {
+        weak var host: WebKitGTKHost?
+    }
+
+    /// The hosts by web view: a web context has one handler per scheme, shared by every web view
+    /// in it. Read and written on the main loop's thread only.
+    nonisolated(unsafe) private static var hostsByView: [OpaquePointer: WeakHost] = [:]
+    /// The web contexts whose scheme handler is registered (once each, for the life of the
+    /// context). Main loop's thread only.
+    nonisolated(unsafe) private static var servedContexts: Set<OpaquePointer> = []
+
+    /// Serves the byte channel for this host's web view and tells the hub so.
+    func serveTransfers() {
+        Self.hostsByView[webView] = WeakHost(host: self)
+        if let context = webkit_web_view_get_context(webView), Self.servedContexts.insert(context).inserted {
+            webkit_web_context_register_uri_scheme(context, Self.transferScheme, { request, _ in WebKitGTKHost.answerTransfer(request) }, nil, nil)
+            let security = webkit_web_context_get_security_manager(context)
+            webkit_security_manager_register_uri_scheme_as_secure(security, Self.transferScheme)
+            webkit_security_manager_register_uri_scheme_as_cors_enabled(security, Self.transferScheme)
+        }
+        hub.serveTransfers(at: Self.transferBase)
+    }
+
+    /// The host is going: its web view's requests find no hub.
+    func stopServingTransfers() {
+        Self.hostsByView[webView] = nil
+    }
+
+    /// Answers one request of the scheme with its web view's hub: the method, address and `Origin`
+    /// as the engine reports them, and the body read only if the hub asks for it.
+    private static func answerTransfer(_ request: OpaquePointer?) {
+        guard let request else { return }
+        guard let view = webkit_uri_scheme_request_get_web_view(request), let host = hostsByView[view]?.host else {
+            finish(request, with: TransferResponse(status: 404, contentType: "text/plain", body: Data()))
+            return
+        }
+        let method = webkit_uri_scheme_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
+        let url = webkit_uri_scheme_request_get_uri(request).map { String(cString: $0) } ?? ""
+        let origin = webkit_uri_scheme_request_get_http_headers(request).flatMap { soup_message_headers_get_one($0, "Origin") }.map {
+            String(cString: $0)
+        }
+        let response = host.hub.handleTransfer(method: method, url: url, origin: origin) { limit in readBody(of: request, limit: limit) }
+        finish(request, with: response)
+    }
+
+    /// The request's body, read whole: `nil` when it holds more than `limit` bytes or cannot be read.
+    private static func readBody(of request: OpaquePointer, limit: Int) -> Data? {
+        // The body stream is ours to release; no body is an empty one.
+        guard let stream = webkit_uri_scheme_request_get_http_body(request) else { return Data() }
+        defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+        var body = Data()
+        body.reserveCapacity(limit)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Int(g_input_stream_read(stream, $0.baseAddress, gsize($0.count), nil, nil)) }
+            if count == 0 { return body }
+            guard count > 0, body.count + count <= limit else { return nil }
+            body.append(buffer, count: count)
+        }
+    }
+
+    /// Hands the engine the hub's answer: its status, headers and body.
+    private static func finish(_ request: OpaquePointer, with response: TransferResponse) {
+        let bytes = response.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        let stream = g_memory_input_stream_new_from_bytes(bytes)
+        g_bytes_unref(bytes)
+        let answer = webkit_uri_scheme_response_new(stream, gint64(response.body.count))
+        webkit_uri_scheme_response_set_status(answer, guint(response.status), response.reason)
+        let headers = soup_message_headers_new(KS_SOUP_MESSAGE_HEADERS_RESPONSE)
+        for (name, value) in response.headers { soup_message_headers_append(headers, name, value) }
+        webkit_uri_scheme_response_set_http_headers(answer, headers)  // takes the headers
+        webkit_uri_scheme_response_set_content_type(answer, response.contentType)
+        webkit_uri_scheme_request_finish_with_response(request, answer)
+        g_object_unref(UnsafeMutableRawPointer(answer))
+        g_object_unref(UnsafeMutableRawPointer(stream))
+    }
+}
+#endif
