@@ -109,6 +109,28 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         webView.navigationDelegate = self
         observeDelegates(of: webView)
         hub.attach(to: self)
+        if let transfers = webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) as? TransferSchemeHandler {
+            transfers.attach(self, to: webView)
+            hub.serveTransfers(at: TransferSchemeHandler.base)
+        }
+    }
+
+    /// Serves the byte channel in web views made from `configuration` from now on: with it, a
+    /// `Data` argument or result of a call from Keystone's page runtime moves as raw bytes (the
+    /// custom scheme `keystone:`), and without it as base64 in JSON. WebKit takes a scheme handler
+    /// only before a web view is made, so call it on the configuration first:
+    ///
+    /// ```swift
+    /// let configuration = WKWebViewConfiguration()
+    /// WKWebViewHost.serveTransfers(in: configuration)
+    /// let webView = WKWebView(frame: .zero, configuration: configuration)
+    /// let host = try WKWebViewHost(webView: webView, hub: keystone)
+    /// ```
+    ///
+    /// Calling it again on the same configuration changes nothing.
+    public static func serveTransfers(in configuration: WKWebViewConfiguration) {
+        guard configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) == nil else { return }
+        configuration.setURLSchemeHandler(TransferSchemeHandler(), forURLScheme: TransferSchemeHandler.scheme)
     }
 
     /// Gives the web view back: removes the host's scripts and message handlers, restores the app's
@@ -117,6 +139,9 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         delegateObservations.forEach { $0.invalidate() }
         delegateObservations = []
         perform(core.closed())
+        if let webView, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) as? TransferSchemeHandler {
+            transfers.detach(webView)
+        }
         if let controller {
             controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
             controller.removeScriptMessageHandler(forName: Self.documentHandlerName, contentWorld: Self.world)

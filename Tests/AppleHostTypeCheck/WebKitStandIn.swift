@@ -46,6 +46,37 @@ import FoundationNetworking
     public override init() {}
     /// `@property (nonatomic, strong) WKUserContentController *userContentController;`
     open var userContentController: WKUserContentController { fatalError("declaration only") }
+    /// `- (void)setURLSchemeHandler:(nullable id <WKURLSchemeHandler>)urlSchemeHandler forURLScheme:(NSString *)urlScheme;`
+    /// (iOS 11, macOS 10.13; raises for a scheme WebKit handles itself, or one already set).
+    open func setURLSchemeHandler(_ urlSchemeHandler: (any WKURLSchemeHandler)?, forURLScheme urlScheme: String) {}
+    /// `- (nullable id <WKURLSchemeHandler>)urlSchemeHandlerForURLScheme:(NSString *)urlScheme;` (iOS 11, macOS 10.13).
+    open func urlSchemeHandler(forURLScheme urlScheme: String) -> (any WKURLSchemeHandler)? { fatalError("declaration only") }
+}
+
+// MARK: WKURLSchemeHandler.h, WKURLSchemeTask.h
+
+/// WKURLSchemeHandler.h: `WK_SWIFT_UI_ACTOR @protocol WKURLSchemeHandler <NSObject>` (iOS 11, macOS
+/// 10.13); both methods are required.
+@MainActor public protocol WKURLSchemeHandler: NSObjectProtocol {
+    /// `- (void)webView:(WKWebView *)webView startURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;`
+    func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask)
+    /// `- (void)webView:(WKWebView *)webView stopURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;`
+    func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask)
+}
+
+/// WKURLSchemeTask.h: `@protocol WKURLSchemeTask <NSObject>` (iOS 11, macOS 10.13), with no actor
+/// of its own: the host calls it on the main actor only, which type-checks either way.
+public protocol WKURLSchemeTask: NSObjectProtocol {
+    /// `@property (nonatomic, readonly, copy) NSURLRequest *request;`
+    var request: URLRequest { get }
+    /// `- (void)didReceiveResponse:(NSURLResponse *)response;`
+    func didReceive(_ response: URLResponse)
+    /// `- (void)didReceiveData:(NSData *)data;`
+    func didReceive(_ data: Data)
+    /// `- (void)didFinish;`
+    func didFinish()
+    /// `- (void)didFailWithError:(NSError *)error;`
+    func didFailWithError(_ error: any Error)
 }
 
 /// WKNavigation.h: `WK_SWIFT_UI_ACTOR @interface WKNavigation : NSObject`.

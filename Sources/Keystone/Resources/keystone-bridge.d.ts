@@ -36,6 +36,10 @@ export interface AsyncResponder {
   readonly signal?: AbortSignal;
 }
 
+/** What goes to a native method whose input is `Data` as raw bytes: a ReadableStream is gathered
+ *  first. Any other value goes as JSON. */
+export type Bytes = ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
+
 export interface DSBridge {
   // dsbridge.js 3.1.4
   /** Synchronous: returns the native method's result. */
@@ -50,11 +54,13 @@ export interface DSBridge {
   disableJavascriptDialogBlock(disable?: boolean): void;
 
   // Keystone's extensions
-  /** The result of any native method (`undefined` from one that returns nothing); rejects with a
-   *  KeystoneError. */
-  invoke<T = any>(method: string, data?: unknown, options?: CallOptions): Promise<T>;
-  /** Every result of a multi-response native method; leaving the loop early cancels it. */
-  stream<T = any>(method: string, data?: unknown, options?: CallOptions): AsyncIterableIterator<T>;
+  /** The result of any native method (`undefined` from one that returns nothing; a Uint8Array
+   *  from one that returns `Data`); rejects with a KeystoneError. `data` that is bytes goes as raw
+   *  bytes to a method taking `Data`. */
+  invoke<T = any>(method: string, data?: Bytes | unknown, options?: CallOptions): Promise<T>;
+  /** Every result of a multi-response native method (each `Data` a Uint8Array); leaving the loop
+   *  early cancels it. */
+  stream<T = any>(method: string, data?: Bytes | unknown, options?: CallOptions): AsyncIterableIterator<T>;
   /** Listens to an event native emits. */
   on(event: string, listener: (value: any) => void): void;
   /** Stops listening; without a listener, removes all of the event's listeners. */

@@ -30,11 +30,43 @@ class FakeNative {
     this.page = null;
     this.answersInline = true; // as Keystone's default dispatcher: a sync method's result in the answer
     this.acknowledgesRuntime = true; // as Keystone: dsinit from its runtime is answered "keystone"
+    this.byteChannel = false; // whether the host serves the byte channel (`fetch` of keystone:)
+    this.tickets = [];   // every upload ticket issued: { address, method, stub, size }
+    this.downloads = {}; // address -> bytes (a Uint8Array of this realm), until fetched
+  }
+
+  /** A call whose argument is bytes, announced with `_dsupload`: a ticket, as Keystone answers. */
+  upload(method, arg) {
+    if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
+    const address = `keystone://transfer/up${this.tickets.length + 1}`;
+    this.tickets.push({ address, method, stub: arg._dscbstub, size: arg._dsupload });
+    return JSON.stringify({ code: 0, data: '', upload: address });
+  }
+
+  /** The byte channel, as the page's `fetch` reaches it: a POST of a ticket's bytes runs its
+   *  call (the async method receives a Uint8Array); a GET of a result's address answers its bytes. */
+  fetch(url, init = {}) {
+    if (!this.byteChannel) return Promise.reject(new TypeError('Load failed'));
+    if ((init.method || 'GET') === 'POST') {
+      const ticket = this.tickets.find((t) => t.address === url);
+      if (!ticket) return Promise.resolve({ ok: false, status: 403, text: () => Promise.resolve(refuse(11, 'no valid ticket')) });
+      this.tickets = this.tickets.filter((t) => t !== ticket);
+      const body = init.body;
+      const bytes = ArrayBuffer.isView(body) ? new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) : new Uint8Array(body.slice(0));
+      this.posted = bytes;
+      this.async[ticket.method](bytes, this.reply(ticket.stub));
+      return Promise.resolve({ ok: true, status: 200, text: () => Promise.resolve(ok()) });
+    }
+    const bytes = this.downloads[url];
+    delete this.downloads[url];
+    if (!bytes) return Promise.resolve({ ok: false, status: 403, text: () => Promise.resolve(refuse(11, 'no valid ticket')) });
+    return Promise.resolve({ ok: true, status: 200, arrayBuffer: () => Promise.resolve(bytes.buffer.slice(0)) });
   }
 
   handle(method, argText) {
     const arg = JSON.parse(argText);
     this.prompts.push({ method, arg });
+    if (arg._dsupload !== undefined) return this.upload(method, arg);
     switch (method) {
       case '_dsb.dsinit':
         if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
@@ -75,6 +107,12 @@ class FakeNative {
       fail: (code, message) => this.send([{ callback, error: { code, message } }]),
       end: () => this.send([{ callback, complete: true }]),
       nothing: () => this.send([{ callback, value: '', void: true, complete: true }]),
+      /** A `Data` result, as bytes: held for the page to fetch. */
+      bytes: (bytes, complete = true) => {
+        const source = `keystone://transfer/down${Object.keys(this.downloads).length + 1}_${Math.random().toString(36).slice(2)}`;
+        this.downloads[source] = bytes;
+        this.send([{ callback, bytes: source, size: bytes.length, ...(complete ? { complete } : {}) }]);
+      },
     };
   }
 
@@ -118,11 +156,12 @@ function makePage(options = {}) {
   const context = vm.createContext({
     navigator: { userAgent: 'Test' },
     setTimeout, clearTimeout, setImmediate,
-    AbortController, console,
+    AbortController, console, btoa, Blob, Response,
   });
   const window = vm.runInContext('this', context);
   context.window = window;
   window._dswk = true;
+  window.fetch = (url, init) => native.fetch(url, init);
   window.prompt = (text, defaultText) => {
     if (!text.startsWith('_dsbridge=')) return null;
     return native.handle(text.slice('_dsbridge='.length), defaultText);
