@@ -9,6 +9,8 @@
 #    (Tests/Benchmark/floor.c), the two programs alternating, in turn first, five runs each (the
 #    best run's median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
+#  - Bytes: a Data argument and result at 1, 8 and 64 MB through the byte channel, beside the
+#    floor's custom scheme (Tests/Benchmark/bytes.html) and Keystone's JSON path.
 #
 #   scripts/bench.sh [RUNS]      RUNS: runs of each side (default 5)
 set -euo pipefail
@@ -38,3 +40,17 @@ echo
 echo "Keystone beside its floors: best of $runs runs, each the median of its rounds; ratio = Keystone / floor"
 echo
 "$bin/keystone-benchmark" --report --engine-samples "$samples" --chart Docs/performance.svg
+
+# Bytes as bytes: a Data argument and result through Keystone's byte channel, beside the floor's
+# custom scheme and Keystone's JSON path (base64 in JSON), three runs each, alternating.
+bytes_samples=.build/bench/bytes-samples.tsv
+: >"$bytes_samples"
+for run in 1 2 3; do
+    echo "bytes: run $run of 3" >&2
+    xvfb-run -a .build/bench/floor Tests/Benchmark/bytes.html 600 | sed "s/^/floor:$run\t/" >>"$bytes_samples"
+    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/bytes-keystone.html 600 | sed "s/^/keystone:$run\t/" >>"$bytes_samples"
+done
+echo
+echo "Bytes: best of 3 runs, each the median of its rounds; ratio = Keystone / floor"
+echo
+python3 Tests/Benchmark/bytes-table.py "$bytes_samples"

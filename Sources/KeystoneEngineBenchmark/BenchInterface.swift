@@ -1,4 +1,5 @@
 // BenchInterface.swift — the methods the real-engine benchmark page calls.
+import Foundation
 import Keystone
 
 /// Namespace `bench`: the smallest method of each kind, so the figures are the bridge's own cost.
@@ -26,5 +27,15 @@ struct BenchInterface: BridgeInterface {
         }
         methods.sync("floodStats") { () -> EvaluationCounter.Stats in counter.stop() }
         methods.sync("isFixedWindow") { policy == .fixedWindow }
+        // Bytes (Tests/Benchmark/bytes-keystone.html): as bytes from Keystone's `invoke`, as base64
+        // in JSON from `dsBridge.call`. Byte i of what `make` returns is i % 251.
+        methods.async("count") { (bytes: Data) in bytes.count }
+        methods.async("make") { (count: Int) in
+            var bytes = Data(count: max(0, count))
+            bytes.withUnsafeMutableBytes { raw in
+                for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: index % 251) }
+            }
+            return bytes
+        }
     }
 }
