@@ -537,12 +537,13 @@ public final class InMemoryPage: EvaluationTarget {
         return (callback, stream)
     }
 
-    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true`, `_dsbytes: true`
-    /// and `_dsupload: N` when asked, as Keystone's runtime sends them.
+    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true`, and `_dsbytes:
+    /// true` (or the argument's byte count) when asked, as Keystone's runtime sends them.
     private func encodeCall(
         _ data: some Encodable & Sendable, callback: String?, inline: Bool = false, takesBytes: Bool = false, upload: Int? = nil
     ) throws -> String {
-        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsbytes: takesBytes ? true : nil, _dsupload: upload)
+        let bytes: JSONValue? = upload.map { .number(Double($0)) } ?? (takesBytes ? .bool(true) : nil)
+        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsbytes: bytes)
         return String(decoding: try serializer.encode(arguments), as: UTF8.self)
     }
 
@@ -592,8 +593,7 @@ private struct CallArguments<Value: Encodable>: Encodable {
     var data: Value
     var _dscbstub: String?
     var _dsinline: Bool?
-    var _dsbytes: Bool?
-    var _dsupload: Int?
+    var _dsbytes: JSONValue?
 }
 
 /// The part of a native answer a page checks first.

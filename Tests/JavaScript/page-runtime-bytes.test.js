@@ -22,8 +22,7 @@ test('bytes are announced by their size, then posted to the ticket native answer
   assert.equal(await page.window.dsBridge.invoke('count', bytes), 4);
   const call = page.native.prompts.find((p) => p.method === 'count');
   assert.equal(call.arg.data, null);
-  assert.equal(call.arg._dsupload, 4);
-  assert.equal(call.arg._dsbytes, true);
+  assert.equal(call.arg._dsbytes, 4);
   assert.deepEqual([...page.native.posted], [1, 2, 3, 250]);
   assert.deepEqual(page.liveCallbacks(), []);
 });
@@ -71,7 +70,7 @@ test('without a byte channel, bytes go as base64, as a Data in JSON', async () =
   page.native.async.count = (text, reply) => reply.result(Buffer.from(text, 'base64').length);
   assert.equal(await page.window.dsBridge.invoke('count', inPage(page, 'new Uint8Array(5)')), 5);
   const calls = page.native.prompts.filter((p) => p.method === 'count');
-  assert.deepEqual(calls.map((c) => c.arg._dsupload), [5, undefined]);
+  assert.deepEqual(calls.map((c) => c.arg._dsbytes), [5, true]);
   assert.equal(calls[1].arg.data, 'AAAAAAA=');
 });
 

@@ -111,7 +111,7 @@ struct ByteTransferTests {
     }
 
     @Test func aBodyLongerThanAnnouncedIsRefusedAndTheCallFails() throws {
-        let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb90_x","_dsupload":4}"#)
+        let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb90_x","_dsbytes":4}"#)
         let address = try #require(uploadAddress(answer))
         let response = keystone.handleTransfer(method: "POST", url: address, origin: nil) { _ in nil }
         #expect(response.status == 413)
@@ -125,7 +125,7 @@ struct ByteTransferTests {
     }
 
     @Test func aTicketFromAnEarlierPageLoadIsRefused() async throws {
-        let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb91_x","_dsupload":2}"#)
+        let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb91_x","_dsbytes":2}"#)
         let address = try #require(uploadAddress(answer))
         page.navigate()
         page.initialize()
@@ -141,7 +141,7 @@ struct ByteTransferTests {
     @Test func aTicketPresentedFromAnotherOriginIsRefused() async throws {
         let framed = InMemoryPage(hub: keystone, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
         framed.initialize()
-        let answer = framed.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb92_x","_dsupload":2}"#)
+        let answer = framed.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb92_x","_dsbytes":2}"#)
         let address = try #require(uploadAddress(answer))
         let response = keystone.handleTransfer(method: "POST", url: address, origin: "https://evil.example") { _ in Data([1, 2]) }
         #expect(response.status == 403)

@@ -49,4 +49,25 @@ struct CallWrapperTests {
         let error = #expect(throws: BridgeError.self) { try CallWrapper(splitting: Data(text.utf8)) }
         #expect(error?.code == .malformedMessage)
     }
+
+    @Test(
+        arguments: [
+            (#"{"data":1,"_dsbytes":true}"#, true, nil),
+            (#"{"data":null,"_dsbytes":0}"#, true, 0),
+            (#"{"data":null,"_dsbytes":67108864}"#, true, 67_108_864),
+            (#"{"data":1,"_dsbytes":false}"#, false, nil),
+            (#"{"data":1}"#, false, nil),
+        ] as [(String, Bool, Int?)])
+    func bytesAreAskedForWithTrueOrAByteCount(text: String, takesBytes: Bool, upload: Int?) throws {
+        let wrapper = try CallWrapper(splitting: Data(text.utf8))
+        #expect(wrapper.takesBytes == takesBytes)
+        #expect(wrapper.uploadBytes == upload)
+    }
+
+    @Test(arguments: [#"-1"#, #"1.5"#, #"1e3"#, #"007"#, #""8""#, #"1234567890123456"#, #"null"#, #"[]"#])
+    func aByteCountThatIsNotOneIsRefusedWithoutAnEcho(token: String) {
+        let error = #expect(throws: BridgeError.self) { try CallWrapper(splitting: Data(#"{"data":null,"_dsbytes":\#(token)}"#.utf8)) }
+        #expect(error?.code == .malformedMessage)
+        #expect(error.map { !$0.message.contains(token) || token.count < 3 } ?? false)
+    }
 }

@@ -15,11 +15,15 @@ package final class CallBytes: Sendable {
     /// Whether the page takes `Data` results as bytes (Keystone's runtime, on a host with a byte
     /// channel); otherwise a `Data` result is base64 in JSON, as for every other page.
     package let takesResults: Bool
+    /// The origin of the frame that made the call, as the engine reported it: a result's ticket is
+    /// issued to it.
+    package let origin: String?
     private let held = Locked<Data?>(nil)
 
-    package init(argument: Data?, takesResults: Bool) {
+    package init(argument: Data?, takesResults: Bool, origin: String?) {
         self.argument = argument
         self.takesResults = takesResults
+        self.origin = origin
     }
 
     /// Holds `bytes`, a result of the method, for the hub to send as bytes; returns the JSON the

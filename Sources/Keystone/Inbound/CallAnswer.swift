@@ -16,7 +16,7 @@ public enum CallAnswer: Sendable, Hashable {
     case failure(BridgeError)
     /// The call's argument is to come as bytes: the page sends them to this address on the host's
     /// byte channel, whose answer is then the call's (Keystone's runtime only, which asked with
-    /// `"_dsupload"`).
+    /// `"_dsbytes": N`).
     case upload(String)
 
     /// The text a bridge `prompt` (or a script message's reply) returns to the page: DSBridge's

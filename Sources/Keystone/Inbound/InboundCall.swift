@@ -24,13 +24,16 @@ public struct InboundCall: Sendable {
     ///   Pages written for dsbridge.js never send it: a synchronous method called with a callback
     ///   is refused `unsupportedCallKind`, as DSBridge refuses it.
     public let acceptsInlineAnswer: Bool
+    /// The bytes the call moves beside its JSON; `nil` for the commonest call, which moves none.
+    package let transfer: CallBytes?
+
     /// The argument the page sent as raw bytes over the host's byte channel, for a method whose
     /// input is `Data` (`BridgeMethod/takesBytes`); `data` is then `nil`. Untrusted, and no
     /// longer than ``BridgeLimits/transferBytes``.
-    public let bytes: Data?
+    public var bytes: Data? { transfer?.argument }
     /// Whether the page takes a `Data` result as raw bytes (Keystone's runtime, on a host with a
-    /// byte channel); otherwise a `Data` result is base64 in JSON.
-    public let takesBytes: Bool
+    /// byte channel, in an asynchronous call); otherwise a `Data` result is base64 in JSON.
+    public var takesBytes: Bool { transfer?.takesResults ?? false }
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
     /// for tests.
@@ -43,8 +46,8 @@ public struct InboundCall: Sendable {
         self.data = data
         self.callback = callback
         self.acceptsInlineAnswer = acceptsInlineAnswer && callback != nil
-        self.bytes = bytes
-        self.takesBytes = takesBytes
+        let takesResults = takesBytes && callback != nil
+        transfer = bytes != nil || takesResults ? CallBytes(argument: bytes, takesResults: takesResults, origin: frame.origin) : nil
     }
 
     /// The same call, with the argument the page sent as bytes.

@@ -26,9 +26,7 @@ struct InboundCallRunner {
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> CallAnswer {
         let cancellation = CallCancellation()
-        // Only a call that moves bytes carries them: the commonest call allocates nothing for it.
-        let takesBytes = call.takesBytes && call.callback != nil
-        let bytes = call.bytes != nil || takesBytes ? CallBytes(argument: call.bytes, takesResults: takesBytes) : nil
+        let bytes = call.transfer
         let context = CallContext(
             frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
             hasCallback: call.callback != nil, bytes: bytes
@@ -86,7 +84,7 @@ struct InboundCallRunner {
         // The task keeps the call (and the page's argument bytes, up to the message limit) only
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
-        let destination = callback.map { Destination.callback($0, epoch, call.frame) } ?? .dropped(call.name)
+        let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
             await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, bytes: bytes)
             keystone.storage.update { $0.taskFinished(token: token) }
@@ -105,8 +103,8 @@ struct InboundCallRunner {
 
     /// Where a running call's results go.
     enum Destination: Sendable {
-        /// The page's callback, in the page load (and frame) that made the call.
-        case callback(String, PageEpoch, CallerFrame)
+        /// The page's callback, in the page load that made the call.
+        case callback(String, PageEpoch)
         /// Nowhere: the page called the method without a callback. A failure is logged.
         case dropped(MethodName)
     }
@@ -124,8 +122,8 @@ struct InboundCallRunner {
             case .multiResponse(let run):
                 try await run(
                     ResponseSink { json, isFinal in
-                        if let held = bytes?.take() {
-                            try sendBytes(held, isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                        if let bytes, let held = bytes.take() {
+                            try sendBytes(held, to: bytes.origin, isFinal: isFinal, to: destination, state: state, keystone: keystone)
                         } else {
                             try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
                         }
@@ -140,22 +138,22 @@ struct InboundCallRunner {
             } else {
                 last = try await body()
             }
-            if last != nil, let held = bytes?.take() {
-                try sendBytes(held, isFinal: true, to: destination, state: state, keystone: keystone)
+            if last != nil, let bytes, let held = bytes.take() {
+                try sendBytes(held, to: bytes.origin, isFinal: true, to: destination, state: state, keystone: keystone)
             } else if let last {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
-                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch, _) = destination {
+                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch) = destination {
                     keystone.send(result.message(to: callback, complete: true), to: epoch)
                 }
-            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch, _) = destination {
+            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
                 keystone.send(.completion(callback: callback), to: epoch)
             }
         } catch {
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
-            case .callback(let callback, let epoch, _):
+            case .callback(let callback, let epoch):
                 keystone.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
             case .dropped(let name):
                 keystone.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Keystone.bridgeError(error, calling: name))")
@@ -170,15 +168,17 @@ struct InboundCallRunner {
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        guard case .callback(let callback, let epoch, _) = destination else { return }
+        guard case .callback(let callback, let epoch) = destination else { return }
         keystone.send(result.message(to: callback, complete: isFinal), to: epoch)
     }
 
     /// Sends one result that is bytes, held for the page to fetch. Checked before the call's state
     /// changes: a result the hub cannot hold fails the call instead.
-    private static func sendBytes(_ held: Data, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone) throws {
-        guard case .callback(let callback, let epoch, let frame) = destination else { return }
-        let message = try keystone.bytesMessage(held, callback: callback, frame: frame, epoch: epoch, complete: isFinal)
+    private static func sendBytes(
+        _ held: Data, to origin: String?, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone
+    ) throws {
+        guard case .callback(let callback, let epoch) = destination else { return }
+        let message = try keystone.bytesMessage(held, callback: callback, origin: origin, epoch: epoch, complete: isFinal)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }

@@ -81,7 +81,7 @@ extension Keystone {
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
-        let (epoch, access, servesBytes) = storage.read { ($0.epoch, $0.access(for: frame), $0.transferBase != nil) }
+        let (epoch, access, servesBytes) = storage.read { ($0.epoch, $0.access(for: frame), $0.servesTransfers) }
         do {
             name = try components.resolver.resolve(method)
             try components.policy.admit(name, from: frame, access: access)
@@ -138,7 +138,7 @@ extension Keystone {
         guard let callback = call.callback else { return .result(value, inline: false) }
         if let held {
             do {
-                send(try bytesMessage(held, callback: callback, frame: call.frame, epoch: epoch, complete: true), to: epoch)
+                send(try bytesMessage(held, callback: callback, origin: call.frame.origin, epoch: epoch, complete: true), to: epoch)
                 return .accepted
             } catch {
                 return refuse(error, callback: callback)

@@ -73,15 +73,15 @@
 
   /** The `{data, _dscbstub}` wrapper; `inline` asks native to answer a synchronous method's
    *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip;
-   *  `bytes` says this call takes a `Data` result as bytes (`_dsbytes`); `upload`, that its
-   *  argument is that many bytes, to be sent once native issues a ticket (`_dsupload`). */
+   *  `bytes` says this call takes a `Data` result as bytes (`_dsbytes: true`); `upload`, that its
+   *  argument is that many bytes, to be sent once native issues a ticket (`_dsbytes: N`). */
   function wrap(data, callback, inline, bytes, upload) {
     // A value JSON cannot write (undefined, a function) is sent as null, as a member holding it
     // would be left out. The callback name is the runtime's own: letters, digits and `_`.
     var text = upload === undefined ? JSON.stringify(data) : 'null';
     return '{"data":' + (text === undefined ? 'null' : text) + (callback ? ',"_dscbstub":"' + callback + '"' : '') +
-      (inline ? ',"_dsinline":true' : '') + (bytes ? ',"_dsbytes":true' : '') +
-      (upload !== undefined ? ',"_dsupload":' + upload + '}' : '}');
+      (inline ? ',"_dsinline":true' : '') +
+      (upload !== undefined ? ',"_dsbytes":' + upload + '}' : bytes ? ',"_dsbytes":true}' : '}');
   }
 
   // --- Bytes ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ extension Keystone {
         storage.update { $0.serveTransfers(at: base) }
     }
 
-    /// The page announced its call's argument as `size` bytes (`"_dsupload"`): the call is checked
+    /// The page announced its call's argument as `size` bytes (`"_dsbytes": N`): the call is checked
     /// as far as it can be without them, and a ticket to send them is its answer. The call runs when
     /// they arrive (``handleTransfer(method:url:origin:readBody:)``).
     func startUpload(_ call: InboundCall, size: Int, route: InboundCallRunner.Route, epoch: PageEpoch) -> CallAnswer {
@@ -35,17 +35,17 @@ extension Keystone {
         }
     }
 
-    /// The message that hands the page `bytes`, a result of the call of `callback` from `frame`,
-    /// held for the page to fetch.
+    /// The message that hands the page `bytes`, a result of the call of `callback` from a frame
+    /// of `origin`, held for the page to fetch.
     /// - Throws: `limitExceeded` past ``BridgeLimits/transferBytes`` or ``BridgeLimits/openTransfers``;
     ///   `pageGone` when the page load has gone.
-    func bytesMessage(_ bytes: Data, callback: String, frame: CallerFrame, epoch: PageEpoch, complete: Bool) throws(BridgeError) -> PageMessage {
+    func bytesMessage(_ bytes: Data, callback: String, origin: String?, epoch: PageEpoch, complete: Bool) throws(BridgeError) -> PageMessage {
         let limit = components.limits.transferBytes
         guard bytes.count <= limit else {
             throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than the limit of \(limit) bytes")
         }
         let grant = TransferTickets<TransferPayload>.Grant(
-            pageLoad: epoch, callback: callback, direction: .toPage, maximumBytes: bytes.count, origin: frame.origin)
+            pageLoad: epoch, callback: callback, direction: .toPage, maximumBytes: bytes.count, origin: origin)
         let address = try storage.update { $0.openTransfer(Self.newTransferToken(), for: grant, payload: .download(bytes)) }.get()
         return .bytes(callback: callback, source: address, size: bytes.count, complete: complete)
     }

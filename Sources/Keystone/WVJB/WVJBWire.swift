@@ -163,7 +163,7 @@ package final class WVJBWire: Sendable {
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             return responseJSON(callbackId, value: nil, error: error)
         case .upload:
-            // Never asked for: this wire sends no `_dsupload`.
+            // Never asked for: this wire sends no `_dsbytes`.
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             return responseJSON(callbackId, value: nil, error: BridgeError(code: .failed, message: "the hub asked for bytes"))
         case .result(let result, _):

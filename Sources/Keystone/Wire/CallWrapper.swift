@@ -12,12 +12,11 @@ package struct CallWrapper: Sendable {
     /// Whether the page takes a synchronous method's result in the answer to an asynchronous call
     /// (`"_dsinline": true`, sent by Keystone's runtime only), saving the second round trip.
     package var acceptsInlineAnswer = false
-    /// Whether the page takes `Data` results as raw bytes over the byte channel (`"_dsbytes":
-    /// true`, sent by Keystone's runtime only).
+    /// Whether the page takes `Data` results as raw bytes over the byte channel (`"_dsbytes"`,
+    /// sent by Keystone's runtime only: `true`, or a byte count).
     package var takesBytes = false
     /// The size of the argument the page will send as raw bytes over the byte channel, once the
-    /// hub has issued a ticket for it (`"_dsupload": N`, sent by Keystone's runtime only, in place
-    /// of `data`).
+    /// hub has issued a ticket for it (`"_dsbytes": N`, in place of `data`).
     package var uploadBytes: Int?
 
     /// Splits `text`, which must be one JSON object whose members nest at most `maximumDepth` deep.
@@ -27,7 +26,8 @@ package struct CallWrapper: Sendable {
         // One pass over the bytes, read in place: the callback name and `_dsinline` are read from
         // them directly, and only `data` is kept, as a slice of `text`.
         var data: Range<Int>?
-        var (takesBytes, upload): (Bool, Result<Int, BridgeError>?) = (false, nil)
+        var bytes: Range<Int>?
+        var byteRequest: Result<Int?, BridgeError>?
         let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
             var (stub, inline): (Range<Int>?, Range<Int>?)
             let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
@@ -35,11 +35,11 @@ package struct CallWrapper: Sendable {
                 case 0: data = value
                 case 1: stub = value
                 case 2: inline = value
-                case 3: takesBytes = JSONObjectMembers.spells(UnsafeRawBufferPointer(rebasing: raw[value]), Self.trueToken)
-                default: upload = Self.size(UnsafeRawBufferPointer(rebasing: raw[value]))
+                default: bytes = value
                 }
             }
             guard fault == nil, !isTooDeep else { return (fault, isTooDeep, nil, false) }
+            if let bytes { byteRequest = Self.byteRequest(UnsafeRawBufferPointer(rebasing: raw[bytes])) }
             return (
                 nil, false,
                 stub.map { Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[$0])) },
@@ -56,8 +56,10 @@ package struct CallWrapper: Sendable {
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
         callbackStub = try stub?.get()
         acceptsInlineAnswer = inline
-        self.takesBytes = takesBytes
-        uploadBytes = try upload?.get()
+        if let byteRequest {
+            uploadBytes = try byteRequest.get()
+            takesBytes = true
+        }
     }
 
     /// A wrapper from parts a wire other than DSBridge's has split already. `data` must be one
@@ -89,17 +91,22 @@ package struct CallWrapper: Sendable {
         BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
     }
 
-    /// `data`, `_dscbstub`, `_dsinline`, `_dsbytes`, `_dsupload`, in that order.
-    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsbytes", "_dsupload"].map { Array($0.utf8) }
+    /// `data`, `_dscbstub`, `_dsinline`, `_dsbytes`, in that order.
+    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsbytes"].map { Array($0.utf8) }
 
-    /// A byte count from its JSON token: decimal digits only, at most 15 of them (below 2^53, so a
-    /// page's number is exact).
-    private static func size(_ token: UnsafeRawBufferPointer) -> Result<Int, BridgeError> {
+    /// What `_dsbytes` asks for: `true`, bytes for `Data` results (`nil`); a byte count, the
+    /// argument's size as well: decimal digits only, at most 15 of them (below 2^53, so a page's
+    /// number is exact). `false` asks for nothing, and anything else is refused.
+    private static func byteRequest(_ token: UnsafeRawBufferPointer) -> Result<Int?, BridgeError>? {
+        if JSONObjectMembers.spells(token, trueToken) { return .success(nil) }
+        if JSONObjectMembers.spells(token, falseToken) { return nil }
         guard !token.isEmpty, token.count <= 15, token.allSatisfy({ (0x30...0x39).contains($0) }), token.count == 1 || token[0] != 0x30 else {
-            return .failure(BridgeError(code: .malformedMessage, message: "_dsupload is not a byte count"))
+            return .failure(BridgeError(code: .malformedMessage, message: "_dsbytes is neither true nor a byte count"))
         }
         return .success(token.reduce(0) { $0 * 10 + Int($1 - 0x30) })
     }
+
+    private static let falseToken = Array("false".utf8)
     private static let trueToken = Array("true".utf8)
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.

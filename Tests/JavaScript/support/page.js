@@ -35,11 +35,11 @@ class FakeNative {
     this.downloads = {}; // address -> bytes (a Uint8Array of this realm), until fetched
   }
 
-  /** A call whose argument is bytes, announced with `_dsupload`: a ticket, as Keystone answers. */
+  /** A call whose argument is bytes, announced with `_dsbytes: N`: a ticket, as Keystone answers. */
   upload(method, arg) {
     if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
     const address = `keystone://transfer/up${this.tickets.length + 1}`;
-    this.tickets.push({ address, method, stub: arg._dscbstub, size: arg._dsupload });
+    this.tickets.push({ address, method, stub: arg._dscbstub, size: arg._dsbytes });
     return JSON.stringify({ code: 0, data: '', upload: address });
   }
 
@@ -66,7 +66,7 @@ class FakeNative {
   handle(method, argText) {
     const arg = JSON.parse(argText);
     this.prompts.push({ method, arg });
-    if (arg._dsupload !== undefined) return this.upload(method, arg);
+    if (typeof arg._dsbytes === 'number') return this.upload(method, arg);
     switch (method) {
       case '_dsb.dsinit':
         if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
