@@ -133,3 +133,29 @@ test('_keystoneHost cannot be replaced by the page', () => {
   assert.throws(() => doc.page(`'use strict'; window._keystoneHost = { send: function () {} }`));
   assert.throws(() => doc.page(`'use strict'; window._keystoneHost.send = function () {}`));
 });
+
+test("a ticket to send bytes stays in the relay: the page gets a handle, and the bytes go as a buffer of their own", async () => {
+  const doc = makeDocument();
+  const address = 'keystone://transfer/' + '0123456789abcdef'.repeat(2);
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', upload: address });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{"data":null,"_dscbstub":"dscb1_x","_dsbytes":3}')`));
+  assert.equal(answer.upload, 'relay:1');
+  assert.ok(!JSON.stringify(doc.page('Object.getOwnPropertyNames(window)')).includes('0123456789abcdef'));
+  const reply = await doc.page(`window._keystoneHost.upload('relay:1', new Blob([new Uint8Array([1, 2, 3])]))`);
+  assert.equal(reply, '{"code":0,"data":3}');
+  assert.equal(doc.host.fetches.length, 1);
+  assert.equal(doc.host.fetches[0].url, address);
+  assert.equal(doc.host.fetches[0].method, 'POST');
+  assert.equal(Object.prototype.toString.call(doc.host.fetches[0].body), '[object ArrayBuffer]', 'never a Blob');
+  // Spent: a second use posts nothing.
+  const again = JSON.parse(await doc.page(`window._keystoneHost.upload('relay:1', new Uint8Array(3))`));
+  assert.equal(again.error.code, 11);
+  assert.equal(doc.host.fetches.length, 1);
+});
+
+test('a prompt whose answer carries a ticket gets a handle too', () => {
+  const doc = makeDocument();
+  doc.host.answerPrompt = () => '{"code":0,"data":"","upload":"keystone://transfer/secret"}';
+  const answer = JSON.parse(doc.page(`window.prompt('_dsbridge=m', '{"data":null,"_dscbstub":"dscb2_x","_dsbytes":3}')`));
+  assert.equal(answer.upload, 'relay:1');
+});

@@ -14,6 +14,35 @@
   var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n';
   var capabilityLength = config.capabilityLength, batchLength = config.batchLength, messagesPerPost = config.messagesPerPost;
   var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
+  var spent = '{"code":-1,"data":"","error":{"code":11,"message":"the transfer has no valid ticket"}}';
+  var parse = JSON.parse, stringify = JSON.stringify, indexOf = String.prototype.indexOf;
+  var fetchBytes = typeof window.fetch === 'function' && apply(bind, window.fetch, [window]);
+  var NewResponse = typeof Response === 'function' && Response;
+  var readBuffer = NewResponse && Response.prototype.arrayBuffer, readText = NewResponse && Response.prototype.text;
+
+  // Tickets to send a call's bytes stay here. WebKitGTK's UI process cannot read a request body
+  // that holds a Blob (it crashes resolving it), so no page script may post to the byte channel
+  // itself: an answer that carries a ticket's address reaches the page with a handle instead, and
+  // `upload(handle, bytes)` posts the bytes, always as a buffer of their own.
+  var uploads = Object.create(null), lastUpload = 0;
+  function keepUpload(answer) {
+    if (typeof answer !== 'string' || apply(indexOf, answer, ['"upload"']) < 0) return answer;
+    var parsed;
+    try { parsed = parse(answer); } catch (e) { return answer; }
+    if (!parsed || typeof parsed.upload !== 'string') return answer;
+    var handle = 'relay:' + ++lastUpload;
+    uploads[handle] = parsed.upload;
+    parsed.upload = handle;
+    return stringify(parsed);
+  }
+  function upload(handle, bytes) {
+    var address = uploads[toText(handle)];
+    delete uploads[toText(handle)];
+    if (!address || !fetchBytes) return NewPromise.resolve(spent);
+    return then(apply(readBuffer, new NewResponse(bytes), []), function (buffer) {
+      return then(fetchBytes(address, { method: 'POST', body: buffer }), function (response) { return apply(readText, response, []); });
+    });
+  }
 
   // The channel to the isolated world: a detached comment node only the two hold, introduced once,
   // on `window`, as the relatedTarget of a cancellable event the isolated world cancels to take it.
@@ -45,7 +74,7 @@
       for (var attempt = 0; attempt < 2 && attest(); attempt++) {
         var lengths = message.length + ',' + (defaultText === undefined ? 0 : toText(defaultText).length) + '\n';
         var answer = apply(prompt, window, [capability + lengths + message, defaultText]);
-        if (answer !== forgotten) return answer;
+        if (answer !== forgotten) return keepUpload(answer);
         capability = '';
       }
     }
@@ -98,11 +127,11 @@
       if (wellFormed) message = apply(wellFormed, message, []);
       if (waitingLength + message.length > batchLength || waiting.length >= messagesPerPost) flush();
       if (!waiting.length) later(flush);
-      waiting[waiting.length] = [message, resolve];
+      waiting[waiting.length] = [message, function (answer) { resolve(keepUpload(answer)); }];
       waitingLength += message.length;
     });
   }
-  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send }) });
+  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload }) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
   if (config.relaysConsole && post) ['log', 'info', 'warn', 'error'].forEach(function (level) {

@@ -46,6 +46,14 @@ class FakeHost {
     this.documentPosts = []; // isolated-world messages
     this.answerPrompt = () => '{"code":0,"data":"sync"}';
     this.answerPost = (text) => text;
+    this.fetches = [];       // { url, method, body } of every request on the byte channel
+  }
+
+  /** The byte channel: records each request, answering its body's byte count. */
+  fetch(url, init = {}) {
+    this.fetches.push({ url, method: init.method || 'GET', body: init.body });
+    const size = init.body && init.body.byteLength;
+    return Promise.resolve(new Response(JSON.stringify({ code: 0, data: size })));
   }
 }
 
@@ -56,6 +64,7 @@ function makeDocument({ relay = {}, isolated = {}, top = true, handlers = true, 
   const window = new EventTarget();
   window.top = top ? window : {};
   const observers = [];
+  window.fetch = (url, init) => host.fetch(url, init);
   window.prompt = function (text, defaultText) {
     if (typeof text === 'string' && text.startsWith(ISOLATED_SETTINGS.tagPrefix)) {
       host.requests.push(text);
@@ -71,7 +80,7 @@ function makeDocument({ relay = {}, isolated = {}, top = true, handlers = true, 
     } };
   }
   const document = { createComment: () => new Comment() };
-  const shared = { window, document, EventTarget, Event, FocusEvent, CustomEvent, CharacterData, Comment, HTMLIFrameElement, queueMicrotask, console };
+  const shared = { window, document, EventTarget, Event, FocusEvent, CustomEvent, CharacterData, Comment, HTMLIFrameElement, queueMicrotask, console, Response, Blob };
   if (observer !== false) {
     shared.MutationObserver = class {
       constructor(callback) { this.callback = callback; observers.push(this); }
