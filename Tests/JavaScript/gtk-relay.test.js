@@ -159,3 +159,20 @@ test('a prompt whose answer carries a ticket gets a handle too', () => {
   const answer = JSON.parse(doc.page(`window.prompt('_dsbridge=m', '{"data":null,"_dscbstub":"dscb2_x","_dsbytes":3}')`));
   assert.equal(answer.upload, 'relay:1');
 });
+
+test('a buffer or a view of one goes as it is; what only looks like one is read into a buffer', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', upload: 'keystone://transfer/a' });
+  const sources = { 'new Uint8Array([1, 2])': 2, 'new Uint8Array([1, 2]).buffer': 2, '({ byteLength: 2, buffer: new ArrayBuffer(2) })': 15 };
+  for (const [source, size] of Object.entries(sources)) {
+    const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
+    assert.equal(await doc.page(`window._keystoneHost.upload('${answer.upload}', ${source})`), `{"code":0,"data":${size}}`, source);
+  }
+  const bodies = doc.host.fetches.map((f) => Object.prototype.toString.call(f.body));
+  assert.deepEqual(bodies, ['[object Uint8Array]', '[object ArrayBuffer]', '[object ArrayBuffer]']);
+  // What cannot be read as bytes at all is refused, coded, and nothing is posted.
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
+  const refused = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.upload}', Object.setPrototypeOf({}, Uint8Array.prototype))`));
+  assert.equal(refused.error.code, 2);
+  assert.equal(doc.host.fetches.length, 3);
+});

@@ -341,7 +341,7 @@
       }
       // A host that keeps the ticket posts the bytes itself (WebKitGTK's relay); otherwise they go
       // to the ticket's address.
-      var posted = host && typeof host.upload === 'function' ? Promise.resolve(host.upload(answer.upload, bytes)) :
+      var posted = host && typeof host.upload === 'function' ? new Promise(function (resolve) { resolve(host.upload(answer.upload, bytes)); }) :
         bodyOf(bytes).then(function (body) {
           var init = { method: 'POST', body: body };
           if (call.signal) init.signal = call.signal;
