@@ -199,6 +199,22 @@ struct BinaryInterface: BridgeInterface {
         }
         /// Whether `bytes` hold the pattern, byte for byte.
         methods.async("check") { (bytes: Data) in bytes == Self.pattern(bytes.count) }
+        // `count` bytes of the pattern as a stream of chunks of at most 1 MiB, written no further
+        // ahead of the page than it fetches.
+        methods.multiResponse("download") { (count: Int, writer: ResponseWriter<Data>) in
+            guard (0...(1 << 32)).contains(count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 2^32") }
+            let chunk = 1 << 20
+            var start = 0
+            while start < count {
+                let size = min(chunk, count - start)
+                var bytes = Data(count: size)
+                bytes.withUnsafeMutableBytes { raw in
+                    for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: (start + index) % 251) }
+                }
+                try await writer.write(bytes)
+                start += size
+            }
+        }
     }
 }
 

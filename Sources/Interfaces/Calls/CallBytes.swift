@@ -19,6 +19,14 @@ package final class CallBytes: Sendable {
     /// issued to it.
     package let origin: String?
     private let held = Locked<Data?>(nil)
+    private let flow = Locked(Flow())
+
+    /// The results sent as bytes that the page has not fetched yet, and a writer waiting for room.
+    private struct Flow {
+        var outstanding = 0
+        var waiter: CheckedContinuation<Void, Never>?
+        var isCancelled = false
+    }
 
     package init(argument: Data?, takesResults: Bool, origin: String?) {
         self.argument = argument
@@ -39,6 +47,46 @@ package final class CallBytes: Sendable {
         held.withLock { held in
             defer { held = nil }
             return held
+        }
+    }
+
+    /// A result went to the page as bytes, to be fetched.
+    package func sent() {
+        flow.withLock { $0.outstanding += 1 }
+    }
+
+    /// The page fetched a result's bytes (or its ticket went): a writer waiting for room goes on.
+    package func fetched() {
+        let waiter = flow.withLock { flow in
+            flow.outstanding -= 1
+            defer { flow.waiter = nil }
+            return flow.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Whether a writer waits for room now.
+    package var isWaiting: Bool { flow.withLock { $0.waiter != nil } }
+
+    /// Returns once fewer than `window` results wait for the page to fetch them, or the task is
+    /// cancelled: a producer of `Data` never runs ahead of the page by more than `window` results.
+    package func waitForRoom(window: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let isReady = flow.withLock { flow in
+                    guard flow.outstanding >= window, !flow.isCancelled else { return true }
+                    flow.waiter = continuation
+                    return false
+                }
+                if isReady { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = flow.withLock { flow in
+                flow.isCancelled = true
+                defer { flow.waiter = nil }
+                return flow.waiter
+            }
+            waiter?.resume()
         }
     }
 

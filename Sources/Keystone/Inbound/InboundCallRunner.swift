@@ -101,6 +101,10 @@ struct InboundCallRunner {
         }
     }
 
+    /// How many results of a producer of `Data` may wait for the page to fetch them before it
+    /// waits too.
+    static let bytesWindow = 4
+
     /// Where a running call's results go.
     enum Destination: Sendable {
         /// The page's callback, in the page load that made the call.
@@ -123,7 +127,9 @@ struct InboundCallRunner {
                 try await run(
                     ResponseSink { json, isFinal in
                         if let bytes, let held = bytes.take() {
-                            try sendBytes(held, to: bytes.origin, isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                            try sendBytes(held, of: bytes, isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                            // Backpressure: the producer waits while the page has results to fetch.
+                            if !isFinal { await bytes.waitForRoom(window: Self.bytesWindow) }
                         } else {
                             try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
                         }
@@ -139,7 +145,7 @@ struct InboundCallRunner {
                 last = try await body()
             }
             if last != nil, let bytes, let held = bytes.take() {
-                try sendBytes(held, to: bytes.origin, isFinal: true, to: destination, state: state, keystone: keystone)
+                try sendBytes(held, of: bytes, isFinal: true, to: destination, state: state, keystone: keystone)
             } else if let last {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
@@ -175,10 +181,10 @@ struct InboundCallRunner {
     /// Sends one result that is bytes, held for the page to fetch. Checked before the call's state
     /// changes: a result the hub cannot hold fails the call instead.
     private static func sendBytes(
-        _ held: Data, to origin: String?, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone
+        _ held: Data, of bytes: CallBytes, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone
     ) throws {
         guard case .callback(let callback, let epoch) = destination else { return }
-        let message = try keystone.bytesMessage(held, callback: callback, origin: origin, epoch: epoch, complete: isFinal)
+        let message = try keystone.bytesMessage(held, callback: callback, origin: bytes.origin, epoch: epoch, complete: isFinal, flow: bytes)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }

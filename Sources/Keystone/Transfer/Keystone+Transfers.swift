@@ -39,14 +39,17 @@ extension Keystone {
     /// of `origin`, held for the page to fetch.
     /// - Throws: `limitExceeded` past ``BridgeLimits/transferBytes`` or ``BridgeLimits/openTransfers``;
     ///   `pageGone` when the page load has gone.
-    func bytesMessage(_ bytes: Data, callback: String, origin: String?, epoch: PageEpoch, complete: Bool) throws(BridgeError) -> PageMessage {
+    func bytesMessage(
+        _ bytes: Data, callback: String, origin: String?, epoch: PageEpoch, complete: Bool, flow: CallBytes? = nil
+    ) throws(BridgeError) -> PageMessage {
         let limit = components.limits.transferBytes
         guard bytes.count <= limit else {
             throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than the limit of \(limit) bytes")
         }
         let grant = TransferTickets<TransferPayload>.Grant(
             pageLoad: epoch, callback: callback, direction: .toPage, maximumBytes: bytes.count, origin: origin)
-        let address = try storage.update { $0.openTransfer(Self.newTransferToken(), for: grant, payload: .download(bytes)) }.get()
+        let address = try storage.update { $0.openTransfer(Self.newTransferToken(), for: grant, payload: .download(bytes, flow)) }.get()
+        flow?.sent()
         return .bytes(callback: callback, source: address, size: bytes.count, complete: complete)
     }
 
@@ -78,7 +81,8 @@ extension Keystone {
             switch storage.update({ $0.redeemTransfer(token, direction: .toPage, from: origin) }) {
             case .failure(let error):
                 return refuseTransfer(error, status: 403)
-            case .success((_, .download(let bytes))):
+            case .success((_, .download(let bytes, let flow))):
+                flow?.fetched()
                 return .bytes(bytes)
             case .success:
                 return refuseTransfer(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"), status: 403)
