@@ -30,6 +30,13 @@ struct BenchInterface: BridgeInterface {
         // Bytes (Tests/Benchmark/bytes-keystone.html): as bytes from Keystone's `invoke`, as base64
         // in JSON from `dsBridge.call`. Byte i of what `make` returns is i % 251.
         methods.async("count") { (bytes: Data) in bytes.count }
+        // The app's memory around one transfer (Linux): `resetPeak` clears the process's peak
+        // resident size and answers the resident size now; `peak` answers the peak since.
+        methods.sync("resetPeak") { () -> Int in
+            try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+            return Self.status("VmRSS")
+        }
+        methods.sync("peak") { () -> Int in Self.status("VmHWM") }
         methods.async("make") { (count: Int) in
             var bytes = Data(count: max(0, count))
             bytes.withUnsafeMutableBytes { raw in
@@ -37,5 +44,14 @@ struct BenchInterface: BridgeInterface {
             }
             return bytes
         }
+    }
+
+    /// A size from /proc/self/status, in bytes (0 where it cannot be read).
+    static func status(_ field: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes << 10
     }
 }
