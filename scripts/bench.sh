@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh — prints one table of Keystone's per-call cost beside its floors, every row measured in
-# this run, and writes the chart Docs/performance.svg. For reading only: it decides nothing, since
-# wall time on a shared machine is noisy (the test command's bar counts instructions).
+# this run, and writes the charts Docs/performance.svg and Docs/bytes.svg. For reading only: it
+# decides nothing, since wall time on a shared machine is noisy (the test command's bar counts
+# instructions).
 #  - In process: a tiny sync call, an async call until its script is handed on, an untyped echo,
 #    each timed beside a bare JSONDecoder + JSONEncoder of the same payload, rounds interleaved.
 #  - In a real WebKitGTK page: the same rounds (Tests/Benchmark/engine.js) through Keystone
@@ -53,4 +54,4 @@ done
 echo
 echo "Bytes: best of 3 runs, each the median of its rounds; ratio = Keystone / floor"
 echo
-python3 Tests/Benchmark/bytes-table.py "$bytes_samples"
+python3 Tests/Benchmark/bytes-table.py "$bytes_samples" Docs/bytes.svg

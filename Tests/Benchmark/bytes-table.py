@@ -2,9 +2,11 @@
 and bytes-keystone.html (Keystone) printed, each prefixed with its side and run, and prints one
 table: for each direction and size, the best run's median of Keystone's bytes, of the floor's
 custom scheme and of Keystone's JSON path (base64 in JSON), with Keystone's ratio to the floor and
-its speed-up over the JSON path. For reading only: it decides nothing.
+its speed-up over the JSON path; with CHART, also writes those times as an SVG chart (log scale).
+For reading only: it decides nothing.
 
-    python3 Tests/Benchmark/bytes-table.py SAMPLES"""
+    python3 Tests/Benchmark/bytes-table.py SAMPLES [CHART]"""
+import math
 import re
 import sys
 
@@ -29,3 +31,40 @@ for direction in ("page to native", "native to page"):
         floor_text, ratio = (f"{floor:.0f} ms", f"{bytes_ / floor:.2f}") if floor else ("-", "-")
         json_text, speedup = (f"{json:.0f} ms", f"{json / bytes_:.1f}x") if json else ("past the message limit", "-")
         print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {json_text} | {speedup}")
+
+
+if len(sys.argv) > 2:
+    # One group of bars per direction and size: Keystone's bytes (blue), the floor's scheme (grey),
+    # Keystone's JSON path (orange), on a log scale from 1 ms to 10 s.
+    series = [("Keystone, bytes", "keystone bytes, {}", "#2f6fd6"), ("floor, custom scheme", "scheme, {}", "#999"),
+              ("Keystone, JSON (base64)", "keystone JSON, {}", "#e08a2c")]
+    rows = [(direction, size) for direction in ("page to native", "native to page") for size in (1, 8, 64)]
+    left, width, bar, gap = 170, 560, 12, 14
+    height = 60 + len(rows) * (len(series) * bar + gap) + 40
+
+    def x(ms):
+        return left + width * min(max(math.log10(max(ms, 1.0)) / 4.0, 0.0), 1.0)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 150}" height="{height}" font-family="sans-serif" font-size="12">',
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="10" y="20" font-size="14" font-weight="bold">Moving bytes: time per transfer, log scale (best run of 3, median of its rounds)</text>']
+    for index, (name, _, colour) in enumerate(series):
+        out.append(f'<rect x="{10 + index * 200}" y="32" width="12" height="12" fill="{colour}"/><text x="{26 + index * 200}" y="43">{name}</text>')
+    top = 60
+    for decade, label in enumerate(["1 ms", "10 ms", "100 ms", "1 s", "10 s"]):
+        at = left + width * decade / 4
+        out.append(f'<line x1="{at}" y1="{top - 6}" x2="{at}" y2="{height - 34}" stroke="#ddd"/>')
+        out.append(f'<text x="{at}" y="{height - 20}" text-anchor="middle" fill="#555">{label}</text>')
+    y = top
+    for direction, size in rows:
+        out.append(f'<text x="{left - 8}" y="{y + bar * 1.8}" text-anchor="end">{direction.replace(" to ", " → ")}, {size} MB</text>')
+        for name, key, colour in series:
+            ms = best.get((key.format(direction), size))
+            if ms is not None:
+                out.append(f'<rect x="{left}" y="{y}" width="{x(ms) - left:.1f}" height="{bar - 2}" fill="{colour}"/>')
+                out.append(f'<text x="{x(ms) + 4:.1f}" y="{y + bar - 3}" fill="#333">{ms:.0f} ms</text>')
+            y += bar
+        y += gap
+    out.append("</svg>")
+    with open(sys.argv[2], "w", encoding="utf-8") as chart:
+        chart.write("\n".join(out) + "\n")
