@@ -13,7 +13,12 @@ import Keystone
 /// - 3: a prompt's text, a NUL, and its default text, exactly as a page could send them;
 /// - 4: a post as a host reads it: its sender admitted first (a refused one gets one short
 ///   refusal), then a batch read by length (`PostedText`), NULs, lone surrogates' bytes and broken
-///   framing included: at most its limit of calls is made, and every answer is framed, coded JSON.
+///   framing included: at most its limit of calls is made, and every answer is framed, coded JSON;
+/// - 5: the byte channel: a method name, a NUL, a call's wrapper (sent as a script message), a NUL,
+///   a request's method, a NUL, and its body. The request goes to the address the call's answer
+///   gave, or, when there is none, to an address made of the wrapper's own bytes. Every answer is
+///   the protocol's coded JSON (or, for a fetched result, bytes), and a refused request's body is
+///   never read.
 ///
 /// Every call reaches a fresh Keystone with interfaces of every kind and Swift calls waiting for
 /// the page, so `_dsb.returnValue`, `_dsb.cancel` and the other built-ins have something to touch.
@@ -22,12 +27,13 @@ enum FuzzHarness {
     static func check(_ input: [UInt8]) {
         guard let mode = input.first else { return }
         let rest = input.dropFirst()
-        switch mode % 5 {
+        switch mode % 6 {
         case 0: checkWrapperSplit(Data(String(decoding: rest, as: UTF8.self).utf8))
         case 1: checkCall(rest, asPrompt: true)
         case 2: checkCall(rest, asPrompt: false)
         case 3: checkPrompt(rest)
-        default: checkBatch(rest)
+        case 4: checkBatch(rest)
+        default: checkTransfer(rest)
         }
     }
 
@@ -56,9 +62,11 @@ enum FuzzHarness {
         }
         let stub = theirs["_dscbstub"]
         guard case .success(let wrapper) = ours else {
-            // The only object the split refuses: one whose `_dscbstub` is not a string. (Linux's
-            // JSONSerialization also reads a trailing comma, which JSON.parse and RFC 8259 refuse.)
-            if stub == nil || stub is String, !hasTrailingComma(text) { fail("the split refused a JSON object", text) }
+            // The only objects the split refuses: one whose `_dscbstub` is not a string, and one
+            // whose `_dsbytes` is not `true`, `false` or a byte count written plainly (which the
+            // parsed value no longer shows). (Linux's JSONSerialization also reads a trailing
+            // comma, which JSON.parse and RFC 8259 refuse.)
+            if stub == nil || stub is String, theirs["_dsbytes"] == nil, !hasTrailingComma(text) { fail("the split refused a JSON object", text) }
             return
         }
         if stub != nil, !(stub is String) { fail("the split took a callback that is not a string", text) }
@@ -123,6 +131,9 @@ enum FuzzHarness {
             methods.multiResponse("count") { (value: Int, writer: ResponseWriter<Int>) in
                 for n in 0..<min(max(value, 0), 3) { try await writer.write(n) }
             }
+            methods.async("bytes") { (value: Data) async in value }
+            methods.sync("size") { (value: Data) in value.count }
+            methods.async("make") { (value: Int) async in Data(count: min(max(value, 0), 64)) }
         }
     }
 
@@ -135,6 +146,30 @@ enum FuzzHarness {
                 : keystone.handleMessage(method, arguments: arguments)
             guard let answer else { return fail("a bridge prompt was not answered", Data(bytes)) }
             checkAnswer(answer, Data(bytes))
+        }
+    }
+
+    static func checkTransfer(_ bytes: ArraySlice<UInt8>) {
+        let parts = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard parts.count == 4 else { return }
+        let (method, wrapper, request, body) = (parts[0], parts[1], parts[2], Data(parts[3].utf8))
+        withFreshKeystone(Data(bytes)) { keystone in
+            let answer = keystone.handleMessage(method, arguments: wrapper)
+            checkAnswer(answer, Data(bytes))
+            struct Upload: Decodable { var upload: String? }
+            let address = (try? JSONDecoder().decode(Upload.self, from: Data(answer.utf8)))?.upload ?? "keystone://transfer/" + wrapper
+            var read = false
+            let response = keystone.handleTransfer(method: request, url: address, origin: nil) { limit in
+                read = true
+                return body.count <= limit ? body : nil
+            }
+            if response.status >= 400, read, response.status == 403 || response.status == 404 || response.status == 405 {
+                fail("a refused request's body was read", Data(bytes))
+            }
+            if response.contentType == "application/json" || response.status != 200 {
+                guard !response.body.isEmpty || response.status == 204 else { return fail("a byte-channel answer is empty", Data(bytes)) }
+                if response.status != 204 { checkAnswer(String(decoding: response.body, as: UTF8.self), Data(bytes)) }
+            }
         }
     }
 
@@ -210,6 +245,7 @@ enum FuzzHarness {
         let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ContinuousClock(), window: .zero)))
         try! keystone.register(Everything())
         try! keystone.register(Everything(), namespace: "a.b")
+        keystone.serveTransfers(at: "keystone://transfer/")
         let sink = Sink()
         keystone.attach(to: sink)
         _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)
