@@ -215,6 +215,12 @@ struct BinaryInterface: BridgeInterface {
                 start += size
             }
         }
+        // One chunk of the pattern, then the Swift side gives up, as a cancelled task does: the
+        // page's stream ends with the coded error, and nothing is left behind.
+        methods.multiResponse("downloadThenCancel") { (count: Int, writer: ResponseWriter<Data>) in
+            try await writer.write(Self.pattern(min(max(count, 0), 1 << 20)))
+            throw BridgeError(code: .cancelled, message: "the download was cancelled")
+        }
     }
 }
 
