@@ -206,7 +206,7 @@ public struct MethodList: Sendable {
             name,
             BridgeMethod(
                 invoker: .sync { data, serializer, context in
-                    try result.encode(run(data, serializer, context), serializer, context)
+                    try result.encode(run(data, serializer, context), serializer, context.bytes)
                 }, takesBytes: takesBytes, returnsBytes: result.isBytes))
     }
 
@@ -241,7 +241,9 @@ public struct MethodList: Sendable {
             BridgeMethod(
                 invoker: .async { data, serializer, context in
                     let run = try start(data, serializer, context)
-                    return { try result.encode(await run(), serializer, context) }
+                    // The work keeps only the call's bytes, not its whole context.
+                    let bytes = context.bytes
+                    return { try result.encode(await run(), serializer, bytes) }
                 }, takesBytes: takesBytes, returnsBytes: result.isBytes))
     }
 
@@ -256,10 +258,11 @@ public struct MethodList: Sendable {
             BridgeMethod(
                 invoker: .multiResponse { data, serializer, context in
                     let run = try start(data, serializer, context)
+                    let bytes = context.bytes
                     return { sink in
                         try await run(
                             ResponseWriter { value, isFinal in
-                                try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, context), isFinal: isFinal)
+                                try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, bytes), isFinal: isFinal)
                             })
                     }
                 }, takesBytes: takesBytes, returnsBytes: Output.self == Data.self))
@@ -270,7 +273,7 @@ public struct MethodList: Sendable {
 /// bytes (``Invoker/noResult``) for a method that returns nothing. A `Data` result goes to a page
 /// that takes bytes as bytes (``CallBytes``).
 private struct ResultEncoding<Output>: Sendable {
-    let encode: @Sendable (Output, any JSONSerializer, CallContext) throws -> Data
+    let encode: @Sendable (Output, any JSONSerializer, CallBytes?) throws -> Data
     /// Whether the result is `Data`.
     var isBytes = false
 }
@@ -278,8 +281,8 @@ private struct ResultEncoding<Output>: Sendable {
 extension ResultEncoding where Output: Encodable & Sendable {
     static var json: Self {
         Self(
-            encode: { value, serializer, context in
-                if let bytes = context.bytes, bytes.takesResults, let data = value as? Data { return bytes.hold(data) }
+            encode: { value, serializer, bytes in
+                if let bytes, bytes.takesResults, let data = value as? Data { return bytes.hold(data) }
                 return try encodeResult(value, serializer)
             }, isBytes: Output.self == Data.self)
     }
