@@ -98,8 +98,6 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private var reusedCallbacks: Set<String> = []
     /// The address the host's byte channel serves transfers under (`nil`: the host has none).
     private(set) var transferBase: String?
-    /// Whether the host serves a byte channel: read for every call, so kept apart from the address.
-    private(set) var servesTransfers = false
     /// The tickets open for the current page load.
     private var transfers: TransferTickets<TransferPayload>
     private var lastReadyWaiter = 0
@@ -221,8 +219,10 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The host serves the byte channel under `base`.
     mutating func serveTransfers(at base: String) {
         transferBase = base
-        servesTransfers = true
     }
+
+    /// Whether the host serves a byte channel.
+    var servesTransfers: Bool { transferBase != nil }
 
     /// Opens a ticket, `token`, for `grant` and `payload`: the address the page presents it at, or
     /// why it is refused (no byte channel, the page load has gone, too many open).

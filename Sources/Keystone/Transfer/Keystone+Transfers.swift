@@ -59,36 +59,29 @@ extension Keystone {
             return refuseTransfer(BridgeError(code: .notFound, message: "no such transfer"), status: 404)
         }
         let token = String(url.utf8.dropFirst(base.utf8.count)) ?? ""
+        let direction: TransferTickets<TransferPayload>.Direction
         switch method {
-        case "POST":
-            switch storage.update({ $0.redeemTransfer(token, direction: .toSwift, from: origin) }) {
-            case .failure(let error):
-                return refuseTransfer(error, status: 403)
-            case .success((let grant, .upload(let call, let route))):
-                // Admitted: now, and only now, the body is read, no further than announced.
-                guard let body = readBody(grant.maximumBytes) else {
-                    let error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than it announced")
-                    return refuseTransfer(error, status: 413)
-                }
-                guard body.count == grant.maximumBytes else {
-                    return refuseTransfer(BridgeError(code: .malformedMessage, message: "the call's bytes are fewer than it announced"), status: 400)
-                }
-                return .answer(InboundCallRunner(keystone: self, call: call.with(bytes: body), epoch: grant.pageLoad, route: route).answer())
-            case .success:
-                return refuseTransfer(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"), status: 403)
+        case "POST": direction = .toSwift
+        case "GET": direction = .toPage
+        default: return refuseTransfer(BridgeError(code: .notAllowed, message: "the byte channel takes GET and POST only"), status: 405)
+        }
+        // The ticket moves bytes the way the request does, or it is refused: an upload's ticket
+        // is presented by a POST, a result's by a GET.
+        switch storage.update({ $0.redeemTransfer(token, direction: direction, from: origin) }) {
+        case .failure(let error):
+            return refuseTransfer(error, status: 403)
+        case .success((let grant, .upload(let call, let route))):
+            // Admitted: now, and only now, the body is read, no further than announced.
+            guard let body = readBody(grant.maximumBytes) else {
+                return refuseTransfer(BridgeError(code: .limitExceeded, message: "the call's bytes are more than it announced"), status: 413)
             }
-        case "GET":
-            switch storage.update({ $0.redeemTransfer(token, direction: .toPage, from: origin) }) {
-            case .failure(let error):
-                return refuseTransfer(error, status: 403)
-            case .success((_, .download(let bytes, let flow))):
-                flow?.fetched()
-                return .bytes(bytes)
-            case .success:
-                return refuseTransfer(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"), status: 403)
+            guard body.count == grant.maximumBytes else {
+                return refuseTransfer(BridgeError(code: .malformedMessage, message: "the call's bytes are fewer than it announced"), status: 400)
             }
-        default:
-            return refuseTransfer(BridgeError(code: .notAllowed, message: "the byte channel takes GET and POST only"), status: 405)
+            return .answer(InboundCallRunner(keystone: self, call: call.with(bytes: body), epoch: grant.pageLoad, route: route).answer())
+        case .success((_, .download(let bytes, let flow))):
+            flow?.fetched()
+            return .bytes(bytes)
         }
     }
 
