@@ -63,15 +63,7 @@ extension WebKitGTKHost {
         // The body stream is ours to release; no body is an empty one.
         guard let stream = webkit_uri_scheme_request_get_http_body(request) else { return Data() }
         defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
-        var body = Data()
-        body.reserveCapacity(limit)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Int(g_input_stream_read(stream, $0.baseAddress, gsize($0.count), nil, nil)) }
-            if count == 0 { return body }
-            guard count > 0, body.count + count <= limit else { return nil }
-            body.append(buffer, count: count)
-        }
+        return TransferBody.read(limit: limit) { Int(g_input_stream_read(stream, $0.baseAddress, gsize($0.count), nil, nil)) }
     }
 
     /// Hands the engine the hub's answer: its status, headers and body.

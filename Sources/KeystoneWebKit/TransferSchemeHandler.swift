@@ -72,13 +72,8 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
         guard let stream = request.httpBodyStream else { return Data() }
         stream.open()
         defer { stream.close() }
-        var body = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = stream.read(&buffer, maxLength: buffer.count)
-            if count == 0 { return body }
-            guard count > 0, body.count + count <= limit else { return nil }
-            body.append(buffer, count: count)
+        return TransferBody.read(limit: limit) { buffer in
+            buffer.baseAddress.map { stream.read($0.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count) } ?? -1
         }
     }
 }
