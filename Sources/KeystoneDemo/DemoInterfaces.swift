@@ -181,11 +181,11 @@ struct MainActorInterface: BridgeInterface {
 /// Namespace `binary`: bytes as bytes. Byte i of every pattern is i % 251, which the far side
 /// checks.
 struct BinaryInterface: BridgeInterface {
-    /// `count` bytes of the pattern.
-    static func pattern(_ count: Int) -> Data {
+    /// `count` bytes of the pattern, from byte `start` of it.
+    static func pattern(_ count: Int, from start: Int = 0) -> Data {
         var bytes = Data(count: count)
         bytes.withUnsafeMutableBytes { raw in
-            for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: index % 251) }
+            for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: (start + index) % 251) }
         }
         return bytes
     }
@@ -207,11 +207,7 @@ struct BinaryInterface: BridgeInterface {
             var start = 0
             while start < count {
                 let size = min(chunk, count - start)
-                var bytes = Data(count: size)
-                bytes.withUnsafeMutableBytes { raw in
-                    for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: (start + index) % 251) }
-                }
-                try await writer.write(bytes)
+                try await writer.write(Self.pattern(size, from: start))
                 start += size
             }
         }

@@ -45,9 +45,11 @@ static gboolean on_dialog(WebKitWebView *view, WebKitScriptDialog *dialog, gpoin
     return TRUE;
 }
 
-/// Byte i of every answer: i % 251, which a page checks.
-static void fill(guint8 *bytes, gsize count) {
+/// `count` bytes, byte i = i % 251, which a page checks; the caller frees them.
+static guint8 *pattern(gsize count) {
+    guint8 *bytes = g_malloc(count ? count : 1);
     for (gsize i = 0; i < count; i++) bytes[i] = (guint8)(i % 251);
+    return bytes;
 }
 
 /// keystone-floor:…: a POST's body read whole (its byte count answered); a GET of /N, N bytes.
@@ -71,8 +73,7 @@ static void on_scheme(WebKitURISchemeRequest *request, gpointer data) {
         stream = g_memory_input_stream_new_from_data(text, (gssize)length, g_free);
     } else {
         length = (gsize)g_ascii_strtoull(webkit_uri_scheme_request_get_path(request) + 1, NULL, 10);
-        guint8 *bytes = g_malloc(length ? length : 1);
-        fill(bytes, length);
+        guint8 *bytes = pattern(length);
         stream = g_memory_input_stream_new_from_data(bytes, (gssize)length, g_free);
     }
     WebKitURISchemeResponse *response = webkit_uri_scheme_response_new(stream, (gint64)length);
@@ -140,8 +141,7 @@ static gboolean on_connection(GThreadedSocketService *service, GSocketConnection
             g_free(text);
         } else {
             gsize count = (gsize)g_ascii_strtoull(path + 1, NULL, 10);
-            guint8 *bytes = g_malloc(count ? count : 1);
-            fill(bytes, count);
+            guint8 *bytes = pattern(count);
             char *head = g_strdup_printf("HTTP/1.1 200 OK\r\n%sContent-Type: application/octet-stream\r\nContent-Length: %zu\r\n\r\n",
                                          cors, count);
             g_output_stream_write_all(out, head, strlen(head), NULL, NULL, NULL);
@@ -169,8 +169,7 @@ static gboolean on_floor_text(WebKitUserContentManager *manager, JSCValue *value
         answer = jsc_value_new_number(context, (double)count);
     } else {
         gsize count = (gsize)jsc_value_to_double(value);
-        guint8 *bytes = g_malloc(count ? count : 1);
-        fill(bytes, count);
+        guint8 *bytes = pattern(count);
         char *text = g_base64_encode(bytes, count);
         g_free(bytes);
         answer = jsc_value_new_string(context, text);

@@ -110,8 +110,7 @@
 
   /** `value`'s bytes as base64, for a native side without a byte channel (as a `Data` in JSON). */
   function toBase64(value) {
-    var read = typeof Blob === 'function' && value instanceof Blob ? value.arrayBuffer() : Promise.resolve(value);
-    return read.then(function (buffer) {
+    return bodyOf(value).then(function (buffer) {
       var bytes = ArrayBuffer.isView(buffer) ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(buffer);
       var text = '';
       for (var i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));

@@ -20,6 +20,7 @@
   var fetchBytes = typeof window.fetch === 'function' && apply(bind, window.fetch, [window]);
   var NewResponse = typeof Response === 'function' && Response;
   var readBuffer = NewResponse && Response.prototype.arrayBuffer, readText = NewResponse && Response.prototype.text;
+  var isView = ArrayBuffer.isView, bufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 
   // Tickets to send a call's bytes stay here. WebKitGTK's UI process cannot read a request body
   // that holds a Blob (it crashes resolving it), so no page script may post to the byte channel
@@ -52,7 +53,6 @@
       return then(fetchBytes(address, { method: 'POST', body: buffer }), function (response) { return apply(readText, response, []); });
     });
   }
-  var isView = ArrayBuffer.isView, bufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
   function isBuffer(value) {
     try {
       apply(bufferLength, value, []);
