@@ -26,10 +26,9 @@ struct InboundCallRunner {
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> CallAnswer {
         let cancellation = CallCancellation()
-        let bytes = call.transfer
         let context = CallContext(
             frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
-            hasCallback: call.callback != nil, bytes: bytes
+            hasCallback: call.callback != nil, bytes: call.transfer
         )
         let environment = DispatchEnvironment(serializer: keystone.components.serializer, context: context)
         let call = call
@@ -49,10 +48,10 @@ struct InboundCallRunner {
             }
             switch outcome {
             case .answered(let value):
-                return keystone.answer(value, held: bytes?.take(), to: call, epoch: epoch)
+                return keystone.answer(value, to: call, epoch: epoch)
             case .work(let work):
                 let state = Locked(InboundCallState(answeringThread: call.acceptsInlineAnswer ? InboundCallState.currentThread() : nil))
-                try runTask(work, cancellation: cancellation, middleware: middleware, state: state, bytes: bytes)
+                try runTask(work, cancellation: cancellation, middleware: middleware, state: state)
                 return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
@@ -66,10 +65,9 @@ struct InboundCallRunner {
     /// answered).
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
-    private func runTask(
-        _ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>, bytes: CallBytes?
-    ) throws(BridgeError) {
+    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
         let (keystone, call, epoch) = (keystone, call, epoch)
+        let bytes = call.transfer
         let callback = call.callback
         let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
         if let earlier = started.reusedCallbackOf {

@@ -133,12 +133,12 @@ extension Keystone {
     /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
     /// one that asked for it (``InboundCall/acceptsInlineAnswer``), and otherwise through the
     /// callback, as one complete result (a dispatcher of the app's own that answers any kind).
-    /// A `Data` result handed over as bytes (`held`) goes through the callback as bytes.
-    func answer(_ value: Data, held: Data?, to call: InboundCall, epoch: PageEpoch) -> CallAnswer {
+    /// A `Data` result the method handed over as bytes goes through the callback as bytes.
+    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> CallAnswer {
         guard let callback = call.callback else { return .result(value, inline: false) }
-        if let held {
+        if let transfer = call.transfer, let held = transfer.take() {
             do {
-                send(try bytesMessage(held, callback: callback, origin: call.frame.origin, epoch: epoch, complete: true), to: epoch)
+                send(try bytesMessage(held, callback: callback, origin: transfer.origin, epoch: epoch, complete: true), to: epoch)
                 return .accepted
             } catch {
                 return refuse(error, callback: callback)
