@@ -85,6 +85,7 @@ typedef void (*GClosureNotify)(gpointer data, GClosure *closure);
 #define KS_G_SIGNAL_MATCH_DATA (1u << 4)
 
 extern void g_object_unref(gpointer object);
+extern gpointer(g_object_ref)(gpointer object);
 extern gpointer(g_object_ref_sink)(gpointer object);
 extern gulong g_signal_connect_data(gpointer instance, const gchar *detailed_signal, GCallback c_handler, gpointer data,
                                     GClosureNotify destroy_data, unsigned int connect_flags);

@@ -42,7 +42,8 @@ extension WebKitGTKHost {
     }
 
     /// Answers one request of the scheme with its web view's hub: the method, address and `Origin`
-    /// as the engine reports them, and the body read only if the hub asks for it.
+    /// as the engine reports them, and the body read only if the hub asks for it. The hub may
+    /// answer later (a stream's chunk waits for room): the request is kept until it does.
     private static func answerTransfer(_ request: OpaquePointer?) {
         guard let request else { return }
         guard let view = webkit_uri_scheme_request_get_web_view(request), let host = hostsByView[view]?.host else {
@@ -54,8 +55,33 @@ extension WebKitGTKHost {
         let origin = webkit_uri_scheme_request_get_http_headers(request).flatMap { soup_message_headers_get_one($0, "Origin") }.map {
             String(cString: $0)
         }
-        let response = host.hub.handleTransfer(method: method, url: url, origin: origin) { limit in readBody(of: request, limit: limit) }
-        finish(request, with: response)
+        let pending = PendingTransfer(request)
+        host.hub.handleTransfer(method: method, url: url, origin: origin) { limit in
+            readBody(of: request, limit: limit)
+        } respond: { response in
+            pending.finish(with: response)
+        }
+    }
+
+    /// A request of the scheme, referenced until the hub's answer is handed to the engine on the
+    /// main loop's thread, the only thread it is touched on. An answer after the engine stopped
+    /// the request (its page went) is taken and dropped by WebKit.
+    private final class PendingTransfer: @unchecked Sendable {
+        private let request: OpaquePointer
+
+        init(_ request: OpaquePointer) {
+            self.request = request
+            g_object_ref(UnsafeMutableRawPointer(request))
+        }
+
+        func finish(with response: TransferResponse) {
+            guard Thread.isMainThread else {
+                DispatchQueue.main.async { self.finish(with: response) }
+                return
+            }
+            WebKitGTKHost.finish(request, with: response)
+            g_object_unref(UnsafeMutableRawPointer(request))
+        }
     }
 
     /// The request's body, read whole: `nil` when it holds more than `limit` bytes or cannot be read.
@@ -67,7 +93,7 @@ extension WebKitGTKHost {
     }
 
     /// Hands the engine the hub's answer: its status, headers and body.
-    private static func finish(_ request: OpaquePointer, with response: TransferResponse) {
+    fileprivate static func finish(_ request: OpaquePointer, with response: TransferResponse) {
         let bytes = response.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         let stream = g_memory_input_stream_new_from_bytes(bytes)
         g_bytes_unref(bytes)

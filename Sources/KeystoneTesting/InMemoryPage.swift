@@ -237,6 +237,28 @@ public final class InMemoryPage: EvaluationTarget {
         return try await firstResult(of: method, try start(method, JSONValue.null, inline: true, upload: bytes), as: Result.self, nothing: nil)
     }
 
+    /// Keystone's runtime's `dsBridge.invoke(method, readableStream)`: the call announces a stream
+    /// (`"_dsbytes": "stream"`), then each of `chunks` goes over the byte channel to the ticket the
+    /// answer to the one before carried, which comes once the method has room for it; an empty
+    /// post ends the stream. A method that takes a `ByteStream` reads the chunks as they arrive;
+    /// one that takes `Data` gets them gathered. Only as `PageRuntime/keystone`.
+    public func invoke<Result: Decodable & Sendable>(_ method: String, streaming chunks: [Data], as: Result.Type = Result.self) async throws -> Result {
+        guard runtime == .keystone else {
+            throw BridgeError(code: .unsupportedCallKind, message: "only Keystone's runtime sends bytes as bytes")
+        }
+        let (callback, results) = try openCallback()
+        let arguments = try encodeCall(JSONValue.null, callback: callback, takesBytes: true, upload: .string("stream"))
+        var answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
+        // Each chunk goes once the answer to the one before hands the page the next ticket; an
+        // answer without one (the method stopped reading, or a refusal) ends the sending.
+        for chunk in chunks + [Data()] {
+            guard let address = uploadAddress(answer) else { break }
+            let response = await transfer("POST", address, body: chunk)
+            answer = String(decoding: response.body, as: UTF8.self)
+        }
+        return try await firstResult(of: method, settle(callback, results, by: answer, inline: false), as: Result.self, nothing: nil)
+    }
+
     /// Keystone's runtime's `dsBridge.invoke(method, data)`: the result of any method, asked for in
     /// the call's own answer where the method is synchronous. A method that returns nothing
     /// resolves `undefined`, read here as `null` (`nil` for an optional `Result`), where
@@ -399,7 +421,7 @@ public final class InMemoryPage: EvaluationTarget {
             // As Keystone's runtime does: fetch the bytes from the byte channel, then hand them on.
             // A callback it did not open fetches nothing.
             guard let continuation = state.withLock({ complete ? $0.callbacks.removeValue(forKey: callback) : $0.callbacks[callback] }) else { return }
-            let response = hub.handleTransfer(method: "GET", url: source, origin: frame.origin) { _ in Data() }
+            let response = transferNow("GET", source, body: Data())
             if response.status == 200, response.body.count == size {
                 continuation.yield(.bytes(response.body))
                 if complete { continuation.finish() }
@@ -496,6 +518,20 @@ public final class InMemoryPage: EvaluationTarget {
     private func start(
         _ method: String, _ data: some Encodable & Sendable, inline: Bool = false, upload: Data? = nil, streamed: Bool = false
     ) throws -> (String, Results) {
+        let (callback, results) = try openCallback()
+        // `invoke`, `stream` and `callHandler` of Keystone's runtime take `Data` results as bytes.
+        let takesBytes = runtime == .keystone && (inline || upload != nil || streamed)
+        let arguments = try encodeCall(data, callback: callback, inline: inline, takesBytes: takesBytes, upload: upload.map { .number(Double($0.count)) })
+        var answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
+        if let upload, let address = uploadAddress(answer) {
+            // The ticket is the answer: the bytes go over the byte channel, whose answer is the call's.
+            answer = String(decoding: transferNow("POST", address, body: upload).body, as: UTF8.self)
+        }
+        return settle(callback, results, by: answer, inline: inline)
+    }
+
+    /// Registers `window.dscbN`: the callback's name and what it receives.
+    private func openCallback() throws -> (String, Results) {
         let (stream, continuation) = Results.makeStream()
         let callback = try state.withLock { state throws(BridgeError) in
             guard state.isInitialized else {
@@ -509,15 +545,12 @@ public final class InMemoryPage: EvaluationTarget {
             state.callbacks[name] = continuation
             return name
         }
-        // `invoke`, `stream` and `callHandler` of Keystone's runtime take `Data` results as bytes.
-        let takesBytes = runtime == .keystone && (inline || upload != nil || streamed)
-        let arguments = try encodeCall(data, callback: callback, inline: inline, takesBytes: takesBytes, upload: upload?.count)
-        var answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
-        if let upload, let address = uploadAddress(answer) {
-            // The ticket is the answer: the bytes go over the byte channel, whose answer is the call's.
-            let response = hub.handleTransfer(method: "POST", url: address, origin: frame.origin) { limit in upload.count <= limit ? upload : nil }
-            answer = String(decoding: response.body, as: UTF8.self)
-        }
+        return (callback, stream)
+    }
+
+    /// What the call of `callback` receives, once its answer is `answer`: the answer itself when it
+    /// settles the call (an inline result, or a refusal), otherwise what reaches the callback.
+    private func settle(_ callback: String, _ stream: Results, by answer: String?, inline: Bool) -> (String, Results) {
         if inline, let value = inlineValue(answer) {
             // Settled by the answer itself: the runtime closes the callback.
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
@@ -538,13 +571,39 @@ public final class InMemoryPage: EvaluationTarget {
     }
 
     /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true`, and `_dsbytes:
-    /// true` (or the argument's byte count) when asked, as Keystone's runtime sends them.
+    /// true` (or the argument's byte count, or `"stream"`) when asked, as Keystone's runtime sends
+    /// them.
     private func encodeCall(
-        _ data: some Encodable & Sendable, callback: String?, inline: Bool = false, takesBytes: Bool = false, upload: Int? = nil
+        _ data: some Encodable & Sendable, callback: String?, inline: Bool = false, takesBytes: Bool = false, upload: JSONValue? = nil
     ) throws -> String {
-        let bytes: JSONValue? = upload.map { .number(Double($0)) } ?? (takesBytes ? .bool(true) : nil)
+        let bytes: JSONValue? = upload ?? (takesBytes ? .some(.bool(true)) : .none)
         let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsbytes: bytes)
         return String(decoding: try serializer.encode(arguments), as: UTF8.self)
+    }
+
+    /// One request on the byte channel, as the page's `fetch` makes it, answered whenever the hub
+    /// answers it.
+    private func transfer(_ method: String, _ url: String, body: Data) async -> TransferResponse {
+        await withCheckedContinuation { continuation in
+            hub.handleTransfer(method: method, url: url, origin: frame.origin) { limit in
+                body.count <= limit ? body : nil
+            } respond: {
+                continuation.resume(returning: $0)
+            }
+        }
+    }
+
+    /// One request on the byte channel that Keystone answers at once: a result's bytes, or bytes
+    /// sent at once. A hub that answers it later is read as a failure.
+    private func transferNow(_ method: String, _ url: String, body: Data) -> TransferResponse {
+        let response = Locked<TransferResponse?>(nil)
+        hub.handleTransfer(method: method, url: url, origin: frame.origin) { limit in
+            body.count <= limit ? body : nil
+        } respond: { answer in
+            response.withLock { $0 = answer }
+        }
+        let failure = BridgeError(code: .failed, message: "the byte channel did not answer at once")
+        return response.withLock { $0 } ?? TransferResponse(status: 500, contentType: "application/json", body: Data(CallAnswer.failure(failure).text.utf8))
     }
 
     /// The byte channel's address in an answer that asks for the call's bytes (`"upload"`).

@@ -31,6 +31,9 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
 
     /// The hosts of the web views made from the configuration.
     private var attached: [Attached] = []
+    /// The tasks started and neither answered nor stopped: WebKit raises an exception when a
+    /// stopped task is answered, so an answer the hub gives later goes only to a task still here.
+    private var running: Set<ObjectIdentifier> = []
 
     /// Answers `webView`'s requests with `host`'s hub.
     func attach(_ host: WKWebViewHost, to webView: WKWebView) {
@@ -42,16 +45,53 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
         attached.removeAll { $0.webView == nil || $0.webView === webView }
     }
 
+    /// Hands the request to its web view's hub. The hub answers most requests before this returns;
+    /// a chunk of a stream into Swift waits until the method reading it has room, and its answer
+    /// comes back to the main actor then.
     func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
         let request = urlSchemeTask.request
-        let response: TransferResponse
-        if let host = attached.first(where: { $0.webView === webView })?.host {
-            response = host.hub.handleTransfer(
-                method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "", origin: request.value(forHTTPHeaderField: "Origin")
-            ) { limit in Self.body(of: request, limit: limit) }
-        } else {
-            response = TransferResponse(status: 404, contentType: "text/plain", body: Data())
+        guard let host = attached.first(where: { $0.webView === webView })?.host else {
+            return Self.answer(urlSchemeTask, with: TransferResponse(status: 404, contentType: "text/plain", body: Data()))
         }
+        let task = StartedTask(urlSchemeTask)
+        running.insert(task.id)
+        host.hub.handleTransfer(
+            method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "", origin: request.value(forHTTPHeaderField: "Origin")
+        ) { limit in
+            Self.body(of: request, limit: limit)
+        } respond: { [weak self] response in
+            let finish: @MainActor () -> Void = {
+                guard let self, self.running.remove(task.id) != nil else { return }  // stopped meanwhile
+                Self.answer(task.task, with: response)
+            }
+            if Thread.isMainThread {
+                MainActor.assumeIsolated(finish)
+            } else {
+                Task { @MainActor in finish() }
+            }
+        }
+    }
+
+    /// WebKit stopped the task (its page went, or the page's `fetch` was aborted): an answer the
+    /// hub gives it later is dropped.
+    func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask) {
+        running.remove(ObjectIdentifier(urlSchemeTask))
+    }
+
+    /// A task the hub has yet to answer, kept (so its identity stays its own) until it does. It is
+    /// touched on the main actor only, where WebKit calls and is called.
+    private struct StartedTask: @unchecked Sendable {
+        let task: any WKURLSchemeTask
+        var id: ObjectIdentifier { ObjectIdentifier(task) }
+
+        init(_ task: any WKURLSchemeTask) {
+            self.task = task
+        }
+    }
+
+    /// Hands WebKit the hub's answer: its status, headers and body.
+    private static func answer(_ urlSchemeTask: any WKURLSchemeTask, with response: TransferResponse) {
+        let request = urlSchemeTask.request
         let fields = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         guard let url = request.url, let head = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields) else {
             urlSchemeTask.didFailWithError(BridgeError(code: .malformedMessage, message: "the request has no address"))
@@ -61,9 +101,6 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
         if !response.body.isEmpty { urlSchemeTask.didReceive(response.body) }
         urlSchemeTask.didFinish()
     }
-
-    /// Every request is answered before `start` returns: nothing is left to stop.
-    func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask) {}
 
     /// The request's body, whole: `nil` when it holds more than `limit` bytes. WebKit hands a
     /// body as `httpBody`, or as a stream when it is large.

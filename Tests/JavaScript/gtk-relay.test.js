@@ -176,3 +176,15 @@ test('a buffer or a view of one goes as it is; what only looks like one is read 
   assert.equal(refused.error.code, 2);
   assert.equal(doc.host.fetches.length, 3);
 });
+
+test("the next ticket a stream's piece is answered with stays in the relay too", async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', upload: 'keystone://transfer/first' });
+  doc.host.answerFetch = () => JSON.stringify({ code: 0, data: '', upload: 'keystone://transfer/' + 'fedcba9876543210'.repeat(2) });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{"data":null,"_dscbstub":"dscb1_x","_dsbytes":"stream"}')`));
+  const next = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.upload}', new Uint8Array(3))`));
+  assert.equal(next.upload, 'relay:2');
+  doc.host.answerFetch = (size) => JSON.stringify({ code: 0, data: size });
+  assert.equal(await doc.page(`window._keystoneHost.upload('relay:2', new Uint8Array(0))`), '{"code":0,"data":0}');
+  assert.equal(doc.host.fetches[1].url, 'keystone://transfer/' + 'fedcba9876543210'.repeat(2));
+});

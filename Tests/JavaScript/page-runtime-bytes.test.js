@@ -89,3 +89,85 @@ test('dsBridge.call keeps dsbridge.js behaviour: no bytes asked for', async () =
   await new Promise((resolve) => page.window.dsBridge.call('make', 3, resolve));
   assert.equal(page.native.prompts.find((p) => p.method === 'make').arg._dsbytes, undefined);
 });
+
+/** A ReadableStream of `chunks`, noting whether it was cancelled. */
+function streamOf(chunks) {
+  const state = { cancelled: false, pulled: 0 };
+  const stream = new ReadableStream({
+    pull(controller) {
+      if (state.pulled < chunks.length) controller.enqueue(chunks[state.pulled++]);
+      else controller.close();
+    },
+    cancel() { state.cancelled = true; },
+  });
+  return { stream, state };
+}
+
+test('a ReadableStream goes piece by piece, each to the ticket the answer to the one before carried', async () => {
+  const page = await readyPage();
+  page.native.async.count = (bytes, reply) => reply.result(bytes.length);
+  const big = new Uint8Array((2 << 20) + 5).map((_, i) => i % 251);
+  const { stream } = streamOf([new Uint8Array([1, 2, 3]), big]);
+  const progress = [];
+  const count = await page.window.dsBridge.invoke('count', stream, { onProgress: (sent, total) => progress.push([sent, total]) });
+  assert.equal(count, 3 + big.length);
+  const call = page.native.prompts.find((p) => p.method === 'count');
+  assert.equal(call.arg._dsbytes, 'stream');
+  assert.equal(call.arg.data, null);
+  assert.deepEqual(page.native.pieces, [3, 1 << 20, 1 << 20, 5], 'a chunk over 1 MiB goes in pieces of 1 MiB');
+  assert.equal(page.native.posted[3 + 300], 300 % 251, 'in order');
+  assert.deepEqual(progress.map((p) => p[0]), [3, 3 + (1 << 20), 3 + (2 << 20), 3 + big.length]);
+  assert.equal(progress[0][1], undefined, 'a stream has no known total');
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('when native stops reading, the page stops sending and cancels its stream', async () => {
+  const page = await readyPage();
+  page.native.stopAfter = 1;
+  page.native.async.first = (bytes, reply) => reply.result(bytes.length);
+  const { stream, state } = streamOf([new Uint8Array(4), new Uint8Array(5), new Uint8Array(6)]);
+  assert.equal(await page.window.dsBridge.invoke('first', stream), 4);
+  await settle();
+  assert.deepEqual(page.native.pieces, [4]);
+  assert.equal(state.cancelled, true);
+  assert.ok(state.pulled < 3, 'the rest was never read');
+});
+
+test('a chunk that is not bytes fails the call, and native is told', async () => {
+  const page = await readyPage();
+  page.native.async.count = (bytes, reply) => reply.result(bytes.length);
+  const { stream } = streamOf(['text']);
+  await assert.rejects(page.window.dsBridge.invoke('count', stream), (error) => error.code === 2);
+  assert.equal(page.native.cancels.length, 1);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('without a byte channel, a stream is gathered and goes as base64', async () => {
+  const page = await readyPage();
+  page.native.byteChannel = false;
+  page.native.async.count = (text, reply) => reply.result(Buffer.from(text, 'base64').length);
+  const { stream } = streamOf([new Uint8Array(2), new Uint8Array(3)]);
+  assert.equal(await page.window.dsBridge.invoke('count', stream), 5);
+  assert.deepEqual(page.native.prompts.filter((p) => p.method === 'count').map((c) => c.arg._dsbytes), ['stream', 5, true]);
+});
+
+test('onProgress hears bytes sent at once, and a result as it is fetched', async () => {
+  const page = await readyPage();
+  page.native.async.count = (bytes, reply) => reply.result(bytes.length);
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count));
+  const sent = [];
+  await page.window.dsBridge.invoke('count', inPage(page, 'new Uint8Array(7)'), { onProgress: (moved, total) => sent.push([moved, total]) });
+  assert.deepEqual(sent, [[7, 7]]);
+  const origin = page.native.fetch.bind(page.native);
+  page.native.fetch = (url, init) => origin(url, init).then((response) => {
+    if (!response.arrayBuffer) return response;
+    return response.arrayBuffer().then((buffer) => ({
+      ok: true, status: 200,
+      body: new ReadableStream({ start(c) { c.enqueue(new Uint8Array(buffer, 0, 4)); c.enqueue(new Uint8Array(buffer, 4)); c.close(); } }),
+    }));
+  });
+  const fetched = [];
+  const made = await page.window.dsBridge.invoke('make', 10, { onProgress: (moved, total) => fetched.push([moved, total]) });
+  assert.equal(made.length, 10);
+  assert.deepEqual(fetched, [[4, 10], [10, 10]]);
+});

@@ -85,18 +85,19 @@ struct ByteTransferTests {
     @Test func aTicketIsSpentByItsFirstUse() async throws {
         let _: Data = try await page.invoke("binary.make", 10)
         let source = try #require(lastSource)
-        let replay = keystone.handleTransfer(method: "GET", url: source, origin: nil) { _ in Data() }
+        let replay = try #require(keystone.transferNow(method: "GET", url: source, origin: nil) { _ in Data() })
         #expect(replay.status == 403)
         #expect(!String(decoding: replay.body, as: UTF8.self).contains(source.suffix(32)))
     }
 
     @Test(arguments: ["0123456789abcdef0123456789abcdef", "../../etc/passwd", "", String(repeating: "f", count: 4_096)])
-    func aForgedTicketIsRefusedWithoutReadingTheBody(token: String) {
+    func aForgedTicketIsRefusedWithoutReadingTheBody(token: String) throws {
         var read = false
-        let response = keystone.handleTransfer(method: "POST", url: InMemoryPage.transferBase + token, origin: nil) { _ in
-            read = true
-            return Data()
-        }
+        let response = try #require(
+            keystone.transferNow(method: "POST", url: InMemoryPage.transferBase + token, origin: nil) { _ in
+                read = true
+                return Data()
+            })
         #expect(response.status == 403)
         #expect(!read)
         #expect(response.body.count < 200)
@@ -113,7 +114,7 @@ struct ByteTransferTests {
     @Test func aBodyLongerThanAnnouncedIsRefusedAndTheCallFails() throws {
         let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb90_x","_dsbytes":4}"#)
         let address = try #require(uploadAddress(answer))
-        let response = keystone.handleTransfer(method: "POST", url: address, origin: nil) { _ in nil }
+        let response = try #require(keystone.transferNow(method: "POST", url: address, origin: nil) { _ in nil })
         #expect(response.status == 413)
     }
 
@@ -130,10 +131,11 @@ struct ByteTransferTests {
         page.navigate()
         page.initialize()
         var read = false
-        let response = keystone.handleTransfer(method: "POST", url: address, origin: nil) { _ in
-            read = true
-            return Data([1, 2])
-        }
+        let response = try #require(
+            keystone.transferNow(method: "POST", url: address, origin: nil) { _ in
+                read = true
+                return Data([1, 2])
+            })
         #expect(response.status == 403)
         #expect(!read)
     }
@@ -143,7 +145,7 @@ struct ByteTransferTests {
         framed.initialize()
         let answer = framed.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb92_x","_dsbytes":2}"#)
         let address = try #require(uploadAddress(answer))
-        let response = keystone.handleTransfer(method: "POST", url: address, origin: "https://evil.example") { _ in Data([1, 2]) }
+        let response = try #require(keystone.transferNow(method: "POST", url: address, origin: "https://evil.example") { _ in Data([1, 2]) })
         #expect(response.status == 403)
     }
 

@@ -53,18 +53,19 @@ struct CallWrapperTests {
     @Test(
         arguments: [
             (#"{"data":1,"_dsbytes":true}"#, true, nil),
-            (#"{"data":null,"_dsbytes":0}"#, true, 0),
-            (#"{"data":null,"_dsbytes":67108864}"#, true, 67_108_864),
+            (#"{"data":null,"_dsbytes":0}"#, true, .bytes(0)),
+            (#"{"data":null,"_dsbytes":67108864}"#, true, .bytes(67_108_864)),
+            (#"{"data":null,"_dsbytes":"stream"}"#, true, .stream),
             (#"{"data":1,"_dsbytes":false}"#, false, nil),
             (#"{"data":1}"#, false, nil),
-        ] as [(String, Bool, Int?)])
-    func bytesAreAskedForWithTrueOrAByteCount(text: String, takesBytes: Bool, upload: Int?) throws {
+        ] as [(String, Bool, CallWrapper.Upload?)])
+    func bytesAreAskedForWithTrueAByteCountOrStream(text: String, takesBytes: Bool, upload: CallWrapper.Upload?) throws {
         let wrapper = try CallWrapper(splitting: Data(text.utf8))
         #expect(wrapper.takesBytes == takesBytes)
-        #expect(wrapper.uploadBytes == upload)
+        #expect(wrapper.upload == upload)
     }
 
-    @Test(arguments: [#"-1"#, #"1.5"#, #"1e3"#, #"007"#, #""8""#, #"1234567890123456"#, #"null"#, #"[]"#])
+    @Test(arguments: [#"-1"#, #"1.5"#, #"1e3"#, #"007"#, #""8""#, #""Stream""#, #"1234567890123456"#, #"null"#, #"[]"#])
     func aByteCountThatIsNotOneIsRefusedWithoutAnEcho(token: String) {
         let error = #expect(throws: BridgeError.self) { try CallWrapper(splitting: Data(#"{"data":null,"_dsbytes":\#(token)}"#.utf8)) }
         #expect(error?.code == .malformedMessage)

@@ -8,10 +8,14 @@ import Foundation
 /// takes a `Data` result the same way. ``Invoker``'s closures keep their JSON shape, so a dispatcher
 /// or middleware written outside the package is unchanged: ``MethodList`` reads the argument from
 /// here when the method's input is `Data`, and hands a `Data` result here, returning
-/// ``placeholder`` as its JSON; the hub takes it from here and sends it as bytes.
+/// ``placeholder`` as its JSON; the hub takes it from here and sends it as bytes. A ``ByteStream``
+/// input is read from here too, as the page sends it.
 package final class CallBytes: Sendable {
     /// The bytes the page sent as the call's argument, when it sent them as bytes.
     package let argument: Data?
+    /// The stream of bytes the page is sending as the call's argument, for a method whose input is
+    /// a ``ByteStream``; the hub delivers the page's chunks to it.
+    package let stream: ByteStreamBuffer?
     /// Whether the page takes `Data` results as bytes (Keystone's runtime, on a host with a byte
     /// channel); otherwise a `Data` result is base64 in JSON, as for every other page.
     package let takesResults: Bool
@@ -28,8 +32,9 @@ package final class CallBytes: Sendable {
         var isCancelled = false
     }
 
-    package init(argument: Data?, takesResults: Bool, origin: String?) {
+    package init(argument: Data?, stream: ByteStreamBuffer? = nil, takesResults: Bool, origin: String?) {
         self.argument = argument
+        self.stream = stream
         self.takesResults = takesResults
         self.origin = origin
     }

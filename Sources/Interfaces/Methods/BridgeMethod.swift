@@ -8,16 +8,22 @@ import Foundation
 public struct BridgeMethod: Sendable {
     /// Decodes the page's `data` straight into the method's typed input and runs it.
     public let invoker: Invoker
-    /// Whether the method's input is `Data`: Keystone's page runtime may send it as raw bytes.
+    /// Whether the method's input is `Data` or a ``ByteStream``: Keystone's page runtime may send
+    /// it as raw bytes.
     public let takesBytes: Bool
+    /// Whether the method's input is a ``ByteStream``: it starts at once and reads the page's
+    /// bytes as they arrive.
+    public let takesByteStream: Bool
     /// Whether the method's result is `Data`: it goes to Keystone's page runtime as raw bytes.
     public let returnsBytes: Bool
 
     /// A method that runs `invoker`; `takesBytes` and `returnsBytes` say whether its input and its
-    /// result are `Data` (``MethodList`` sets them from the method's types).
-    public init(invoker: Invoker, takesBytes: Bool = false, returnsBytes: Bool = false) {
+    /// result are bytes, `takesByteStream` whether its input is a stream of them (``MethodList``
+    /// sets them from the method's types).
+    public init(invoker: Invoker, takesBytes: Bool = false, takesByteStream: Bool = false, returnsBytes: Bool = false) {
         self.invoker = invoker
-        self.takesBytes = takesBytes
+        self.takesBytes = takesBytes || takesByteStream
+        self.takesByteStream = takesByteStream
         self.returnsBytes = returnsBytes
     }
 

@@ -47,14 +47,14 @@ public struct MethodList: Sendable {
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Output
     ) {
-        addSync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
+        addSync(name, .json, bytes: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
     }
 
     /// A synchronous method taking the page's `data` and the call's context.
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) throws -> Output
     ) {
-        addSync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in try body(decodeInput(data, serializer, context), context) }
+        addSync(name, .json, bytes: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context), context) }
     }
 
     /// A synchronous method that ignores `data`.
@@ -71,7 +71,7 @@ public struct MethodList: Sendable {
 
     /// A synchronous method taking `data` and returning nothing.
     public mutating func sync<Input: Decodable & Sendable>(_ name: String, _ body: @escaping @Sendable (Input) throws -> Void) {
-        addSync(name, .nothing, takesBytes: Input.self == Data.self) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
+        addSync(name, .nothing, bytes: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
     }
 
     /// A synchronous method with neither argument nor result.
@@ -85,7 +85,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Output
     ) {
-        addAsync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in
+        addAsync(name, .json, bytes: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input) }
         }
@@ -95,7 +95,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) {
-        addAsync(name, .json, takesBytes: Input.self == Data.self) { data, serializer, context in
+        addAsync(name, .json, bytes: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input, context) }
         }
@@ -119,7 +119,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Void
     ) {
-        addAsync(name, .nothing, takesBytes: Input.self == Data.self) { data, serializer, context in
+        addAsync(name, .nothing, bytes: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input) }
         }
@@ -137,7 +137,7 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, ResponseWriter<Output>) async throws -> Void
     ) {
-        addMultiResponse(name, takesBytes: Input.self == Data.self) { data, serializer, context in
+        addMultiResponse(name, bytes: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { writer in try await body(input, writer) }
         }
@@ -147,7 +147,7 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseWriter<Output>) async throws -> Void
     ) {
-        addMultiResponse(name, takesBytes: Input.self == Data.self) { data, serializer, context in
+        addMultiResponse(name, bytes: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { writer in try await body(input, context, writer) }
         }
@@ -199,7 +199,7 @@ public struct MethodList: Sendable {
     // MARK: Erasure — the one place each kind's types are erased.
 
     private mutating func addSync<Output>(
-        _ name: String, _ result: ResultEncoding<Output>, takesBytes: Bool = false,
+        _ name: String, _ result: ResultEncoding<Output>, bytes: ByteInput = .none,
         _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
     ) {
         add(
@@ -207,13 +207,13 @@ public struct MethodList: Sendable {
             BridgeMethod(
                 invoker: .sync { data, serializer, context in
                     try result.encode(run(data, serializer, context), serializer, context.bytes)
-                }, takesBytes: takesBytes, returnsBytes: result.isBytes))
+                }, takesBytes: bytes != .none, takesByteStream: bytes == .stream, returnsBytes: result.isBytes))
     }
 
     private mutating func addHandler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseCallback<Output>?) throws -> Void
     ) {
-        addMultiResponse(name, takesBytes: Input.self == Data.self) { data, serializer, context in
+        addMultiResponse(name, bytes: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { (writer: ResponseWriter<Output>) in
                 guard context.hasCallback else {
@@ -233,7 +233,7 @@ public struct MethodList: Sendable {
     }
 
     private mutating func addAsync<Output>(
-        _ name: String, _ result: ResultEncoding<Output>, takesBytes: Bool = false,
+        _ name: String, _ result: ResultEncoding<Output>, bytes: ByteInput = .none,
         _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Output
     ) {
         add(
@@ -244,11 +244,11 @@ public struct MethodList: Sendable {
                     // The work keeps only the call's bytes, not its whole context.
                     let bytes = context.bytes
                     return { try result.encode(await run(), serializer, bytes) }
-                }, takesBytes: takesBytes, returnsBytes: result.isBytes))
+                }, takesBytes: bytes != .none, takesByteStream: bytes == .stream, returnsBytes: result.isBytes))
     }
 
     private mutating func addMultiResponse<Output: Encodable & Sendable>(
-        _ name: String, takesBytes: Bool = false,
+        _ name: String, bytes: ByteInput = .none,
         _ start:
             @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws
             -> @Sendable (ResponseWriter<Output>) async throws -> Void
@@ -265,7 +265,7 @@ public struct MethodList: Sendable {
                                 try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, bytes), isFinal: isFinal)
                             })
                     }
-                }, takesBytes: takesBytes, returnsBytes: Output.self == Data.self))
+                }, takesBytes: bytes != .none, takesByteStream: bytes == .stream, returnsBytes: Output.self == Data.self))
     }
 }
 
@@ -292,12 +292,26 @@ extension ResultEncoding where Output == Void {
     static var nothing: Self { Self { _, _, _ in Invoker.noResult } }
 }
 
+/// Whether a method's input is bytes the page may send as bytes: `Data`, or a ``ByteStream``.
+private enum ByteInput {
+    case none, data, stream
+
+    static func of<Input>(_ input: Input.Type) -> Self {
+        input == Data.self ? .data : input == ByteStream.self ? .stream : .none
+    }
+}
+
 /// The one place a method's input is decoded: straight from the bytes of `data`, or, for a `Data`
-/// input the page sent as bytes, those bytes themselves.
+/// input the page sent as bytes, those bytes themselves; for a ``ByteStream``, the stream the page
+/// is sending, or the bytes it sent at once as its one chunk.
 private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Input {
     // Checked by type first, and cast without an optional of `Input`: an unspecialized generic
     // function sets its locals up on entry, and an `Input?` would cost every call a metadata lookup.
     if Input.self == Data.self, let bytes = context.bytes?.argument { return bytes as! Input }
+    if Input.self == ByteStream.self, let bytes = context.bytes {
+        if let stream = bytes.stream { return ByteStream(buffer: stream) as! Input }
+        if let argument = bytes.argument { return ByteStream([argument]) as! Input }
+    }
     do {
         return try serializer.decode(Input.self, fromData: data)
     } catch {

@@ -31,8 +31,16 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// Answers one request on the host's byte channel: `method` (`GET`, `POST`, `OPTIONS`), the
     /// full `url`, and the `Origin` the engine sent with it (`nil` when none). `readBody` reads the
     /// request's body, at most `limit` bytes (`nil` when it holds more); the hub calls it only once
-    /// the request's ticket has admitted it, so nothing a refused request sends is read.
-    func handleTransfer(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse
+    /// the request's ticket has admitted it, so nothing a refused request sends is read, and only
+    /// before `handleTransfer` returns.
+    ///
+    /// The hub calls `respond` exactly once: mostly before `handleTransfer` returns, but a chunk of
+    /// a stream into Swift is answered only once the method reading it has room for the next, on
+    /// whatever thread it reads on. A host hands the answer to its engine on the engine's thread,
+    /// and drops it if the engine stopped the request meanwhile.
+    func handleTransfer(
+        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
+    )
     /// Returns when `frame` may send anything at all; throws a `BridgeError` (`notAllowed`) to
     /// refuse. A host asks before it reads what the sender posted, and refuses a refused sender's
     /// post whole, with one answer.
@@ -75,8 +83,10 @@ extension BridgeHub {
     public func serveTransfers(at base: String) {}
 
     /// Refuses every request: this hub moves no bytes.
-    public func handleTransfer(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse {
-        .refusal(BridgeError(code: .notFound, message: "no such transfer"), status: 404)
+    public func handleTransfer(
+        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
+    ) {
+        respond(.refusal(BridgeError(code: .notFound, message: "no such transfer"), status: 404))
     }
 
     public var limits: BridgeLimits { BridgeLimits() }

@@ -39,6 +39,10 @@ public struct BridgeLimits: Sendable, Hashable {
     /// How many transfers may be open at once: tickets issued and not yet used. A result's bytes
     /// are held until the page fetches them, its call is cancelled or the page goes. Default 64.
     public var openTransfers: Int
+    /// The most bytes one stream of the page's into a method that takes a ``ByteStream`` may carry
+    /// in all; past it, the method's reading fails and the page is refused. However long a stream
+    /// is, only a few megabytes of it are held at once. Default 4 GiB.
+    public var streamBytes: Int
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -53,7 +57,8 @@ public struct BridgeLimits: Sendable, Hashable {
         evaluationResultBytes: Int = 16 << 20,
         consoleLineBytes: Int = 16 << 10,
         transferBytes: Int = 256 << 20,
-        openTransfers: Int = 64
+        openTransfers: Int = 64,
+        streamBytes: Int = 1 << 32
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -67,5 +72,6 @@ public struct BridgeLimits: Sendable, Hashable {
         self.consoleLineBytes = consoleLineBytes
         self.transferBytes = transferBytes
         self.openTransfers = openTransfers
+        self.streamBytes = streamBytes
     }
 }

@@ -85,6 +85,9 @@ public final class Keystone: BridgeHub, PageConnection {
     /// How many of the page's asynchronous calls are running.
     public var runningCallCount: Int { storage.read(\.runningCallCount) }
 
+    /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
+    package var openTransferCount: Int { storage.read(\.openTransferCount) }
+
     public func attach(to target: any EvaluationTarget) {
         components.evaluator.attach(to: target)
     }

@@ -50,10 +50,25 @@ public struct InboundCall: Sendable {
         transfer = bytes != nil || takesResults ? CallBytes(argument: bytes, takesResults: takesResults, origin: frame.origin) : nil
     }
 
+    private init(_ call: InboundCall, transfer: CallBytes, acceptsInlineAnswer: Bool) {
+        name = call.name
+        frame = call.frame
+        data = nil
+        callback = call.callback
+        self.acceptsInlineAnswer = acceptsInlineAnswer
+        self.transfer = transfer
+    }
+
     /// The same call, with the argument the page sent as bytes.
     func with(bytes: Data) -> InboundCall {
         InboundCall(
             name: name, frame: frame, data: nil, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, bytes: bytes, takesBytes: takesBytes)
+    }
+
+    /// The same call, with the argument the page is sending as a stream. It never answers inline:
+    /// its answer is the ticket for the stream's first chunk.
+    func with(stream: ByteStreamBuffer) -> InboundCall {
+        InboundCall(self, transfer: CallBytes(argument: nil, stream: stream, takesResults: takesBytes, origin: frame.origin), acceptsInlineAnswer: false)
     }
 
     /// Whether the page waits for the answer through a callback rather than in its `prompt`.

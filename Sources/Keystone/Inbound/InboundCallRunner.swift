@@ -85,6 +85,8 @@ struct InboundCallRunner {
         let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
             await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, bytes: bytes)
+            // A stream the method did not read to its end: the page stops sending it.
+            bytes?.stream?.close()
             keystone.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without

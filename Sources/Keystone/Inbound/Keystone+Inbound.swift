@@ -101,8 +101,8 @@ extension Keystone {
             return refuse(error, callback: nil)
         }
         let route: InboundCallRunner.Route = isBuiltIn ? .builtIn : .app
-        if let size = wrapper.uploadBytes {
-            return startUpload(call, size: size, route: route, epoch: epoch)
+        if let upload = wrapper.upload {
+            return startUpload(call, upload, route: route, epoch: epoch)
         }
         return InboundCallRunner(keystone: self, call: call, epoch: epoch, route: route).answer()
     }

@@ -13,6 +13,7 @@
   if (typeof window.dscb !== 'number') window.dscb = 0;
 
   var CODE_NOT_FOUND = 1;
+  var CODE_INVALID_ARGUMENT = 2;
   var CODE_UNSUPPORTED_CALL_KIND = 3;
   var CODE_FAILED = 5;
   var CODE_CANCELLED = 6;
@@ -74,7 +75,8 @@
   /** The `{data, _dscbstub}` wrapper; `inline` asks native to answer a synchronous method's
    *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip;
    *  `bytes` says this call takes a `Data` result as bytes (`_dsbytes: true`); `upload`, that its
-   *  argument is that many bytes, to be sent once native issues a ticket (`_dsbytes: N`). */
+   *  argument is that many bytes, to be sent once native issues a ticket (`_dsbytes: N`), or a
+   *  stream of chunks, each sent once native has room for it (`_dsbytes: "stream"`). */
   function wrap(data, callback, inline, bytes, upload) {
     // A value JSON cannot write (undefined, a function) is sent as null, as a member holding it
     // would be left out. The callback name is the runtime's own: letters, digits and `_`.
@@ -118,19 +120,47 @@
     });
   }
 
-  /** Fetches the bytes of a result from the byte channel: a Uint8Array of `size` bytes. */
-  function fetchBytes(source, size, signal) {
+  /** Fetches the bytes of a result from the byte channel: a Uint8Array of `size` bytes. With
+   *  `progress`, the bytes are read as they come, and it hears how many have. */
+  function fetchBytes(source, size, signal, progress) {
     return fetch(source, signal ? { signal: signal } : undefined).then(function (response) {
       if (!response.ok) {
         return response.text().then(function (text) {
           throw fromNative(readAnswer(text).error || { code: CODE_FAILED, message: 'the bytes could not be fetched' });
         });
       }
+      if (progress && response.body && typeof response.body.getReader === 'function') return readCounting(response.body.getReader(), size, progress);
       return response.arrayBuffer();
     }).then(function (buffer) {
       if (buffer.byteLength !== size) throw bridgeError(CODE_FAILED, 'the bytes arrived cut short');
       return new Uint8Array(buffer);
     });
+  }
+
+  /** Reads `reader` into one buffer of `size` bytes, telling `progress` how many have come. */
+  function readCounting(reader, size, progress) {
+    var bytes = new Uint8Array(size), received = 0;
+    function next() {
+      return reader.read().then(function (chunk) {
+        if (chunk.done) return bytes.buffer.slice(0, received);
+        if (received + chunk.value.byteLength > size) throw bridgeError(CODE_FAILED, 'the bytes arrived longer than announced');
+        bytes.set(chunk.value, received);
+        received += chunk.value.byteLength;
+        progress(received, size);
+        return next();
+      });
+    }
+    return next();
+  }
+
+  /** The most bytes of a stream posted at once: a longer chunk goes in pieces. */
+  var STREAM_PIECE = 1 << 20;
+
+  /** A chunk of a ReadableStream the page passed, as a Uint8Array, or `null` when it is not bytes. */
+  function chunkBytes(value) {
+    if (value instanceof ArrayBuffer) return new Uint8Array(value);
+    if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    return null;
   }
 
   function nextCallbackName() {
@@ -211,6 +241,7 @@
     this.finished = false;
     this.global = false;
     this.onAbort = null;
+    this.progress = null;
     this.name = openCallback(this);
   }
 
@@ -255,12 +286,18 @@
   NativeCall.prototype.bytes = function (message) {
     var call = this;
     if (this.finished) return Promise.resolve();
-    return fetchBytes(message.bytes, message.size, this.signal).then(function (bytes) {
+    return fetchBytes(message.bytes, message.size, this.signal, this.progress && function (received, total) { call.report(received, total); }).then(function (bytes) {
       call.result(bytes);
       if (message.complete) call.end();
     }, function (error) {
       call.failWith(error);
     });
+  };
+  /** Tells the page's `onProgress`, if any, how many bytes have moved of `total` (undefined when
+   *  not known); what it throws stops nothing. */
+  NativeCall.prototype.report = function (moved, total) {
+    if (!this.progress || this.finished) return;
+    try { this.progress(moved, total); } catch (e) { /* the transfer goes on */ }
   };
   /** The call's own answer: a result inline, an error, or that results come through the callback. */
   NativeCall.prototype.answered = function (text) {
@@ -287,8 +324,9 @@
 
   /** Starts an asynchronous call of `method` with `data`, results going to `sink`; returns the
    *  call, whose `cancel()` cancels it. */
-  function startCall(method, data, signal, sink) {
+  function startCall(method, data, signal, sink, progress) {
     var call = new NativeCall(method, signal, sink);
+    if (typeof progress === 'function') call.progress = progress;
     if (signal) {
       if (signal.aborted) {
         call.finished = true;
@@ -308,8 +346,7 @@
     }
     var takesBytes = sink.takesBytes === true;
     if (takesBytes && isReadableStream(data)) {
-      // A stream of chunks is gathered, then sent as the bytes it holds.
-      new Response(data).blob().then(function (blob) { upload(call, method, blob, sink); }, failed);
+      uploadStream(call, method, data, sink);
     } else if (takesBytes && isBytes(data)) {
       upload(call, method, data, sink);
     } else {
@@ -349,6 +386,7 @@
           return response.text();
         });
       posted.then(function (reply) {
+        call.report(byteCount(bytes), byteCount(bytes));
         call.answered(reply);
       }, function (error) {
         if (call.finished) return;
@@ -358,6 +396,73 @@
         asBase64();
       });
     }, function (error) { call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error))); });
+  }
+
+  /** Posts `piece` to the byte channel's `address` (or the handle WebKitGTK's relay keeps for it):
+   *  the text of the answer. */
+  function post(call, address, piece) {
+    if (host && typeof host.upload === 'function') return new Promise(function (resolve) { resolve(host.upload(address, piece)); });
+    var init = { method: 'POST', body: piece };
+    if (call.signal) init.signal = call.signal;
+    return fetch(address, init).then(function (response) { return response.text(); });
+  }
+
+  /** Sends `stream` as the argument of `call`, chunk by chunk: announced as a stream, then each
+   *  piece posted to the ticket the answer to the one before carried, which native gives once it
+   *  has room; an empty post ends it. A method that takes `Data` gets the chunks gathered. Where
+   *  native takes no stream (no byte channel, or a synchronous method), the stream is gathered
+   *  and sent whole. */
+  function uploadStream(call, method, stream, sink) {
+    function failed(error) {
+      call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
+    }
+    sendNative(method, wrap(null, call.name, false, true, '"stream"')).then(function (text) {
+      var answer = readAnswer(text);
+      if (typeof answer.upload !== 'string') {
+        if (answer.error && answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !call.finished) {
+          new Response(stream).blob().then(function (blob) { upload(call, method, blob, sink); }, failed);
+        } else {
+          call.answered(text);
+        }
+        return;
+      }
+      var reader = stream.getReader(), address = answer.upload, pending = null, sent = 0;
+      function stop() {
+        try { reader.cancel().catch(function () {}); } catch (e) { /* already released */ }
+      }
+      function next() {
+        if (call.finished) return stop();
+        var chunk = pending ? Promise.resolve({ value: pending, done: false }) : reader.read();
+        return chunk.then(function (read) {
+          if (call.finished) return stop();
+          if (read.done) return send(new Uint8Array(0), true);
+          var bytes = chunkBytes(read.value);
+          if (!bytes) throw bridgeError(CODE_INVALID_ARGUMENT, 'a chunk of the stream is not bytes');
+          pending = bytes.byteLength > STREAM_PIECE ? bytes.subarray(STREAM_PIECE) : null;
+          return send(bytes.byteLength > STREAM_PIECE ? bytes.subarray(0, STREAM_PIECE) : bytes, false);
+        });
+      }
+      function send(piece, last) {
+        return post(call, address, piece).then(function (reply) {
+          var posted = readAnswer(reply);
+          if (!last && typeof posted.upload === 'string') {
+            address = posted.upload;
+            sent += piece.byteLength;
+            call.report(sent, undefined);
+            return next();
+          }
+          // The end, or native stopped reading or refused: what it answered is the call's answer.
+          if (!last) stop();
+          call.answered(reply);
+        });
+      }
+      next().catch(function (error) {
+        stop();
+        if (call.finished) return;
+        cancelNative(call.name);
+        failed(error);
+      });
+    }, failed);
   }
 
   /** The sink of `invoke`: one settlement of its Promise, from the first result, the end or a
@@ -620,16 +725,16 @@
 
     /** A Promise of the result of any native method; rejects with an Error carrying `code`. */
     invoke: function (method, data, options) {
-      var signal = options && options.signal;
+      var signal = options && options.signal, progress = options && options.onProgress;
       return new Promise(function (resolve, reject) {
-        startCall(method, data, signal, new PromiseSink(method, data, resolve, reject));
+        startCall(method, data, signal, new PromiseSink(method, data, resolve, reject), progress);
       });
     },
 
     /** Every result of a multi-response native method, as an async iterable. Leaving the loop
      *  early, or aborting the signal, cancels the native call. */
     stream: function (method, data, options) {
-      var signal = options && options.signal;
+      var signal = options && options.signal, progress = options && options.onProgress;
       var queue = [];
       var waiting = [];
       var ended = false;
@@ -651,7 +756,7 @@
         fail: function (error) { failure = error; flush(); },
         end: end,
         nothing: end // a method that returns nothing yields nothing
-      });
+      }, progress);
       var iterator = {
         next: function () {
           return new Promise(function (resolve, reject) {

@@ -7,10 +7,13 @@ extension Keystone {
         storage.update { $0.serveTransfers(at: base) }
     }
 
-    /// The page announced its call's argument as `size` bytes (`"_dsbytes": N`): the call is checked
-    /// as far as it can be without them, and a ticket to send them is its answer. The call runs when
-    /// they arrive (``handleTransfer(method:url:origin:readBody:)``).
-    func startUpload(_ call: InboundCall, size: Int, route: InboundCallRunner.Route, epoch: PageEpoch) -> CallAnswer {
+    /// The page announced its call's argument as bytes (`"_dsbytes"`): `size` bytes at once, or a
+    /// stream. The call is checked as far as it can be without them, and a ticket to send them (or
+    /// the stream's first chunk) is its answer. A call sent at once runs when its bytes arrive
+    /// (``handleTransfer(method:url:origin:readBody:respond:)``); a stream into a method that takes
+    /// a ``ByteStream`` runs now, reading the chunks as they come; a stream into a method that takes
+    /// `Data` is gathered, then runs.
+    func startUpload(_ call: InboundCall, _ upload: CallWrapper.Upload, route: InboundCallRunner.Route, epoch: PageEpoch) -> CallAnswer {
         guard let callback = call.callback else {
             return refuse(BridgeError(code: .unsupportedCallKind, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
@@ -23,13 +26,45 @@ extension Keystone {
             return refuse(BridgeError(code: .invalidArgument, message: "\"\(call.name)\" takes no bytes"), callback: callback)
         }
         let limit = components.limits.transferBytes
-        guard size <= limit else {
-            let error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than the limit of \(limit) bytes")
-            return refuse(error, callback: callback)
+        let payload: TransferPayload
+        switch upload {
+        case .bytes(let size):
+            guard size <= limit else {
+                let error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than the limit of \(limit) bytes")
+                return refuse(error, callback: callback)
+            }
+            return openUpload(call, callback: callback, size: size, payload: .upload(call, route), epoch: epoch)
+        case .stream where !method.takesByteStream:
+            payload = .gather(call, route, Data())
+        case .stream:
+            guard method.kind != .sync else {
+                return refuse(BridgeError(code: .unsupportedCallKind, message: "a synchronous method cannot read a stream"), callback: callback)
+            }
+            let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: components.limits.streamBytes)
+            let answer = openUpload(call, callback: callback, size: limit, payload: .stream(stream), epoch: epoch)
+            guard case .upload = answer else { return answer }
+            // The method starts now; should it be refused, its stream's ticket goes with it.
+            let started = InboundCallRunner(keystone: self, call: call.with(stream: stream), epoch: epoch, route: route).answer()
+            guard case .accepted = started else {
+                stream.close()
+                storage.update { _ = $0.cancelTask(callback: callback) }
+                return started
+            }
+            return answer
         }
+        return openUpload(call, callback: callback, size: limit, payload: payload, epoch: epoch)
+    }
+
+    /// How many bytes of a stream into Swift may wait for the method reading it before the page
+    /// waits too.
+    static let streamWindowBytes = 4 << 20
+
+    /// Opens the ticket for the page's next `size` bytes (at most) of `call`: the answer that hands
+    /// the page its address, or the refusal.
+    private func openUpload(_ call: InboundCall, callback: String, size: Int, payload: TransferPayload, epoch: PageEpoch) -> CallAnswer {
         let grant = TransferTickets<TransferPayload>.Grant(
             pageLoad: epoch, callback: callback, direction: .toSwift, maximumBytes: size, origin: call.frame.origin)
-        switch storage.update({ $0.openTransfer(Self.newTransferToken(), for: grant, payload: .upload(call, route)) }) {
+        switch storage.update({ $0.openTransfer(Self.newTransferToken(), for: grant, payload: payload) }) {
         case .success(let address): return .upload(address)
         case .failure(let error): return refuse(error, callback: callback)
         }
@@ -53,36 +88,93 @@ extension Keystone {
         return .bytes(callback: callback, source: address, size: bytes.count, complete: complete)
     }
 
-    public func handleTransfer(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse {
-        if method == "OPTIONS" { return .preflight }
+    public func handleTransfer(
+        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
+    ) {
+        if method == "OPTIONS" { return respond(.preflight) }
         guard let base = storage.read(\.transferBase), url.hasPrefix(base) else {
-            return refuseTransfer(BridgeError(code: .notFound, message: "no such transfer"), status: 404)
+            return respond(refuseTransfer(BridgeError(code: .notFound, message: "no such transfer"), status: 404))
         }
         let token = String(url.utf8.dropFirst(base.utf8.count)) ?? ""
         let direction: TransferTickets<TransferPayload>.Direction
         switch method {
         case "POST": direction = .toSwift
         case "GET": direction = .toPage
-        default: return refuseTransfer(BridgeError(code: .notAllowed, message: "the byte channel takes GET and POST only"), status: 405)
+        default: return respond(refuseTransfer(BridgeError(code: .notAllowed, message: "the byte channel takes GET and POST only"), status: 405))
         }
         // The ticket moves bytes the way the request does, or it is refused: an upload's ticket
         // is presented by a POST, a result's by a GET.
+        let grant: TransferTickets<TransferPayload>.Grant
+        let payload: TransferPayload
         switch storage.update({ $0.redeemTransfer(token, direction: direction, from: origin) }) {
         case .failure(let error):
-            return refuseTransfer(error, status: 403)
-        case .success((let grant, .upload(let call, let route))):
-            // Admitted: now, and only now, the body is read, no further than announced.
-            guard let body = readBody(grant.maximumBytes) else {
-                return refuseTransfer(BridgeError(code: .limitExceeded, message: "the call's bytes are more than it announced"), status: 413)
-            }
-            guard body.count == grant.maximumBytes else {
-                return refuseTransfer(BridgeError(code: .malformedMessage, message: "the call's bytes are fewer than it announced"), status: 400)
-            }
-            return .answer(InboundCallRunner(keystone: self, call: call.with(bytes: body), epoch: grant.pageLoad, route: route).answer())
+            return respond(refuseTransfer(error, status: 403))
         case .success((_, .download(let bytes, let flow))):
             flow?.fetched()
-            return .bytes(bytes)
+            return respond(.bytes(bytes))
+        case .success(let redeemed):
+            (grant, payload) = redeemed
         }
+        // Admitted: now, and only now, the body is read, no further than the ticket allows.
+        guard let body = readBody(grant.maximumBytes) else {
+            let error: BridgeError
+            switch payload {
+            case .upload: error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than it announced")
+            case .stream(let stream):
+                error = Self.tooManyBytes(components.limits.transferBytes)
+                stream.fail(error)
+            case .gather, .download: error = Self.tooManyBytes(components.limits.transferBytes)
+            }
+            return respond(refuseTransfer(error, status: 413))
+        }
+        switch payload {
+        case .upload(let call, let route):
+            guard body.count == grant.maximumBytes else {
+                return respond(refuseTransfer(BridgeError(code: .malformedMessage, message: "the call's bytes are fewer than it announced"), status: 400))
+            }
+            respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: body), epoch: grant.pageLoad, route: route).answer()))
+        case .gather(let call, let route, var gathered):
+            // An empty chunk ends the stream: the call runs with what was gathered.
+            guard !body.isEmpty else {
+                return respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: gathered), epoch: grant.pageLoad, route: route).answer()))
+            }
+            gathered.append(body)
+            var next = grant
+            next.maximumBytes -= body.count
+            respond(.answer(reopen(next, payload: .gather(call, route, gathered))))
+        case .stream(let stream):
+            guard !body.isEmpty else {
+                stream.finish()
+                return respond(.answer(.accepted))
+            }
+            stream.deliver(body) { [self] room in
+                switch room {
+                case .more:
+                    let answer = reopen(grant, payload: .stream(stream))
+                    if case .failure(let error) = answer { stream.fail(error) }
+                    respond(.answer(answer))
+                case .done:
+                    respond(.answer(.accepted))
+                case .refused(let error):
+                    respond(refuseTransfer(error, status: error.code == .limitExceeded ? 413 : 410))
+                }
+            }
+        case .download:
+            break  // answered above
+        }
+    }
+
+    /// The ticket for the next chunk of a stream, on `grant` as the last one: its answer, or the
+    /// refusal (the page went, or too many tickets are open).
+    private func reopen(_ grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload) -> CallAnswer {
+        switch storage.update({ $0.openTransfer(Self.newTransferToken(), for: grant, payload: payload) }) {
+        case .success(let address): .upload(address)
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    private static func tooManyBytes(_ limit: Int) -> BridgeError {
+        BridgeError(code: .limitExceeded, message: "the call's bytes are more than the limit of \(limit) bytes")
     }
 
     private func refuseTransfer(_ error: BridgeError, status: Int) -> TransferResponse {

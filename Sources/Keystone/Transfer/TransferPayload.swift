@@ -8,6 +8,12 @@ enum TransferPayload: Sendable {
     /// The page's call whose argument the page sends as bytes: it runs once they have arrived, over
     /// the route it was admitted to.
     case upload(InboundCall, InboundCallRunner.Route)
+    /// The page's call whose `Data` argument the page sends as a stream: its chunks so far,
+    /// gathered until the stream ends; then it runs like an upload.
+    case gather(InboundCall, InboundCallRunner.Route, Data)
+    /// A stream of the page's into a running method that takes a ``ByteStream``: each chunk goes
+    /// to it as it arrives.
+    case stream(ByteStreamBuffer)
     /// A `Data` result, held until the page fetches it (or its call is cancelled, or the page goes),
     /// and the call's bytes, told when it is fetched (a producer waits for room).
     case download(Data, CallBytes?)

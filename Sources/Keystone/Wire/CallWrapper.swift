@@ -13,11 +13,19 @@ package struct CallWrapper: Sendable {
     /// (`"_dsinline": true`, sent by Keystone's runtime only), saving the second round trip.
     package var acceptsInlineAnswer = false
     /// Whether the page takes `Data` results as raw bytes over the byte channel (`"_dsbytes"`,
-    /// sent by Keystone's runtime only: `true`, or a byte count).
+    /// sent by Keystone's runtime only: `true`, a byte count, or `"stream"`).
     package var takesBytes = false
-    /// The size of the argument the page will send as raw bytes over the byte channel, once the
-    /// hub has issued a ticket for it (`"_dsbytes": N`, in place of `data`).
-    package var uploadBytes: Int?
+    /// How the page will send the argument as raw bytes over the byte channel, once the hub has
+    /// issued a ticket for it, in place of `data`.
+    package var upload: Upload?
+
+    /// How the page sends a call's argument as raw bytes.
+    package enum Upload: Sendable, Hashable {
+        /// At once, this many bytes (`"_dsbytes": N`).
+        case bytes(Int)
+        /// As a stream of chunks, each posted once the hub has room for it (`"_dsbytes": "stream"`).
+        case stream
+    }
 
     /// Splits `text`, which must be one JSON object whose members nest at most `maximumDepth` deep.
     /// - Throws: ``BridgeError`` with code `malformedMessage` saying what is wrong, or
@@ -27,7 +35,7 @@ package struct CallWrapper: Sendable {
         // them directly, and only `data` is kept, as a slice of `text`.
         var data: Range<Int>?
         var bytes: Range<Int>?
-        var byteRequest: Result<Int?, BridgeError>?
+        var byteRequest: Result<Upload?, BridgeError>?
         let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
             var (stub, inline): (Range<Int>?, Range<Int>?)
             let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
@@ -57,7 +65,7 @@ package struct CallWrapper: Sendable {
         callbackStub = try stub?.get()
         acceptsInlineAnswer = inline
         if let byteRequest {
-            uploadBytes = try byteRequest.get()
+            upload = try byteRequest.get()
             takesBytes = true
         }
     }
@@ -96,17 +104,20 @@ package struct CallWrapper: Sendable {
 
     /// What `_dsbytes` asks for: `true`, bytes for `Data` results (`nil`); a byte count, the
     /// argument's size as well: decimal digits only, at most 15 of them (below 2^53, so a page's
-    /// number is exact). `false` asks for nothing, and anything else is refused.
-    private static func byteRequest(_ token: UnsafeRawBufferPointer) -> Result<Int?, BridgeError>? {
+    /// number is exact); `"stream"`, the argument as a stream. `false` asks for nothing, and
+    /// anything else is refused.
+    private static func byteRequest(_ token: UnsafeRawBufferPointer) -> Result<Upload?, BridgeError>? {
         if JSONObjectMembers.spells(token, trueToken) { return .success(nil) }
         if JSONObjectMembers.spells(token, falseToken) { return nil }
+        if JSONObjectMembers.spells(token, streamToken) { return .success(.stream) }
         guard !token.isEmpty, token.count <= 15, token.allSatisfy({ (0x30...0x39).contains($0) }), token.count == 1 || token[0] != 0x30 else {
-            return .failure(BridgeError(code: .malformedMessage, message: "_dsbytes is neither true nor a byte count"))
+            return .failure(BridgeError(code: .malformedMessage, message: "_dsbytes is neither true, a byte count nor \"stream\""))
         }
-        return .success(token.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+        return .success(.bytes(token.reduce(0) { $0 * 10 + Int($1 - 0x30) }))
     }
 
     private static let falseToken = Array("false".utf8)
+    private static let streamToken = Array(#""stream""#.utf8)
     private static let trueToken = Array("true".utf8)
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.

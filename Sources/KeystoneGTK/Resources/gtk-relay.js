@@ -50,7 +50,8 @@
       return NewPromise.resolve(unreadable);
     }
     return then(body, function (buffer) {
-      return then(fetchBytes(address, { method: 'POST', body: buffer }), function (response) { return apply(readText, response, []); });
+      // The answer to a stream's chunk carries the next chunk's ticket: it is kept here too.
+      return then(then(fetchBytes(address, { method: 'POST', body: buffer }), function (response) { return apply(readText, response, []); }), keepUpload);
     });
   }
   function isBuffer(value) {

@@ -47,13 +47,14 @@ class FakeHost {
     this.answerPrompt = () => '{"code":0,"data":"sync"}';
     this.answerPost = (text) => text;
     this.fetches = [];       // { url, method, body } of every request on the byte channel
+    this.answerFetch = (size) => JSON.stringify({ code: 0, data: size });
   }
 
   /** The byte channel: records each request, answering its body's byte count. */
   fetch(url, init = {}) {
     this.fetches.push({ url, method: init.method || 'GET', body: init.body });
     const size = init.body && init.body.byteLength;
-    return Promise.resolve(new Response(JSON.stringify({ code: 0, data: size })));
+    return Promise.resolve(new Response(this.answerFetch(size)));
   }
 }
 

@@ -33,12 +33,28 @@ class FakeNative {
     this.byteChannel = false; // whether the host serves the byte channel (`fetch` of keystone:)
     this.tickets = [];   // every upload ticket issued: { address, method, stub, size }
     this.downloads = {}; // address -> bytes (a Uint8Array of this realm), until fetched
+    this.lastTicket = 0;
+    this.stopAfter = 0;  // a stream's reader stops after this many pieces (0: reads to the end)
+    this.pieces = [];    // the sizes of the pieces of the last stream posted
+  }
+
+  /** A call whose argument is a stream, announced with `_dsbytes: "stream"`: the first piece's
+   *  ticket; each piece's answer carries the next, and an empty piece ends the stream. */
+  openStream(method, arg) {
+    if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
+    return this.streamTicket({ method, stub: arg._dscbstub, stream: [] });
+  }
+
+  streamTicket(ticket) {
+    const address = `keystone://transfer/up${++this.lastTicket}`;
+    this.tickets.push({ ...ticket, address });
+    return JSON.stringify({ code: 0, data: '', upload: address });
   }
 
   /** A call whose argument is bytes, announced with `_dsbytes: N`: a ticket, as Keystone answers. */
   upload(method, arg) {
     if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
-    const address = `keystone://transfer/up${this.tickets.length + 1}`;
+    const address = `keystone://transfer/up${++this.lastTicket}`;
     this.tickets.push({ address, method, stub: arg._dscbstub, size: arg._dsbytes });
     return JSON.stringify({ code: 0, data: '', upload: address });
   }
@@ -53,6 +69,7 @@ class FakeNative {
       this.tickets = this.tickets.filter((t) => t !== ticket);
       const body = init.body;
       const bytes = ArrayBuffer.isView(body) ? new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) : new Uint8Array(body.slice(0));
+      if (ticket.stream) return Promise.resolve({ ok: true, status: 200, text: () => Promise.resolve(this.piece(ticket, bytes)) });
       this.posted = bytes;
       this.async[ticket.method](bytes, this.reply(ticket.stub));
       return Promise.resolve({ ok: true, status: 200, text: () => Promise.resolve(ok()) });
@@ -63,10 +80,23 @@ class FakeNative {
     return Promise.resolve({ ok: true, status: 200, arrayBuffer: () => Promise.resolve(bytes.buffer.slice(0)) });
   }
 
+  /** One piece of a stream: kept, and answered with the next ticket; the end (or the reader
+   *  stopping) runs the method with the bytes so far. */
+  piece(ticket, bytes) {
+    const stopped = this.stopAfter && ticket.stream.length + 1 >= this.stopAfter;
+    if (bytes.length) ticket.stream.push(bytes);
+    if (bytes.length && !stopped) return this.streamTicket(ticket);
+    this.pieces = ticket.stream.map((b) => b.length);
+    this.posted = new Uint8Array(Buffer.concat(ticket.stream.map((b) => Buffer.from(b))));
+    this.async[ticket.method](this.posted, this.reply(ticket.stub));
+    return ok();
+  }
+
   handle(method, argText) {
     const arg = JSON.parse(argText);
     this.prompts.push({ method, arg });
     if (typeof arg._dsbytes === 'number') return this.upload(method, arg);
+    if (arg._dsbytes === 'stream') return this.openStream(method, arg);
     switch (method) {
       case '_dsb.dsinit':
         if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
@@ -156,7 +186,7 @@ function makePage(options = {}) {
   const context = vm.createContext({
     navigator: { userAgent: 'Test' },
     setTimeout, clearTimeout, setImmediate,
-    AbortController, console, btoa, Blob, Response,
+    AbortController, console, btoa, Blob, Response, ReadableStream,
   });
   const window = vm.runInContext('this', context);
   context.window = window;

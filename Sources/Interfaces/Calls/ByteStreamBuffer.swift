@@ -1,0 +1,74 @@
+// ByteStreamBuffer.swift — the lock around one stream's state (ByteStreamState), shared by the hub,
+// which delivers the page's chunks, and the method, which reads them.
+import Foundation
+
+/// The chunks of one stream of the page's bytes on their way into a method: the hub delivers
+/// them as the page posts them, and the method reads them through its ``ByteStream``.
+package final class ByteStreamBuffer: Sendable {
+    /// Answers the page's post of a chunk: whether to post the next.
+    package typealias Poster = @Sendable (ByteStreamRoom) -> Void
+    private typealias Reader = CheckedContinuation<Result<Data?, BridgeError>, Never>
+    private let state: Locked<ByteStreamState<Reader, Poster>>
+
+    /// A stream that holds at most `windowBytes` for its reader before the page waits, and carries
+    /// at most `limit` bytes in all.
+    package init(windowBytes: Int, limit: Int) {
+        state = Locked(ByteStreamState(windowBytes: windowBytes, limit: limit))
+    }
+
+    /// A stream of `chunks` already delivered and finished.
+    convenience init(chunks: [Data]) {
+        self.init(windowBytes: .max, limit: .max)
+        for chunk in chunks { deliver(chunk) { _ in } }
+        finish()
+    }
+
+    /// The page posted `chunk`; `poster` is told, now or once the reader has taken enough, whether
+    /// to post the next.
+    package func deliver(_ chunk: Data, poster: @escaping Poster) {
+        perform(state.withLock { $0.deliver(chunk, answeredThrough: poster) })
+    }
+
+    /// The page's stream ended.
+    package func finish() {
+        perform(state.withLock { $0.finish() })
+    }
+
+    /// The stream failed with `error`: its call was cancelled, or its page went.
+    package func fail(_ error: BridgeError) {
+        perform(state.withLock { $0.fail(error) })
+    }
+
+    /// The method stopped reading (its call ended): the page is told to stop posting.
+    package func close() {
+        perform(state.withLock { $0.close() })
+    }
+
+    /// The bytes held for the reader now.
+    package var heldBytes: Int { state.withLock(\.heldBytes) }
+
+    /// The next chunk, or `nil` at the end.
+    /// - Throws: `limitExceeded` past the stream's limit; `cancelled` when the reading task is
+    ///   cancelled or the call is; `pageGone` when the page went.
+    func next() async throws(BridgeError) -> Data? {
+        let read = await withTaskCancellationHandler {
+            await withCheckedContinuation { (reader: Reader) in
+                switch state.withLock({ $0.next(reader) }) {
+                case .now(let read, let actions):
+                    reader.resume(returning: read)
+                    perform(actions)
+                case .wait:
+                    break
+                }
+            }
+        } onCancel: {
+            fail(BridgeError(code: .cancelled, message: "the task reading the stream was cancelled"))
+        }
+        return try read.get()
+    }
+
+    private func perform(_ actions: ByteStreamState<Reader, Poster>.Actions) {
+        if let (reader, read) = actions.reader { reader.resume(returning: read) }
+        if let (poster, room) = actions.poster { poster(room) }
+    }
+}
