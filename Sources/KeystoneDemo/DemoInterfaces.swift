@@ -94,6 +94,8 @@ struct NativeInterface: BridgeInterface {
     let pendingCalls: @Sendable () -> Int
     /// How many of the page's asynchronous calls run: the same kind of diagnostic.
     let runningCalls: @Sendable () -> Int
+    /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
+    let openTransfers: @Sendable () -> Int
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("callJS") { (call: Call, context: CallContext) async throws -> JSONValue in
@@ -110,6 +112,7 @@ struct NativeInterface: BridgeInterface {
         }
         methods.sync("pendingCalls", pendingCalls)
         methods.sync("runningCalls", runningCalls)
+        methods.sync("openTransfers", openTransfers)
         methods.sync("residentBytes") { () -> Int in residentBytes() }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
@@ -199,6 +202,29 @@ struct BinaryInterface: BridgeInterface {
         }
         /// Whether `bytes` hold the pattern, byte for byte.
         methods.async("check") { (bytes: Data) in bytes == Self.pattern(bytes.count) }
+        // A stream of the page's bytes in, its byte count out: read chunk by chunk as it arrives,
+        // however long it is.
+        methods.async("upload") { (bytes: ByteStream) in
+            var count = 0
+            for try await chunk in bytes { count += chunk.count }
+            return count
+        }
+        /// Whether a stream of the page's bytes holds the pattern, byte for byte, across its chunks.
+        methods.async("checkStream") { (bytes: ByteStream) in
+            var start = 0
+            var intact = true
+            for try await chunk in bytes {
+                intact = intact && chunk == Self.pattern(chunk.count, from: start)
+                start += chunk.count
+            }
+            return intact
+        }
+        // The first chunk of the page's stream, then the Swift side gives up, as a cancelled task
+        // does: the page stops sending, its call fails with the coded error, nothing is left behind.
+        methods.async("uploadThenCancel") { (bytes: ByteStream) -> Int in
+            for try await _ in bytes { break }
+            throw BridgeError(code: .cancelled, message: "the upload was cancelled")
+        }
         // `count` bytes of the pattern as a stream of chunks of at most 1 MiB, written no further
         // ahead of the page than it fetches.
         methods.multiResponse("download") { (count: Int, writer: ResponseWriter<Data>) in
@@ -257,7 +283,9 @@ extension Keystone {
         try register(BinaryInterface(), namespace: "binary")
         try register(MainActorInterface(counter: counter), namespace: "mainActor")
         try register(
-            NativeInterface(pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 }),
+            NativeInterface(
+                pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 },
+                openTransfers: { [weak self] in self?.openTransferCount ?? 0 }),
             namespace: "native"
         )
     }

@@ -107,14 +107,14 @@ test('a ReadableStream goes piece by piece, each to the ticket the answer to the
   const page = await readyPage();
   page.native.async.count = (bytes, reply) => reply.result(bytes.length);
   const big = new Uint8Array((2 << 20) + 5).map((_, i) => i % 251);
-  const { stream } = streamOf([new Uint8Array([1, 2, 3]), big]);
+  const { stream } = streamOf([new Uint8Array(0), new Uint8Array([1, 2, 3]), new Uint8Array(0), big]);
   const progress = [];
   const count = await page.window.dsBridge.invoke('count', stream, { onProgress: (sent, total) => progress.push([sent, total]) });
   assert.equal(count, 3 + big.length);
   const call = page.native.prompts.find((p) => p.method === 'count');
   assert.equal(call.arg._dsbytes, 'stream');
   assert.equal(call.arg.data, null);
-  assert.deepEqual(page.native.pieces, [3, 1 << 20, 1 << 20, 5], 'a chunk over 1 MiB goes in pieces of 1 MiB');
+  assert.deepEqual(page.native.pieces, [3, 1 << 20, 1 << 20, 5], 'a chunk over 1 MiB goes in pieces of 1 MiB; an empty one not at all');
   assert.equal(page.native.posted[3 + 300], 300 % 251, 'in order');
   assert.deepEqual(progress.map((p) => p[0]), [3, 3 + (1 << 20), 3 + (2 << 20), 3 + big.length]);
   assert.equal(progress[0][1], undefined, 'a stream has no known total');

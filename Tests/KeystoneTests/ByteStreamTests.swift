@@ -97,6 +97,23 @@ struct ByteStreamTests {
         #expect(keystone.openTransferCount == 0)
     }
 
+    @Test func aTicketForTheNextChunkGoesWhenTheMethodStopsReading() async throws {
+        let first = try announce("streams.first", callback: "dscb3_x")
+        let answered = try #require(keystone.transferNow(method: "POST", url: first, origin: nil) { _ in Data(count: 5) })
+        let next = try #require(uploadAddress(answered))
+        await untilNoCallRuns(keystone)
+        #expect(keystone.openTransferCount == 0)
+        var read = false
+        let late = try #require(
+            keystone.transferNow(method: "POST", url: next, origin: nil) { _ in
+                read = true
+                return Data(count: 5)
+            })
+        #expect(late.status == 403)
+        #expect(!read)
+        #expect(result(of: "dscb3_x") == "5")
+    }
+
     @Test func thePageWaitsWhileTheMethodIsBehind() async throws {
         let first = try announce("streams.gated", callback: "dscb1_x")
         // The method waits at its gate: a chunk that fills the window is not answered.

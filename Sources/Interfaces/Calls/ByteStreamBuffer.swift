@@ -47,6 +47,9 @@ package final class ByteStreamBuffer: Sendable {
     /// The bytes held for the reader now.
     package var heldBytes: Int { state.withLock(\.heldBytes) }
 
+    /// Whether the stream stopped before the page ended it.
+    package var isStopped: Bool { state.withLock(\.isStopped) }
+
     /// The next chunk, or `nil` at the end.
     /// - Throws: `limitExceeded` past the stream's limit; `cancelled` when the reading task is
     ///   cancelled or the call is; `pageGone` when the page went.

@@ -216,6 +216,12 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: Byte transfers
 
+    /// The call behind `callback` stopped reading the page's stream: a ticket for its next chunk
+    /// goes, while its results' bytes stay for the page to fetch.
+    mutating func stopUploads(callback: String, in pageLoad: PageEpoch) {
+        transfers.withdraw(callback: callback, in: pageLoad, direction: .toSwift)
+    }
+
     /// The host serves the byte channel under `base`.
     mutating func serveTransfers(at base: String) {
         transferBase = base

@@ -86,7 +86,10 @@ struct InboundCallRunner {
         let operation: @Sendable () async -> Void = {
             await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, bytes: bytes)
             // A stream the method did not read to its end: the page stops sending it.
-            bytes?.stream?.close()
+            if let stream = bytes?.stream {
+                stream.close()
+                if let callback { keystone.storage.update { $0.stopUploads(callback: callback, in: epoch) } }
+            }
             keystone.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without

@@ -438,6 +438,7 @@
           if (read.done) return send(new Uint8Array(0), true);
           var bytes = chunkBytes(read.value);
           if (!bytes) throw bridgeError(CODE_INVALID_ARGUMENT, 'a chunk of the stream is not bytes');
+          if (!bytes.byteLength) return next(); // an empty post is the end: an empty chunk is skipped
           pending = bytes.byteLength > STREAM_PIECE ? bytes.subarray(STREAM_PIECE) : null;
           return send(bytes.byteLength > STREAM_PIECE ? bytes.subarray(0, STREAM_PIECE) : bytes, false);
         });

@@ -150,8 +150,13 @@ extension Keystone {
             stream.deliver(body) { [self] room in
                 switch room {
                 case .more:
-                    let answer = reopen(grant, payload: .stream(stream))
+                    var answer = reopen(grant, payload: .stream(stream))
                     if case .failure(let error) = answer { stream.fail(error) }
+                    if case .upload = answer, stream.isStopped {
+                        // The method stopped reading while the ticket was issued: it goes too.
+                        storage.update { $0.stopUploads(callback: grant.callback, in: grant.pageLoad) }
+                        answer = .accepted
+                    }
                     respond(.answer(answer))
                 case .done:
                     respond(.answer(.accepted))

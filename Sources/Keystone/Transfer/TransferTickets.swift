@@ -79,11 +79,14 @@ struct TransferTickets<Payload: Sendable>: Sendable {
         return .success((grant, payload))
     }
 
-    /// The call of `callback` in `pageLoad` ended: its tickets go. Returns how many went.
+    /// The call of `callback` in `pageLoad` ended: its tickets go, or those that move bytes
+    /// `direction` only. Returns how many went.
     @discardableResult
-    mutating func withdraw(callback: String, in pageLoad: PageEpoch) -> Int {
+    mutating func withdraw(callback: String, in pageLoad: PageEpoch, direction: Direction? = nil) -> Int {
         let before = open.count
-        open = open.filter { $0.value.grant.callback != callback || $0.value.grant.pageLoad != pageLoad }
+        open = open.filter { ticket in
+            ticket.value.grant.callback != callback || ticket.value.grant.pageLoad != pageLoad || direction.map { $0 != ticket.value.grant.direction } ?? false
+        }
         return before - open.count
     }
 
