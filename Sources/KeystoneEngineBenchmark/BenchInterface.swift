@@ -37,6 +37,21 @@ struct BenchInterface: BridgeInterface {
             return Self.status("VmRSS")
         }
         methods.sync("peak") { () -> Int in Self.status("VmHWM") }
+        // Streams of any length: the page's bytes counted as they arrive, and `count` bytes sent
+        // to the page in chunks of 1 MiB, no further ahead of it than it fetches.
+        methods.async("upload") { (bytes: ByteStream) in
+            var count = 0
+            for try await chunk in bytes { count += chunk.count }
+            return count
+        }
+        methods.multiResponse("download") { (count: Int, writer: ResponseWriter<Data>) in
+            let chunk = Data(count: 1 << 20)
+            var left = max(0, count)
+            while left > 0 {
+                try await writer.write(left >= chunk.count ? chunk : chunk.prefix(left))
+                left -= min(left, chunk.count)
+            }
+        }
         methods.async("make") { (count: Int) in
             var bytes = Data(count: max(0, count))
             bytes.withUnsafeMutableBytes { raw in

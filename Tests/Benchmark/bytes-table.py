@@ -33,6 +33,15 @@ for direction in ("page to native", "native to page"):
         print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {json_text} | {speedup}")
 
 
+# The memory rows, each run's as it was printed: a 64 MB transfer's peak as a multiple of the
+# payload, and a 1 GB stream's growth and time.
+memory = [line.rstrip("\n").split("\t", 1) for line in open(sys.argv[1], encoding="utf-8")
+          if re.match(r"^keystone:\d+\t.*\t(64 MB\tpeak memory|1 GB\t)", line)]
+if memory:
+    print()
+    for run, row in sorted(memory, key=lambda entry: (entry[1].split("\t")[:2], entry[0])):
+        print(f"{run.split(':')[1]}: " + " | ".join(row.split("\t")))
+
 if len(sys.argv) > 2:
     # One group of bars per direction and size: Keystone's bytes (blue), the floor's scheme (grey),
     # Keystone's JSON path (orange), on a log scale from 1 ms to 10 s.

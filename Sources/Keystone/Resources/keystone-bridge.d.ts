@@ -23,6 +23,10 @@ export interface NativeError {
 export interface CallOptions {
   /** Aborting cancels the native call; the promise rejects (or the stream throws) with the reason. */
   signal?: AbortSignal;
+  /** Hears how many bytes have moved of `total`: each piece of a ReadableStream as native takes it
+   *  (`total` undefined), bytes sent at once when they have gone, and a `Data` result as it is
+   *  fetched (`total` its size). */
+  onProgress?: (moved: number, total: number | undefined) => void;
 }
 
 /** A synchronous page handler; it may return a Promise, which is answered when it settles. */
@@ -36,8 +40,9 @@ export interface AsyncResponder {
   readonly signal?: AbortSignal;
 }
 
-/** What goes to a native method whose input is `Data` as raw bytes: a ReadableStream is gathered
- *  first. Any other value goes as JSON. */
+/** What goes to a native method whose input is `Data` or a `ByteStream` as raw bytes. A
+ *  ReadableStream goes chunk by chunk, each once native has room for it (to a method taking `Data`,
+ *  gathered there). Any other value goes as JSON. */
 export type Bytes = ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
 
 export interface DSBridge {

@@ -23,6 +23,11 @@ async function extensions(): Promise<void> {
   const controller = new AbortController();
   const total = await bridge.invoke<number>('math.slowAdd', [2, 3], { signal: controller.signal });
   for await (const n of bridge.stream<number>('stream.countdown', 3)) console.log(n + total);
+  const file = new Blob([new Uint8Array([1, 2, 3])]);
+  const uploaded = await bridge.invoke<number>('files.upload', file.stream(), {
+    onProgress: (moved: number, size: number | undefined) => console.log(moved, size ?? file.size),
+  });
+  console.log(uploaded);
   try {
     await bridge.invoke('errors.fail', 'why');
   } catch (e) {
