@@ -184,6 +184,12 @@ struct MainActorInterface: BridgeInterface {
 /// Namespace `binary`: bytes as bytes. Byte i of every pattern is i % 251, which the far side
 /// checks.
 struct BinaryInterface: BridgeInterface {
+    /// What `binary.callPage` takes: the page handler to call, and how many bytes to call it with.
+    struct PageBytesCall: Codable, Sendable {
+        var handler: String
+        var count: Int
+    }
+
     /// `count` bytes of the pattern, from byte `start` of it.
     static func pattern(_ count: Int, from start: Int = 0) -> Data {
         var bytes = Data(count: count)
@@ -218,6 +224,12 @@ struct BinaryInterface: BridgeInterface {
                 start += chunk.count
             }
             return intact
+        }
+        // Swift calls the page's handler `handler` with `count` bytes of the pattern, as `Data`: a
+        // page on Keystone's runtime gets a Uint8Array. Answers what the handler answers.
+        methods.async("callPage") { (request: PageBytesCall, context: CallContext) async throws -> JSONValue in
+            guard (0...(1 << 28)).contains(request.count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 2^28") }
+            return try await context.page.call(request.handler, arguments: [Self.pattern(request.count), request.count], as: JSONValue.self)
         }
         // The first chunk of the page's stream, then the Swift side gives up, as a cancelled task
         // does: the page stops sending, its call fails with the coded error, nothing is left behind.

@@ -441,6 +441,19 @@ public final class InMemoryPage: EvaluationTarget {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
         case .call(let method, let callbackId, let arguments):
             handleNativeCall(method, callbackId: callbackId, arguments: arguments)
+        case .callWithBytes(let method, let callbackId, let arguments, let bytes):
+            // As Keystone's runtime does: each argument that is bytes fetched from the byte channel
+            // first. A handler here reads it as the base64 of those bytes (a page's gets a Uint8Array).
+            guard var values = try? serializer.decode([JSONValue].self, from: arguments.bytes) else { return }
+            for argument in bytes where values.indices.contains(argument.index) {
+                let response = transferNow("GET", argument.source, body: Data())
+                guard response.status == 200, response.body.count == argument.size else {
+                    return returnValue(.failure(Self.failure(in: response.body)), id: callbackId, complete: true)
+                }
+                values[argument.index] = .string(response.body.base64EncodedString())
+            }
+            guard let text = try? JSONText(validating: serializer.encode(values)) else { return }
+            handleNativeCall(method, callbackId: callbackId, arguments: text)
         case .event(let name, let value):
             guard runtime == .keystone, let value = try? serializer.decode(JSONValue.self, from: value.bytes) else { return }
             for listener in state.withLock({ $0.listeners[name] ?? [] }) {

@@ -171,3 +171,34 @@ test('onProgress hears bytes sent at once, and a result as it is fetched', async
   assert.equal(made.length, 10);
   assert.deepEqual(fetched, [[4, 10], [10, 10]]);
 });
+
+test('a page handler Swift calls with Data fetches it first and gets a Uint8Array, in order with the next call', async () => {
+  const page = await readyPage();
+  const seen = [];
+  page.window.dsBridge.register('show', (bytes, n) => { seen.push([bytes.constructor.name, [...bytes], n]); return 'shown'; });
+  page.window.dsBridge.register('after', () => { seen.push('after'); return 'after'; });
+  page.native.downloads['keystone://transfer/arg1'] = new Uint8Array([4, 5, 6]);
+  page.evaluate(`window._keystone.deliver(${JSON.stringify([
+    { method: 'show', callbackId: 1, args: [null, 3], bytes: [{ index: 0, source: 'keystone://transfer/arg1', size: 3 }] },
+    { method: 'after', callbackId: 2, args: [] },
+  ])})`);
+  await settle();
+  await settle();
+  assert.deepEqual(seen, [['Uint8Array', [4, 5, 6], 3], 'after']);
+  assert.deepEqual(page.native.returns.map((r) => r.data), ['shown', 'after']);
+  assert.deepEqual(page.native.downloads, {}, 'fetched once');
+});
+
+test('a call of a handler the page lacks fetches nothing, and bytes that cannot be fetched fail the call', async () => {
+  const page = await readyPage();
+  page.native.downloads['keystone://transfer/arg1'] = new Uint8Array([1]);
+  page.window.dsBridge.register('show', () => 'never');
+  page.evaluate(`window._keystone.deliver(${JSON.stringify([
+    { method: 'missing', callbackId: 1, args: [null], bytes: [{ index: 0, source: 'keystone://transfer/arg1', size: 1 }] },
+    { method: 'show', callbackId: 2, args: [null], bytes: [{ index: 0, source: 'keystone://transfer/forged', size: 1 }] },
+  ])})`);
+  await settle();
+  await settle();
+  assert.ok(page.native.downloads['keystone://transfer/arg1'], 'never fetched');
+  assert.deepEqual(page.native.returns.map((r) => r.error && r.error.code), [1, 11]);
+});

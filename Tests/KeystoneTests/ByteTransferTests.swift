@@ -169,3 +169,79 @@ struct ByteTransferTests {
         return answer.flatMap { try? JSONDecoder().decode(Upload.self, from: Data($0.utf8)).upload }
     }
 }
+
+@Suite("Swift's Data arguments to page handlers", .timeLimit(.minutes(1)))
+struct OutboundBytesTests {
+    let keystone: Keystone
+
+    init() {
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.limits.transferBytes = 1 << 20
+        keystone = Keystone(components: components)
+    }
+
+    /// A page whose handler `show` answers what it was called with, as JSON.
+    func page(_ runtime: PageRuntime, initialized: Bool = true) -> InMemoryPage {
+        let page = InMemoryPage(hub: keystone, runtime: runtime)
+        page.register("show") { arguments in .array(arguments) }
+        if initialized { page.initialize() }
+        return page
+    }
+
+    @Test func aDataArgumentGoesToKeystonesRuntimeAsBytes() async throws {
+        let page = page(.keystone)
+        let shown = try await keystone.call("show", arguments: [bytePattern(300), 7], as: [JSONValue].self)
+        #expect(shown == [.string(bytePattern(300).base64EncodedString()), .number(7)])
+        let call = try #require(page.receivedMessages.last { if case .callWithBytes = $0 { true } else { false } })
+        guard case .callWithBytes(_, _, let arguments, let bytes) = call else { return }
+        #expect(arguments.string == "[null,7]")
+        #expect(bytes.map(\.index) == [0])
+        #expect(bytes.map(\.size) == [300])
+        #expect(keystone.openTransferCount == 0)  // fetched
+    }
+
+    @Test func aDsbridgePageGetsBase64AsBefore() async throws {
+        let page = page(.dsbridge)
+        let shown = try await keystone.call("show", arguments: [bytePattern(5)], as: [JSONValue].self)
+        #expect(shown == [.string(bytePattern(5).base64EncodedString())])
+        #expect(!page.receivedMessages.contains { if case .callWithBytes = $0 { true } else { false } })
+        #expect(keystone.openTransferCount == 0)
+    }
+
+    @Test func aCallMadeBeforeThePageIsReadyGoesAsThePageTakesIt() async throws {
+        let page = page(.keystone, initialized: false)
+        async let shown = keystone.call("show", arguments: [bytePattern(9)], as: [JSONValue].self)
+        await eventually("the call waits for the page") { keystone.pendingCallCount == 1 }
+        page.initialize()
+        #expect(try await shown == [.string(bytePattern(9).base64EncodedString())])
+        #expect(page.receivedMessages.contains { if case .callWithBytes = $0 { true } else { false } })
+    }
+
+    @Test func bytesTheHandlerNeverFetchedGoWithTheCall() async throws {
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
+        page.initialize()
+        let error = await #expect(throws: BridgeError.self) {
+            _ = try await keystone.call("missing", arguments: [bytePattern(9)], as: JSONValue.self)
+        }
+        #expect(error?.code == .notFound)
+        #expect(keystone.openTransferCount == 0)
+    }
+
+    @Test func aCancelledCallTakesItsBytesBack() async throws {
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
+        page.registerAsync("hold") { _, _ in }  // never answers
+        page.initialize()
+        let call = keystone.start("hold", arguments: [Data(count: 10)], as: JSONValue.self)
+        await eventually("the call reached the page") { page.receivedMessages.contains { if case .callWithBytes = $0 { true } else { false } } }
+        call.cancel()
+        #expect(keystone.openTransferCount == 0)
+    }
+
+    @Test func aDataArgumentPastTheLimitFailsTheCallAtOnce() async throws {
+        _ = page(.keystone)
+        let error = await #expect(throws: BridgeError.self) {
+            _ = try await keystone.call("show", arguments: [Data(count: (1 << 20) + 1)], as: JSONValue.self)
+        }
+        #expect(error?.code == .limitExceeded)
+    }
+}

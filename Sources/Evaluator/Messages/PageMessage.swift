@@ -29,6 +29,12 @@ public enum PageMessage: Sendable, Hashable {
     /// A Swift call of the page's handler `method` with positional `arguments` (a JSON array);
     /// the page answers through `_dsb.returnValue` with `callbackId`.
     case call(method: String, callbackId: Int, arguments: JSONText)
+    /// A Swift call of the page's handler `method` some of whose arguments are `Data`, sent as
+    /// bytes: `arguments` holds `null` at their positions, and Keystone's runtime fetches each of
+    /// `bytes` from its ticketed address and hands the handler a `Uint8Array` there. Only a page
+    /// running Keystone's runtime, on a host with a byte channel, is sent one; any other gets a
+    /// ``call(method:callbackId:arguments:)`` with the bytes as base64.
+    case callWithBytes(method: String, callbackId: Int, arguments: JSONText, bytes: [ArgumentBytes])
     /// Swift stopped waiting for its call `callbackId` of a page handler (cancelled, timed out, or
     /// a stream left early). Keystone's runtime drops the handler's later answers and aborts the
     /// `signal` of its responder; dsbridge.js and WebViewJavascriptBridge have no way to hear it.

@@ -61,7 +61,8 @@ package enum ScriptRenderer {
             appendDelete(callback, to: &out)
         case .completion(let callback), .release(let callback), .bytes(let callback, _, _, _):
             appendDelete(callback, to: &out)
-        case .call(let method, let callbackId, let arguments):
+        case .call(let method, let callbackId, let arguments), .callWithBytes(let method, let callbackId, let arguments, _):
+            // A call with bytes is never sent to dsbridge.js (the hub sends it base64 instead).
             out.append(contentsOf: "try{window._handleMessageFromNative(".utf8)
             appendCallHead(method, callbackId, to: &out)
             out.append(contentsOf: #","data":"#.utf8)
@@ -140,6 +141,22 @@ package enum ScriptRenderer {
             out.append(contentsOf: #","args":"#.utf8)
             JSONText.appendScriptLiteral(arguments, to: &out)
             out.append(UInt8(ascii: "}"))
+        case .callWithBytes(let method, let callbackId, let arguments, let bytes):
+            appendCallHead(method, callbackId, to: &out)
+            out.append(contentsOf: #","args":"#.utf8)
+            JSONText.appendScriptLiteral(arguments, to: &out)
+            out.append(contentsOf: #","bytes":["#.utf8)
+            for (position, argument) in bytes.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"index":"#.utf8)
+                out.append(contentsOf: String(argument.index).utf8)
+                out.append(contentsOf: #","source":"#.utf8)
+                JSONText.appendQuoted(argument.source, to: &out)
+                out.append(contentsOf: #","size":"#.utf8)
+                out.append(contentsOf: String(argument.size).utf8)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(contentsOf: "]}".utf8)
         case .cancel(let callbackId):
             out.append(contentsOf: #"{"cancel":"#.utf8)
             out.append(contentsOf: String(callbackId).utf8)
@@ -179,6 +196,7 @@ package enum ScriptRenderer {
         switch message {
         case .result(_, let value, _), .event(_, let value): value.bytes.count + 64
         case .call(_, _, let arguments): arguments.bytes.count + arguments.bytes.count / 8 + 96
+        case .callWithBytes(_, _, let arguments, let bytes): arguments.bytes.count + arguments.bytes.count / 8 + 96 + bytes.count * 96
         default: 96
         }
     }

@@ -307,10 +307,13 @@ private enum ByteInput {
 private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Input {
     // Checked by type first, and cast without an optional of `Input`: an unspecialized generic
     // function sets its locals up on entry, and an `Input?` would cost every call a metadata lookup.
-    if Input.self == Data.self, let bytes = context.bytes?.argument { return bytes as! Input }
-    if Input.self == ByteStream.self, let bytes = context.bytes {
-        if let stream = bytes.stream { return ByteStream(buffer: stream) as! Input }
-        if let argument = bytes.argument { return ByteStream([argument]) as! Input }
+    // The commonest call moves no bytes: one check of the context, no look at `Input`.
+    if let bytes = context.bytes {
+        if Input.self == Data.self, let argument = bytes.argument { return argument as! Input }
+        if Input.self == ByteStream.self {
+            if let stream = bytes.stream { return ByteStream(buffer: stream) as! Input }
+            if let argument = bytes.argument { return ByteStream([argument]) as! Input }
+        }
     }
     do {
         return try serializer.decode(Input.self, fromData: data)

@@ -65,6 +65,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var isMultiResponse: Bool
         /// `nil` once a `call` has its answer and the page said more would follow.
         var pending: Pending?
+        /// Whether it has `Data` arguments, which may have tickets open.
+        var hasBytes = false
     }
 
     private struct RunningTask {
@@ -82,6 +84,9 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private(set) var isPageReady = false
     private(set) var runtime = PageRuntime.dsbridge
     private(set) var waiting: [PageMessage] = []
+    /// The `Data` arguments of Swift's calls not yet sent, by call id: how they go is decided when
+    /// the call goes out (``prepare(_:)``).
+    private var outboundBytes: [Int: OutboundBytes] = [:]
     /// What the current page load's main frame has established: its authorisation and declared
     /// methods.
     private var access = PageAccess()
@@ -126,14 +131,33 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             waiting.append(message)
             return []
         }
-        return [.deliver(message, runtime, self.epoch)]
+        return [.deliver(prepare(message), runtime, self.epoch)]
+    }
+
+    /// A message as it goes out now. A call with `Data` arguments gets them as bytes, each under a
+    /// ticket of its own, where the page runs Keystone's runtime and the host serves the byte
+    /// channel; as base64 in JSON otherwise. Its tickets may go past the limit on open tickets,
+    /// which bounds what a page opens: Swift made this call.
+    private mutating func prepare(_ message: PageMessage) -> PageMessage {
+        guard case .call(let method, let id, _) = message, let bytes = outboundBytes.removeValue(forKey: id) else { return message }
+        guard runtime == .keystone, let base = transferBase else {
+            return .call(method: method, callbackId: id, arguments: bytes.arguments(bytesAsBase64: true))
+        }
+        var sources: [ArgumentBytes] = []
+        for argument in bytes.bytes {
+            let grant = TransferTickets<TransferPayload>.Grant(
+                pageLoad: epoch, callback: OutboundBytes.ticketKey(forCall: id), direction: .toPage, maximumBytes: argument.data.count)
+            transfers.issuePastLimit(argument.token, for: grant, payload: .download(argument.data, nil))
+            sources.append(ArgumentBytes(index: argument.index, source: base + argument.token, size: argument.data.count))
+        }
+        return .callWithBytes(method: method, callbackId: id, arguments: bytes.arguments(bytesAsBase64: false), bytes: sources)
     }
 
     // MARK: Swift → page calls
 
     /// Makes a call of the page's handler: gives it the next id, records it and sends its message.
     mutating func makeCall(
-        _ pending: Pending, method: String, arguments: JSONText, isMultiResponse: Bool, to epoch: PageEpoch?
+        _ pending: Pending, method: String, arguments: JSONText, bytes: OutboundBytes? = nil, isMultiResponse: Bool, to epoch: PageEpoch?
     ) -> MakeCall {
         guard epoch == nil || epoch == self.epoch else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
@@ -142,21 +166,27 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .refused(pending, BridgeError(code: .limitExceeded, message: "\(pendingCallLimit) calls already wait for the page, the limit"))
         }
         lastCallId += 1
-        calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending)
+        calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasBytes: bytes != nil)
+        if let bytes { outboundBytes[lastCallId] = bytes }
         return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil) ?? [])
     }
 
     /// Sends a call whose answer nobody waits for.
-    mutating func post(method: String, arguments: JSONText, to epoch: PageEpoch?) -> [Output]? {
+    mutating func post(method: String, arguments: JSONText, bytes: OutboundBytes? = nil, to epoch: PageEpoch?) -> [Output]? {
         guard epoch == nil || epoch == self.epoch else { return nil }
         lastCallId += 1
+        if let bytes { outboundBytes[lastCallId] = bytes }
         return send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil)
     }
 
     /// The page answered call `id` (`_dsb.returnValue`).
     mutating func receiveAnswer(id: Int, complete: Bool) -> Answer {
         guard let call = calls[id] else { return .unknown }
-        if complete { calls[id] = nil }
+        if complete {
+            calls[id] = nil
+            // Bytes the page did not fetch (it has no such handler) go with the call.
+            if call.hasBytes { transfers.withdraw(callback: OutboundBytes.ticketKey(forCall: id), in: epoch) }
+        }
         guard let pending = call.pending else { return .repeated(method: call.method) }
         if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
         return .deliver(pending, complete: complete || !call.isMultiResponse)
@@ -167,6 +197,10 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// runtime is told of (``PageMessage/cancel(callbackId:)``), so its handler can stop.
     mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
         guard let call = calls.removeValue(forKey: id) else { return (nil, []) }
+        if call.hasBytes {
+            outboundBytes[id] = nil
+            transfers.withdraw(callback: OutboundBytes.ticketKey(forCall: id), in: epoch)
+        }
         if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0 { true } else { false } }) {
             waiting.remove(at: index)
             return (call.pending, [])
@@ -318,7 +352,10 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             waiting.removeAll()
             readyWaiters.removeAll()
         }
-        return Initialize(outputs: waiting.map { .deliver($0, runtime, epoch) }, ready: readyWaiters.keys.sorted().compactMap { readyWaiters[$0] })
+        var outputs: [Output] = []
+        outputs.reserveCapacity(waiting.count)
+        for message in waiting { outputs.append(.deliver(prepare(message), runtime, epoch)) }
+        return Initialize(outputs: outputs, ready: readyWaiters.keys.sorted().compactMap { readyWaiters[$0] })
     }
 
     /// `waiter` waits for the page to be ready: `nil` when it is (settle the waiter now), otherwise
@@ -343,6 +380,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         access = PageAccess()
         principal = nil
         waiting.removeAll()
+        outboundBytes.removeAll()
         transfers.pageDidUnload()
         defer {
             calls.removeAll()

@@ -45,8 +45,8 @@ extension Keystone {
     /// every other call; the page's answer, if any, is dropped.
     /// - Throws: `BridgeError` (`unencodableValue`) when an argument does not encode.
     public func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
-        let text = try encodeArguments(arguments)
-        storage.apply { machine in ((), machine.post(method: method, arguments: text, to: nil) ?? []) }
+        let (text, bytes) = try encodeArguments(arguments)
+        storage.apply { machine in ((), machine.post(method: method, arguments: text, bytes: bytes, to: nil) ?? []) }
     }
 
     /// Sends a call of the page's handler `method` with `arguments` written out, whose answer nobody
@@ -92,9 +92,9 @@ extension Keystone {
             call.settle(.failure(BridgeError(code: .cancelled, message: "the call was cancelled")))
             return call
         }
-        let text: JSONText
+        let (text, bytes): (JSONText, OutboundBytes?)
         do {
-            text = try encodeArguments(arguments)
+            (text, bytes) = try encodeArguments(arguments)
         } catch {
             call.settle(.failure(error))
             return call
@@ -104,7 +104,7 @@ extension Keystone {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        if let id = make(pending, method: method, arguments: text, isMultiResponse: false, to: epoch) {
+        if let id = make(pending, method: method, arguments: text, bytes: bytes, isMultiResponse: false, to: epoch) {
             call.onCancel { [weak self] in self?.cancelPendingCall(id) }
         }
         return call
@@ -115,9 +115,9 @@ extension Keystone {
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to epoch: PageEpoch?
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
-        let text: JSONText
+        let (text, bytes): (JSONText, OutboundBytes?)
         do {
-            text = try encodeArguments(arguments)
+            (text, bytes) = try encodeArguments(arguments)
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -135,7 +135,7 @@ extension Keystone {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        guard let id = make(pending, method: method, arguments: text, isMultiResponse: true, to: epoch) else { return stream }
+        guard let id = make(pending, method: method, arguments: text, bytes: bytes, isMultiResponse: true, to: epoch) else { return stream }
         continuation.onTermination = { [weak self] _ in self?.cancelPendingCall(id) }
         return stream
     }
@@ -169,9 +169,11 @@ extension Keystone {
 
     /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
-    private func make(_ call: PageHandlerCall, method: String, arguments: JSONText, isMultiResponse: Bool, to epoch: PageEpoch?) -> Int? {
+    private func make(
+        _ call: PageHandlerCall, method: String, arguments: JSONText, bytes: OutboundBytes?, isMultiResponse: Bool, to epoch: PageEpoch?
+    ) -> Int? {
         let made: HubStorage.Machine.MakeCall = storage.apply { machine in
-            let made = machine.makeCall(call, method: method, arguments: arguments, isMultiResponse: isMultiResponse, to: epoch)
+            let made = machine.makeCall(call, method: method, arguments: arguments, bytes: bytes, isMultiResponse: isMultiResponse, to: epoch)
             guard case .made(_, let outputs) = made else { return (made, []) }
             return (made, outputs)
         }
@@ -191,8 +193,44 @@ extension Keystone {
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it
-    /// can reach a script.
-    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> JSONText {
+    /// can reach a script. Where some are `Data`, they are kept as bytes beside the others' JSON
+    /// (``OutboundBytes``) until the call goes out: the text is then a placeholder.
+    /// - Throws: `unencodableValue` when an argument does not encode; `limitExceeded` for a `Data`
+    ///   argument past ``BridgeLimits/transferBytes``.
+    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> (JSONText, OutboundBytes?) {
+        // Told by type, without a cast: the commonest call has no `Data` argument.
+        guard arguments.contains(where: { type(of: $0) == Data.self }) else { return (try encodeJSON(arguments), nil) }
+        let limit = components.limits.transferBytes
+        var bytes = OutboundBytes(pieces: [], bytes: [])
+        for (index, argument) in arguments.enumerated() {
+            if let data = argument as? Data, type(of: argument) == Data.self {
+                guard data.count <= limit else {
+                    throw BridgeError(code: .limitExceeded, message: "an argument's bytes are more than the limit of \(limit) bytes")
+                }
+                bytes.pieces.append(nil)
+                bytes.bytes.append((index, data, Self.newTransferToken()))
+            } else {
+                bytes.pieces.append(try encodeJSON([argument], bracketed: false))
+            }
+        }
+        return (Self.placeholderArguments, bytes)
+    }
+
+    /// What a call whose `Data` arguments wait to go as bytes holds as its text meanwhile.
+    private static let placeholderArguments = JSONText(quoting: "")
+
+    /// `[a,b,c]` (or, not `bracketed`, the one argument's JSON), each encoded by the serializer,
+    /// checked to be JSON.
+    private func encodeJSON(_ arguments: [any Encodable & Sendable], bracketed: Bool = true) throws(BridgeError) -> JSONText {
+        guard bracketed else {
+            do {
+                return try JSONText(validating: components.serializer.encode(arguments[0]))
+            } catch let error as BridgeError {
+                throw error
+            } catch {
+                throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
+            }
+        }
         var text = Data("[".utf8)
         for (index, argument) in arguments.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }

@@ -558,7 +558,8 @@
         if (message.error || message.complete || message.release) delete window[name];
       }
     } else if (message.method !== undefined) {
-      handleNativeCall(message.method, message.callbackId, message.args || []);
+      if (callsInOrder || (Array.isArray(message.bytes) && message.bytes.length)) callInOrder(message);
+      else handleNativeCall(message.method, message.callbackId, message.args || []);
     } else if (message.cancel !== undefined) {
       var call = running.get(message.cancel);
       if (call) call.stop();
@@ -600,6 +601,32 @@
   /** Runs the page handler Swift called and answers through `_dsb.returnValue`. While the handler
    *  may still answer, native can withdraw the call (`{cancel: id}`): its later answers are
    *  dropped, and an asynchronous or WVJB handler's responder has a `signal` that aborts. */
+  /** Calls of page handlers wait here behind one whose arguments are bytes being fetched, so
+   *  handlers run in the order Swift called them. */
+  var callsInOrder = null;
+  function callInOrder(message) {
+    var chain = callsInOrder = (callsInOrder || Promise.resolve()).then(function () {
+      return withBytes(message).then(function (args) {
+        handleNativeCall(message.method, message.callbackId, args);
+      }, function (error) {
+        bridge.call('_dsb.returnValue', { id: message.callbackId, error: toNativeError(error), complete: true });
+      });
+    });
+    chain.then(function () { if (callsInOrder === chain) callsInOrder = null; });
+  }
+
+  /** A call's arguments, each that native sent as bytes fetched from the byte channel as a
+   *  Uint8Array. A call of a handler the page lacks fetches nothing: it is answered as it is. */
+  function withBytes(message) {
+    var args = Array.isArray(message.args) ? message.args.slice() : [];
+    var bytes = Array.isArray(message.bytes) ? message.bytes : [];
+    if (!bytes.length || !findHandler(message.method)) return Promise.resolve(args);
+    return Promise.all(bytes.map(function (argument) {
+      if (!argument || typeof argument.index !== 'number' || !(argument.index >= 0 && argument.index < args.length)) return null;
+      return fetchBytes(argument.source, argument.size).then(function (value) { args[argument.index] = value; });
+    })).then(function () { return args; });
+  }
+
   function handleNativeCall(method, callbackId, args) {
     var answered = false;
     var controller = null;

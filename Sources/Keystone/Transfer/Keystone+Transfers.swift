@@ -188,7 +188,7 @@ extension Keystone {
     }
 
     /// A ticket's token: 128 bits from the system's random source.
-    private static func newTransferToken() -> String {
+    static func newTransferToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return TransferTickets<TransferPayload>.newToken(using: &generator)
     }

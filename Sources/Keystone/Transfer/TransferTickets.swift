@@ -58,6 +58,14 @@ struct TransferTickets<Payload: Sendable>: Sendable {
         open[token] = (grant, payload)
     }
 
+    /// Opens `token` for `grant` whatever the limit, which bounds what a page opens: for bytes
+    /// Swift sends of its own accord. A token open already is left as it is (never, for tokens
+    /// from ``newToken(using:)``).
+    mutating func issuePastLimit(_ token: String, for grant: Grant, payload: Payload) {
+        guard open[token] == nil else { return }
+        open[token] = (grant, payload)
+    }
+
     /// Spends `token`, presented by a request that moves bytes `direction` while the page load is
     /// `pageLoad`, from `origin` as the engine reported it (`nil`: not reported): its grant and
     /// payload, or why it is refused. The refusal never repeats the token.

@@ -195,7 +195,8 @@ package final class WVJBWire: Sendable {
             return nil
         case .cancel:
             return nil  // WVJB's page script has no way to stop a handler
-        case .call(let method, let callbackId, let arguments):
+        case .call(let method, let callbackId, let arguments), .callWithBytes(let method, let callbackId, let arguments, _):
+            // A call with bytes is never sent to this wire (the hub sends it base64 instead).
             if method == Self.hasMethodHandler, !state.withLock({ $0.speaksKeystone }) {
                 refuseHasMethod(callbackId)
                 return nil
