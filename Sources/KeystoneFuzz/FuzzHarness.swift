@@ -135,6 +135,11 @@ enum FuzzHarness {
             methods.async("bytes") { (value: Data) async in value }
             methods.sync("size") { (value: Data) in value.count }
             methods.async("make") { (value: Int) async in Data(count: min(max(value, 0), 64)) }
+            methods.async("stream") { (value: ByteStream) async throws in
+                var count = 0
+                for try await chunk in value { count += chunk.count }
+                return count
+            }
         }
     }
 
