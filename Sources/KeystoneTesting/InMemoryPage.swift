@@ -228,7 +228,7 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// Keystone's runtime's `dsBridge.invoke(method, bytes)` with an `ArrayBuffer` or typed array:
     /// the call announces `bytes.count`, and once the hub has issued a ticket the bytes go over the
-    /// byte channel (`BridgeHub/handleTransfer(method:url:origin:readBody:)`), whose answer is
+    /// byte channel (`BridgeHub/handleTransfer(method:url:origin:readBody:respond:)`), whose answer is
     /// the call's. Only as `PageRuntime/keystone`; a `Data` result comes back as bytes.
     public func invoke<Result: Decodable & Sendable>(_ method: String, bytes: Data, as: Result.Type = Result.self) async throws -> Result {
         guard runtime == .keystone else {

@@ -11,6 +11,7 @@ public struct ArgumentBytes: Sendable, Hashable {
     /// How many bytes they are.
     public var size: Int
 
+    /// The argument at `index`, `size` bytes to be fetched from `source`.
     public init(index: Int, source: String, size: Int) {
         self.index = index
         self.source = source

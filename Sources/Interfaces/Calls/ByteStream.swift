@@ -24,7 +24,9 @@ import Foundation
 ///   `pageGone` when the page goes, `limitExceeded` past the hub's limit on a stream (`BridgeLimits.streamBytes`).
 /// - When the method returns, the page stops sending; chunks it had not read are dropped.
 public struct ByteStream: AsyncSequence, Sendable, Decodable {
+    /// A chunk of the page's bytes.
     public typealias Element = Data
+    /// Why reading stopped short: cancelled, the page gone, or the stream too long.
     public typealias Failure = BridgeError
 
     private let buffer: ByteStreamBuffer
@@ -51,7 +53,9 @@ public struct ByteStream: AsyncSequence, Sendable, Decodable {
 
     /// Reads the stream's chunks in order.
     public struct Iterator: AsyncIteratorProtocol {
+        /// A chunk of the page's bytes.
         public typealias Element = Data
+        /// Why reading stopped short: cancelled, the page gone, or the stream too long.
         public typealias Failure = BridgeError
 
         fileprivate let buffer: ByteStreamBuffer

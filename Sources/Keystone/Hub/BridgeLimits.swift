@@ -39,7 +39,7 @@ public struct BridgeLimits: Sendable, Hashable {
     /// How many transfers may be open at once: tickets issued and not yet used. A result's bytes
     /// are held until the page fetches them, its call is cancelled or the page goes. Default 64.
     public var openTransfers: Int
-    /// The most bytes one stream of the page's into a method that takes a ``ByteStream`` may carry
+    /// The most bytes one stream of the page's into a method that takes a `ByteStream` may carry
     /// in all; past it, the method's reading fails and the page is refused. However long a stream
     /// is, only a few megabytes of it are held at once. Default 4 GiB.
     public var streamBytes: Int

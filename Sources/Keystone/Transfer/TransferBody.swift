@@ -3,7 +3,7 @@
 import Foundation
 
 /// Reads the body of a request on a host's byte channel, once the hub's ticket has admitted it
-/// (`BridgeHub/handleTransfer(method:url:origin:readBody:)` calls the host's `readBody`).
+/// (`BridgeHub/handleTransfer(method:url:origin:readBody:respond:)` calls the host's `readBody`).
 package enum TransferBody {
     /// The body `read` hands over piece by piece, whole: `read` fills the buffer it is given and
     /// returns how many bytes it wrote, 0 at the end, or a negative number when the body cannot be

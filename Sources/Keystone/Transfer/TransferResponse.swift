@@ -1,7 +1,7 @@
 // TransferResponse.swift — the hub's answer to one request on the byte channel, for a host to send.
 import Foundation
 
-/// What a host answers a request on its byte channel with (``BridgeHub/handleTransfer(method:url:origin:readBody:)``):
+/// What a host answers a request on its byte channel with (``BridgeHub/handleTransfer(method:url:origin:readBody:respond:)``):
 /// a status, headers and a body, which the host hands to its engine as they are.
 public struct TransferResponse: Sendable, Hashable {
     /// The HTTP status: 200 with the bytes or the call's answer, 204 for a preflight, 4xx when the
