@@ -62,10 +62,15 @@ enum InProcessRows {
 final class AsyncHandOff: EvaluationTarget, @unchecked Sendable {
     private let keystone: Keystone
     private let handedOn = DispatchSemaphore(value: 0)
+    private let arguments: String
 
-    init() throws {
+    /// With `takingBytes`, the call is made as Keystone's runtime makes it on a host with a byte
+    /// channel (`dsBridge.stream` asks for `Data` results as bytes): the path every such call takes.
+    init(takingBytes: Bool = false) throws {
         keystone = try SyncCallWorkload.makeKeystone()
+        arguments = takingBytes ? #"{"data":1,"_dscbstub":"dscb1_b","_dsbytes":true}"# : #"{"data":1,"_dscbstub":"dscb1_b"}"#
         keystone.attach(to: self)
+        if takingBytes { keystone.serveTransfers(at: "keystone://transfer/") }
         _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)
     }
 
@@ -75,7 +80,7 @@ final class AsyncHandOff: EvaluationTarget, @unchecked Sendable {
 
     /// One call, returned once its script is handed on.
     func call() -> Int {
-        let answer = keystone.handleMessage("bench.echoAsync", arguments: #"{"data":1,"_dscbstub":"dscb1_b"}"#)
+        let answer = keystone.handleMessage("bench.echoAsync", arguments: arguments)
         handedOn.wait()
         return answer.utf8.count
     }

@@ -22,11 +22,14 @@ package final class CallBytes: Sendable {
     /// The origin of the frame that made the call, as the engine reported it: a result's ticket is
     /// issued to it.
     package let origin: String?
-    private let held = Locked<Data?>(nil)
-    private let flow = Locked(Flow())
+    /// One lock for all that changes: one allocation beside the object, made with every call that
+    /// asks for bytes.
+    private let state = Locked(State())
 
-    /// The results sent as bytes that the page has not fetched yet, and a writer waiting for room.
-    private struct Flow {
+    /// The result held for the hub; the results sent as bytes that the page has not fetched yet,
+    /// and a writer waiting for room.
+    private struct State {
+        var held: Data?
         var outstanding = 0
         var waiter: CheckedContinuation<Void, Never>?
         var isCancelled = false
@@ -43,26 +46,26 @@ package final class CallBytes: Sendable {
     /// invoker returns in its place. A multi-response method's writes wait for each other, so one
     /// result is held at a time.
     package func hold(_ bytes: Data) -> Data {
-        held.withLock { $0 = bytes }
+        state.withLock { $0.held = bytes }
         return Self.placeholder
     }
 
     /// The result held, if any, taken.
     package func take() -> Data? {
-        held.withLock { held in
-            defer { held = nil }
-            return held
+        state.withLock { state in
+            defer { state.held = nil }
+            return state.held
         }
     }
 
     /// A result went to the page as bytes, to be fetched.
     package func sent() {
-        flow.withLock { $0.outstanding += 1 }
+        state.withLock { $0.outstanding += 1 }
     }
 
     /// The page fetched a result's bytes (or its ticket went): a writer waiting for room goes on.
     package func fetched() {
-        let waiter = flow.withLock { flow in
+        let waiter = state.withLock { flow in
             flow.outstanding -= 1
             defer { flow.waiter = nil }
             return flow.waiter
@@ -71,14 +74,14 @@ package final class CallBytes: Sendable {
     }
 
     /// Whether a writer waits for room now.
-    package var isWaiting: Bool { flow.withLock { $0.waiter != nil } }
+    package var isWaiting: Bool { state.withLock { $0.waiter != nil } }
 
     /// Returns once fewer than `window` results wait for the page to fetch them, or the task is
     /// cancelled: a producer of `Data` never runs ahead of the page by more than `window` results.
     package func waitForRoom(window: Int) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let isReady = flow.withLock { flow in
+                let isReady = state.withLock { flow in
                     guard flow.outstanding >= window, !flow.isCancelled else { return true }
                     flow.waiter = continuation
                     return false
@@ -86,7 +89,7 @@ package final class CallBytes: Sendable {
                 if isReady { continuation.resume() }
             }
         } onCancel: {
-            let waiter = flow.withLock { flow in
+            let waiter = state.withLock { flow in
                 flow.isCancelled = true
                 defer { flow.waiter = nil }
                 return flow.waiter
