@@ -15,7 +15,11 @@
 //  - a loopback HTTP listener on 127.0.0.1 (its port in the page's address, ?port=N), answering
 //    as the scheme does;
 //  - webkit.messageHandlers.floorText.postMessage(value): a base64 string in, its decoded byte
-//    count out; a number N in, N such bytes out as base64 (today's JSON path, with nothing else).
+//    count out; a number N in, N such bytes out as base64 (today's JSON path, with nothing else);
+//  - webkit.messageHandlers.floorBytes.postMessage(value): a typed array in, its byte count out;
+//    a number N in, N such bytes out as a Uint8Array: the candidate of typed arrays in script
+//    messages. WebKitGTK 2.50 turns a typed array into a plain object of numbered members both
+//    ways, so its rows read WRONG (-1): it carries no bytes.
 // It prints what the page posts to webkit.messageHandlers.report, and exits when the page posts
 // "done" (or after the timeout, with status 2). PAGE is a file, or an http(s) address.
 //
@@ -180,6 +184,30 @@ static gboolean on_floor_text(WebKitUserContentManager *manager, JSCValue *value
     return TRUE;
 }
 
+/// floorBytes: a typed array or buffer in, its byte count out; a number N in, N bytes out as a
+/// Uint8Array (the engine's structured clone carries both without text).
+static gboolean on_floor_bytes(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply, gpointer data) {
+    (void)manager;
+    (void)data;
+    JSCContext *context = jsc_value_get_context(value);
+    JSCValue *answer;
+    if (jsc_value_is_typed_array(value)) {
+        answer = jsc_value_new_number(context, (double)jsc_value_typed_array_get_size(value));
+    } else if (jsc_value_is_array_buffer(value)) {
+        answer = jsc_value_new_number(context, (double)jsc_value_array_buffer_get_size(value));
+    } else if (!jsc_value_is_number(value)) {
+        answer = jsc_value_new_number(context, -1);  // not bytes by the time it got here
+    } else {
+        gsize count = (gsize)jsc_value_to_double(value), length = 0;
+        answer = jsc_value_new_typed_array(context, JSC_TYPED_ARRAY_UINT8, count);
+        guint8 *bytes = jsc_value_typed_array_get_data(answer, &length);
+        for (gsize i = 0; i < length; i++) bytes[i] = (guint8)(i % 251);
+    }
+    webkit_script_message_reply_return_value(reply, answer);
+    g_object_unref(answer);
+    return TRUE;
+}
+
 static gboolean on_floor(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply, gpointer data) {
     (void)manager;
     (void)data;
@@ -250,6 +278,8 @@ int main(int argc, char **argv) {
     webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floor", NULL);
     g_signal_connect(manager, "script-message-with-reply-received::floorText", G_CALLBACK(on_floor_text), NULL);
     webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floorText", NULL);
+    g_signal_connect(manager, "script-message-with-reply-received::floorBytes", G_CALLBACK(on_floor_bytes), NULL);
+    webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floorBytes", NULL);
     g_signal_connect(manager, "script-message-received::floorAsync", G_CALLBACK(on_floor_async), view);
     webkit_user_content_manager_register_script_message_handler(manager, "floorAsync");
     g_signal_connect(manager, "script-message-received::floorChain", G_CALLBACK(on_floor_chain), view);
