@@ -16,11 +16,19 @@ public struct BridgeMethod: Sendable {
     public let takesByteStream: Bool
     /// Whether the method's result is `Data`: it goes to Keystone's page runtime as raw bytes.
     public let returnsBytes: Bool
+    /// The types the method takes and returns, for its schema; `nil` for a method made outside
+    /// ``MethodList``.
+    package let signature: MethodSignature?
 
     /// A method that runs `invoker`; `takesBytes` and `returnsBytes` say whether its input and its
     /// result are bytes, `takesByteStream` whether its input is a stream of them (``MethodList``
     /// sets them from the method's types).
     public init(invoker: Invoker, takesBytes: Bool = false, takesByteStream: Bool = false, returnsBytes: Bool = false) {
+        self.init(invoker: invoker, takesBytes: takesBytes, takesByteStream: takesByteStream, returnsBytes: returnsBytes, signature: nil)
+    }
+
+    package init(invoker: Invoker, takesBytes: Bool = false, takesByteStream: Bool = false, returnsBytes: Bool = false, signature: MethodSignature?) {
+        self.signature = signature
         self.invoker = invoker
         self.takesBytes = takesBytes || takesByteStream
         self.takesByteStream = takesByteStream

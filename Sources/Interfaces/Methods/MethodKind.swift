@@ -1,6 +1,6 @@
 // MethodKind.swift — how a method answers: once, later, or many times.
 /// How an interface method answers the page.
-public enum MethodKind: Sendable, Hashable {
+public enum MethodKind: String, Sendable, Hashable, Codable {
     /// Answers inside the page's synchronous `prompt`.
     case sync
     /// Answers once, later, through the page's callback.

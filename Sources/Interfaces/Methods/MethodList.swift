@@ -47,14 +47,14 @@ public struct MethodList: Sendable {
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) throws -> Output
     ) {
-        addSync(name, .json, bytes: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
+        addSync(name, .json, input: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
     }
 
     /// A synchronous method taking the page's `data` and the call's context.
     public mutating func sync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) throws -> Output
     ) {
-        addSync(name, .json, bytes: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context), context) }
+        addSync(name, .json, input: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context), context) }
     }
 
     /// A synchronous method that ignores `data`.
@@ -71,7 +71,7 @@ public struct MethodList: Sendable {
 
     /// A synchronous method taking `data` and returning nothing.
     public mutating func sync<Input: Decodable & Sendable>(_ name: String, _ body: @escaping @Sendable (Input) throws -> Void) {
-        addSync(name, .nothing, bytes: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
+        addSync(name, .nothing, input: .of(Input.self)) { data, serializer, context in try body(decodeInput(data, serializer, context)) }
     }
 
     /// A synchronous method with neither argument nor result.
@@ -85,7 +85,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Output
     ) {
-        addAsync(name, .json, bytes: .of(Input.self)) { data, serializer, context in
+        addAsync(name, .json, input: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input) }
         }
@@ -95,7 +95,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) {
-        addAsync(name, .json, bytes: .of(Input.self)) { data, serializer, context in
+        addAsync(name, .json, input: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input, context) }
         }
@@ -119,7 +119,7 @@ public struct MethodList: Sendable {
     public mutating func async<Input: Decodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input) async throws -> Void
     ) {
-        addAsync(name, .nothing, bytes: .of(Input.self)) { data, serializer, context in
+        addAsync(name, .nothing, input: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { try await body(input) }
         }
@@ -137,7 +137,7 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, ResponseWriter<Output>) async throws -> Void
     ) {
-        addMultiResponse(name, bytes: .of(Input.self)) { data, serializer, context in
+        addMultiResponse(name, input: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { writer in try await body(input, writer) }
         }
@@ -147,7 +147,7 @@ public struct MethodList: Sendable {
     public mutating func multiResponse<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseWriter<Output>) async throws -> Void
     ) {
-        addMultiResponse(name, bytes: .of(Input.self)) { data, serializer, context in
+        addMultiResponse(name, input: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { writer in try await body(input, context, writer) }
         }
@@ -199,21 +199,23 @@ public struct MethodList: Sendable {
     // MARK: Erasure — the one place each kind's types are erased.
 
     private mutating func addSync<Output>(
-        _ name: String, _ result: ResultEncoding<Output>, bytes: ByteInput = .none,
+        _ name: String, _ result: ResultEncoding<Output>, input: InputDescription = .nothing,
         _ run: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> Output
     ) {
+        // The invoker keeps only how to encode, not the rest of the result's description.
+        let encode = result.encode
         add(
             name,
             BridgeMethod(
                 invoker: .sync { data, serializer, context in
-                    try result.encode(run(data, serializer, context), serializer, context.bytes)
-                }, takesBytes: bytes != .none, takesByteStream: bytes == .stream, returnsBytes: result.isBytes))
+                    try encode(run(data, serializer, context), serializer, context.bytes)
+                }, takesBytes: input.bytes != .none, takesByteStream: input.bytes == .stream, returnsBytes: result.isBytes, signature: MethodSignature(input: input.schema, output: result.schema)))
     }
 
     private mutating func addHandler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, _ body: @escaping @Sendable (Input, CallContext, ResponseCallback<Output>?) throws -> Void
     ) {
-        addMultiResponse(name, bytes: .of(Input.self)) { data, serializer, context in
+        addMultiResponse(name, input: .of(Input.self)) { data, serializer, context in
             let input: Input = try decodeInput(data, serializer, context)
             return { (writer: ResponseWriter<Output>) in
                 guard context.hasCallback else {
@@ -233,9 +235,11 @@ public struct MethodList: Sendable {
     }
 
     private mutating func addAsync<Output>(
-        _ name: String, _ result: ResultEncoding<Output>, bytes: ByteInput = .none,
+        _ name: String, _ result: ResultEncoding<Output>, input: InputDescription = .nothing,
         _ start: @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws -> @Sendable () async throws -> Output
     ) {
+        // The invoker keeps only how to encode, not the rest of the result's description.
+        let encode = result.encode
         add(
             name,
             BridgeMethod(
@@ -243,12 +247,12 @@ public struct MethodList: Sendable {
                     let run = try start(data, serializer, context)
                     // The work keeps only the call's bytes, not its whole context.
                     let bytes = context.bytes
-                    return { try result.encode(await run(), serializer, bytes) }
-                }, takesBytes: bytes != .none, takesByteStream: bytes == .stream, returnsBytes: result.isBytes))
+                    return { try encode(await run(), serializer, bytes) }
+                }, takesBytes: input.bytes != .none, takesByteStream: input.bytes == .stream, returnsBytes: result.isBytes, signature: MethodSignature(input: input.schema, output: result.schema)))
     }
 
     private mutating func addMultiResponse<Output: Encodable & Sendable>(
-        _ name: String, bytes: ByteInput = .none,
+        _ name: String, input: InputDescription = .nothing,
         _ start:
             @escaping @Sendable (Data?, any JSONSerializer, CallContext) throws
             -> @Sendable (ResponseWriter<Output>) async throws -> Void
@@ -265,7 +269,8 @@ public struct MethodList: Sendable {
                                 try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, bytes), isFinal: isFinal)
                             })
                     }
-                }, takesBytes: bytes != .none, takesByteStream: bytes == .stream, returnsBytes: Output.self == Data.self))
+                }, takesBytes: input.bytes != .none, takesByteStream: input.bytes == .stream, returnsBytes: Output.self == Data.self,
+                signature: MethodSignature(input: input.schema, output: ResultEncoding<Output>.json.schema)))
     }
 }
 
@@ -276,6 +281,8 @@ private struct ResultEncoding<Output>: Sendable {
     let encode: @Sendable (Output, any JSONSerializer, CallBytes?) throws -> Data
     /// Whether the result is `Data`.
     var isBytes = false
+    /// The result's schema, learnt when it is asked for.
+    var schema: @Sendable (SchemaRecorder) -> TypeSchema = { _ in .nothing }
 }
 
 extension ResultEncoding where Output: Encodable & Sendable {
@@ -284,7 +291,8 @@ extension ResultEncoding where Output: Encodable & Sendable {
             encode: { value, serializer, bytes in
                 if let bytes, bytes.takesResults, let data = value as? Data { return bytes.hold(data) }
                 return try encodeResult(value, serializer)
-            }, isBytes: Output.self == Data.self)
+            }, isBytes: Output.self == Data.self,
+            schema: { recorder in recorder.schema(ofResult: Output.self) })
     }
 }
 
@@ -299,6 +307,20 @@ private enum ByteInput {
     static func of<Input>(_ input: Input.Type) -> Self {
         input == Data.self ? .data : input == ByteStream.self ? .stream : .none
     }
+}
+
+/// What a method takes: whether it is bytes, and its schema, learnt when it is asked for.
+private struct InputDescription {
+    var bytes: ByteInput
+    var schema: @Sendable (SchemaRecorder) -> TypeSchema
+
+    static func of<Input: Decodable & Sendable>(_ input: Input.Type) -> Self {
+        let bytes = ByteInput.of(input)
+        return Self(bytes: bytes) { recorder in bytes == .data ? .bytes : recorder.schema(of: Input.self) }
+    }
+
+    /// A method that ignores `data`.
+    static var nothing: Self { Self(bytes: .none) { _ in .nothing } }
 }
 
 /// The one place a method's input is decoded: straight from the bytes of `data`, or, for a `Data`

@@ -63,6 +63,24 @@ public final class Keystone: BridgeHub, PageConnection {
         RegisteredInterface.list(components.registry)
     }
 
+    /// The schema of the registered interfaces: each method's kind, input and output types, learnt
+    /// from the Swift types its registration has, and the object types they name. A method made
+    /// outside `MethodList` has unknown types. Each type is learnt now, by decoding it once from a
+    /// decoder that records what it asks for.
+    public var interfaceSchema: InterfaceSchema {
+        let recorder = SchemaRecorder()
+        var methods: [InterfaceSchema.Method] = []
+        for (namespace, interface) in components.registry.interfaces {
+            for (name, method) in interface {
+                let fullName = namespace.isEmpty ? name : namespace + "." + name
+                let input = method.signature?.input(recorder) ?? .unknown
+                let output = method.signature?.output(recorder) ?? .unknown
+                methods.append(InterfaceSchema.Method(name: fullName, kind: method.kind, input: input, output: output))
+            }
+        }
+        return InterfaceSchema(methods: methods.sorted { $0.name < $1.name }, types: recorder.types.values.sorted { $0.name < $1.name })
+    }
+
     /// Removes the interface under `namespace`; returns whether there was one.
     @discardableResult
     public func removeInterface(namespace: String) -> Bool {

@@ -1,0 +1,74 @@
+// InterfaceSchemaTests.swift — the schema of registered interfaces: each method's kind, input and
+// output, learnt from its registration's Swift types.
+import Foundation
+import Keystone
+import Testing
+
+@Suite("Interface schema")
+struct InterfaceSchemaTests {
+    struct Pair: Codable, Sendable { var a: Int; var b: Int? }
+    struct Report: Encodable, Sendable { var text: String }  // Encodable only: not learnt
+    struct Receipt: Encodable, Sendable, SchemaDescribing {
+        var total: Double
+        static var schemaFields: [ObjectSchema.Field] { [ObjectSchema.Field(name: "total", type: .number, isRequired: true)] }
+    }
+
+    struct Shop: BridgeInterface {
+        func exposeMethods(to methods: inout MethodList) {
+            methods.sync("add") { (pair: Pair) in pair.a + (pair.b ?? 0) }
+            methods.async("report") { () async in Report(text: "") }
+            methods.async("receipt") { (id: String) async in Receipt(total: 0) }
+            methods.multiResponse("ticks") { (count: Int, writer: ResponseWriter<[Pair]>) in }
+            methods.async("save") { (bytes: Data) async in }
+            methods.async("thumbnail") { (id: String) async in Data() }
+            methods.async("upload") { (bytes: ByteStream) async in 0 }
+            methods.sync("ping") {}
+        }
+    }
+
+    func schema() throws -> InterfaceSchema {
+        let keystone = Keystone()
+        try keystone.register(Shop(), namespace: "shop")
+        return keystone.interfaceSchema
+    }
+
+    @Test func eachMethodHasItsKindInputAndOutput() throws {
+        let methods = try schema().methods
+        #expect(methods.map(\.name) == ["shop.add", "shop.ping", "shop.receipt", "shop.report", "shop.save", "shop.thumbnail", "shop.ticks", "shop.upload"])
+        let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })
+        #expect(byName["shop.add"] == InterfaceSchema.Method(name: "shop.add", kind: .sync, input: .named("Pair"), output: .integer))
+        #expect(byName["shop.ping"]?.input == .nothing)
+        #expect(byName["shop.ping"]?.output == .nothing)
+        #expect(byName["shop.report"]?.output == .unknown)  // never a wrong type
+        #expect(byName["shop.receipt"]?.output == .named("Receipt"))
+        #expect(byName["shop.ticks"]?.kind == .multiResponse)
+        #expect(byName["shop.ticks"]?.output == .array(.named("Pair")))
+        #expect(byName["shop.save"]?.input == .bytes)
+        #expect(byName["shop.thumbnail"]?.output == .bytes)
+        #expect(byName["shop.upload"]?.input == .byteStream)
+    }
+
+    @Test func objectTypesAreListedOnceByName() throws {
+        let types = try schema().types
+        #expect(types.map(\.name) == ["Pair", "Receipt"])
+        #expect(types[0].fields.map(\.isRequired) == [true, false])
+    }
+
+    @Test func theSchemaIsTheSameEveryTimeAndSurvivesJSON() throws {
+        let schema = try schema()
+        #expect(try self.schema() == schema)
+        let decoded = try JSONDecoder().decode(InterfaceSchema.self, from: JSONEncoder().encode(schema))
+        #expect(decoded == schema)
+    }
+
+    @Test func aMethodMadeOutsideMethodListHasUnknownTypes() throws {
+        struct Raw: BridgeInterface {
+            func exposeMethods(to methods: inout MethodList) {
+                methods.add("raw", BridgeMethod(invoker: .sync { _, _, _ in Data("1".utf8) }))
+            }
+        }
+        let keystone = Keystone()
+        try keystone.register(Raw(), namespace: "")
+        #expect(keystone.interfaceSchema.methods == [InterfaceSchema.Method(name: "raw", kind: .sync, input: .unknown, output: .unknown)])
+    }
+}
