@@ -37,6 +37,12 @@ swift build --package-path Examples -Xswiftc -warnings-as-errors
 swift run --skip-build --package-path Examples ExamplesCheck
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
+# The demo's interfaces as TypeScript (keystone-demo --emit-types), beside the runtime's own
+# declarations, compile with nothing loose.
+mkdir -p .build/types
+cp Sources/Keystone/Resources/keystone-bridge.d.ts .build/types/
+"$(swift build --show-bin-path)/keystone-demo" --emit-types .build/types/demo-interfaces.d.ts
+tsc --noEmit --strict --target es2020 --lib es2020,dom .build/types/demo-interfaces.d.ts
 xvfb-run -a Tests/E2E/run.sh
 # An app built on Keystone as a stranger builds one (Tests/Downstream), where nothing of Keystone's
 # own is installed: its tests, and its GTK executable run in a real web view.

@@ -40,6 +40,7 @@ struct KeystoneDemo {
         Flag(name: "--strict", value: nil, help: "answer only methods the page declared with dsBridge.declare", example: "--page my.html --strict"),
         Flag(name: "--timeout", value: "SECONDS", help: "give up after SECONDS, exit status 2 (default 30)", example: "--timeout 60"),
         Flag(name: "--call", value: "METHOD", help: "have Swift call the page handler METHOD once the page is ready (repeatable)", example: "--page my.html --call page.title"),
+        Flag(name: "--emit-types", value: "FILE", help: "write the demo's interfaces as TypeScript to FILE, and exit", example: "--emit-types demo.d.ts"),
         Flag(name: "--help", value: nil, help: "print this and exit", example: "--help"),
     ]
 
@@ -62,6 +63,7 @@ struct KeystoneDemo {
     /// What the command line asks for.
     enum Request {
         case run(Arguments)
+        case emitTypes(String)
         case help
     }
 
@@ -134,6 +136,10 @@ struct KeystoneDemo {
         var rest = commandLine[...]
         while let argument = rest.popFirst() {
             if argument == "--help" || argument == "-h" { return .help }
+            if argument == "--emit-types" {
+                guard let file = rest.popFirst(), !file.hasPrefix("--") else { throw UsageError(message: "--emit-types needs a value: FILE") }
+                return .emitTypes(file)
+            }
             guard let flag = flags.first(where: { $0.name == argument }) else {
                 throw UsageError(message: argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument \(argument)")
             }
@@ -157,6 +163,8 @@ struct KeystoneDemo {
             case .help:
                 Output.line(help)
                 exit(0)
+            case .emitTypes(let file):
+                exit(emitTypes(to: file))
             case .run(let requested):
                 arguments = requested
             }
@@ -172,6 +180,21 @@ struct KeystoneDemo {
         Output.line("keystone-demo drives WebKitGTK and runs on Linux.")
         exit(1)
         #endif
+    }
+
+    /// Writes the TypeScript declarations of the demo's interfaces to `file`: every namespace the
+    /// demo serves, `host` included. Returns the exit status.
+    static func emitTypes(to file: String) -> Int32 {
+        let keystone = Keystone()
+        do {
+            try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
+            try keystone.register(HostInterface(evaluate: { _ in .null }, terminate: {}, terminations: { 0 }), namespace: "host")
+            try Data(keystone.typeScriptDeclarations.utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            FileHandle.standardError.write(Data("keystone-demo: could not write \(file): \(error)\n".utf8))
+            return 1
+        }
+        return 0
     }
 
     #if canImport(KeystoneGTK) && os(Linux)

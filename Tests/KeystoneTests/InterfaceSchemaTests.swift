@@ -1,8 +1,9 @@
 // InterfaceSchemaTests.swift — the schema of registered interfaces: each method's kind, input and
 // output, learnt from its registration's Swift types.
 import Foundation
-import Keystone
 import Testing
+
+@testable import Keystone
 
 @Suite("Interface schema")
 struct InterfaceSchemaTests {
@@ -59,6 +60,30 @@ struct InterfaceSchemaTests {
         #expect(try self.schema() == schema)
         let decoded = try JSONDecoder().decode(InterfaceSchema.self, from: JSONEncoder().encode(schema))
         #expect(decoded == schema)
+    }
+
+    @Test func typeScriptDeclarationsNameEveryTypeAndMethodInOrder() throws {
+        let keystone = Keystone()
+        try keystone.register(Shop(), namespace: "shop")
+        let text = keystone.typeScriptDeclarations
+        #expect(text == keystone.typeScriptDeclarations)  // the same on every run
+        #expect(text.contains("export interface Pair {\n  a: number;\n  b?: number | null;\n}\n"))
+        #expect(text.contains("export interface Receipt {\n  total: number;\n}\n"))
+        #expect(text.contains(#"  "shop.add": { kind: 'sync'; input: Pair; output: number };"#))
+        #expect(text.contains(#"  "shop.ping": { kind: 'sync'; input: undefined; output: void };"#))
+        #expect(text.contains(#"  "shop.report": { kind: 'async'; input: undefined; output: unknown };"#))
+        #expect(text.contains(#"  "shop.save": { kind: 'async'; input: Bytes; output: void };"#))
+        #expect(text.contains(#"  "shop.thumbnail": { kind: 'async'; input: string; output: Uint8Array };"#))
+        #expect(text.contains(#"  "shop.ticks": { kind: 'multiResponse'; input: number; output: Pair[] };"#))
+        #expect(text.contains(#"  "shop.upload": { kind: 'async'; input: Bytes; output: number };"#))
+    }
+
+    @Test(arguments: [
+        (TypeSchema.array(.optional(.string)), "(string | null)[]"), (.literals([.string("a"), .number(3)]), #""a" | 3"#),
+        (.dictionary(.array(.boolean)), "{ [key: string]: boolean[] }"), (.named("Page<Item>"), "Page_Item_"), (.json, "KeystoneJSON"),
+    ])
+    func schemasAreWrittenAsTypeScript(schema: TypeSchema, text: String) {
+        #expect(TypeScriptDeclarations.typeText(schema, direction: .both) == text)
     }
 
     @Test func aMethodMadeOutsideMethodListHasUnknownTypes() throws {
