@@ -3,7 +3,7 @@
 // output.
 import Foundation
 
-/// Writes TypeScript declarations from an ``InterfaceSchema``: an interface for each object type,
+/// Writes TypeScript declarations from an `InterfaceSchema`: an interface for each object type,
 /// and `KeystoneMethods`, which maps each method's name to its kind, input and output. Everything
 /// is sorted by name, so the same interfaces give the same text on every run, ready to be checked
 /// in beside the page runtime's own `keystone-bridge.d.ts`, whose `Bytes` it names.
