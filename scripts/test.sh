@@ -38,11 +38,11 @@ swift run --skip-build --package-path Examples ExamplesCheck
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
 # The demo's interfaces as TypeScript (keystone-demo --emit-types), beside the runtime's own
-# declarations, compile with nothing loose.
-mkdir -p .build/types
-cp Sources/Keystone/Resources/keystone-bridge.d.ts .build/types/
+# declarations: a page written against them compiles, and each misuse it marks is caught.
+rm -rf .build/types && mkdir -p .build/types
+cp Sources/Keystone/Resources/keystone-bridge.d.ts Tests/JavaScript/typed/usage.ts .build/types/
 "$(swift build --show-bin-path)/keystone-demo" --emit-types .build/types/demo-interfaces.d.ts
-tsc --noEmit --strict --target es2020 --lib es2020,dom .build/types/demo-interfaces.d.ts
+tsc --noEmit --strict --target es2019 --lib es2019,es2018.asynciterable,dom .build/types/demo-interfaces.d.ts .build/types/usage.ts
 xvfb-run -a Tests/E2E/run.sh
 # An app built on Keystone as a stranger builds one (Tests/Downstream), where nothing of Keystone's
 # own is installed: its tests, and its GTK executable run in a real web view.

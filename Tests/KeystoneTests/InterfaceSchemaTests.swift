@@ -69,13 +69,13 @@ struct InterfaceSchemaTests {
         #expect(text == keystone.typeScriptDeclarations)  // the same on every run
         #expect(text.contains("export interface Pair {\n  a: number;\n  b?: number | null;\n}\n"))
         #expect(text.contains("export interface Receipt {\n  total: number;\n}\n"))
-        #expect(text.contains(#"  "shop.add": { kind: 'sync'; input: Pair; output: number };"#))
-        #expect(text.contains(#"  "shop.ping": { kind: 'sync'; input: undefined; output: void };"#))
-        #expect(text.contains(#"  "shop.report": { kind: 'async'; input: undefined; output: unknown };"#))
-        #expect(text.contains(#"  "shop.save": { kind: 'async'; input: Bytes; output: void };"#))
-        #expect(text.contains(#"  "shop.thumbnail": { kind: 'async'; input: string; output: Uint8Array };"#))
-        #expect(text.contains(#"  "shop.ticks": { kind: 'multiResponse'; input: number; output: Pair[] };"#))
-        #expect(text.contains(#"  "shop.upload": { kind: 'async'; input: Bytes; output: number };"#))
+        #expect(text.contains(#"    "shop.add": { kind: 'sync'; input: Pair; output: number };"#))
+        #expect(text.contains(#"    "shop.ping": { kind: 'sync'; input: undefined; output: void };"#))
+        #expect(text.contains(#"    "shop.report": { kind: 'async'; input: undefined; output: unknown };"#))
+        #expect(text.contains(#"    "shop.save": { kind: 'async'; input: Bytes; output: void };"#))
+        #expect(text.contains(#"    "shop.thumbnail": { kind: 'async'; input: string; output: Uint8Array };"#))
+        #expect(text.contains(#"    "shop.ticks": { kind: 'multiResponse'; input: number; output: Pair[] };"#))
+        #expect(text.contains(#"    "shop.upload": { kind: 'async'; input: Bytes; output: number };"#))
     }
 
     @Test(arguments: [

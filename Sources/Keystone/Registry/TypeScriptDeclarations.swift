@@ -6,7 +6,9 @@ import Foundation
 /// Writes TypeScript declarations from an `InterfaceSchema`: an interface for each object type,
 /// and `KeystoneMethods`, which maps each method's name to its kind, input and output. Everything
 /// is sorted by name, so the same interfaces give the same text on every run, ready to be checked
-/// in beside the page runtime's own `keystone-bridge.d.ts`, whose `Bytes` it names.
+/// in beside the page runtime's own `keystone-bridge.d.ts`, whose `KeystoneMethods` it fills in:
+/// `dsBridge.invoke` and `dsBridge.stream` then take only the app's method names, with their
+/// argument types, and resolve their result types.
 public enum TypeScriptDeclarations {
     /// The declarations for `schema`.
     public static func text(for schema: InterfaceSchema) -> String {
@@ -31,14 +33,15 @@ public enum TypeScriptDeclarations {
             }
             out += "}\n"
         }
-        out += "\n/** Every registered method: how it answers, what it takes, what it answers with. */\n"
-        out += "export interface KeystoneMethods {\n"
+        out += "\ndeclare module './keystone-bridge' {\n"
+        out += "  /** Every registered method: how it answers, what it takes, what it answers with. */\n"
+        out += "  interface KeystoneMethods {\n"
         for method in schema.methods {
             let input = typeText(method.input, direction: .input)
             let output = typeText(method.output, direction: .output)
-            out += "  \(JSONText(quoting: method.name).string): { kind: '\(method.kind.rawValue)'; input: \(input); output: \(output) };\n"
+            out += "    \(JSONText(quoting: method.name).string): { kind: '\(method.kind.rawValue)'; input: \(input); output: \(output) };\n"
         }
-        out += "}\n"
+        out += "  }\n}\n"
         return out
     }
 

@@ -45,6 +45,24 @@ export interface AsyncResponder {
  *  gathered there). Any other value goes as JSON. */
 export type Bytes = ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
 
+/** The app's native methods, each by name with its kind, input and output: empty here, and filled
+ *  in by the declarations Keystone generates from the app's Swift interfaces
+ *  (`Keystone.typeScriptDeclarations`). Once it is, `invoke` and `stream` take only those names,
+ *  with their argument types, and resolve their result types. */
+export interface KeystoneMethods {}
+
+/** The names of the app's methods, once generated declarations list them. */
+export type KeystoneMethodName = keyof KeystoneMethods;
+/** A method name `invoke` takes untyped: any string until generated declarations list the app's
+ *  methods, then none. */
+export type UntypedMethodName = [KeystoneMethodName] extends [never] ? string : never;
+/** The arguments after the method's name: its input (left out where it takes none) and options. */
+export type KeystoneArguments<M extends KeystoneMethodName> = KeystoneMethods[M] extends { input: infer Input }
+  ? [Input] extends [undefined] ? [data?: undefined, options?: CallOptions] : [data: Input, options?: CallOptions]
+  : never;
+/** What the method answers with (each result, for a multi-response one). */
+export type KeystoneOutput<M extends KeystoneMethodName> = KeystoneMethods[M] extends { output: infer Output } ? Output : never;
+
 export interface DSBridge {
   // dsbridge.js 3.1.4
   /** Synchronous: returns the native method's result. */
@@ -62,10 +80,12 @@ export interface DSBridge {
   /** The result of any native method (`undefined` from one that returns nothing; a Uint8Array
    *  from one that returns `Data`); rejects with a KeystoneError. `data` that is bytes goes as raw
    *  bytes to a method taking `Data`. */
-  invoke<T = any>(method: string, data?: Bytes | unknown, options?: CallOptions): Promise<T>;
+  invoke<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
+  invoke<T = any>(method: UntypedMethodName, data?: Bytes | unknown, options?: CallOptions): Promise<T>;
   /** Every result of a multi-response native method (each `Data` a Uint8Array); leaving the loop
    *  early cancels it. */
-  stream<T = any>(method: string, data?: Bytes | unknown, options?: CallOptions): AsyncIterableIterator<T>;
+  stream<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): AsyncIterableIterator<KeystoneOutput<M>>;
+  stream<T = any>(method: UntypedMethodName, data?: Bytes | unknown, options?: CallOptions): AsyncIterableIterator<T>;
   /** Listens to an event native emits. */
   on(event: string, listener: (value: any) => void): void;
   /** Stops listening; without a listener, removes all of the event's listeners. */

@@ -1,0 +1,31 @@
+// usage.ts — a TypeScript page written against the demo's generated declarations
+// (keystone-demo --emit-types), compiled beside them and keystone-bridge.d.ts by the test command.
+// Each misuse is marked `@ts-expect-error`: the check fails if one is NOT caught.
+import type { DSBridge } from './keystone-bridge';
+import type { Ticks } from './demo-interfaces';
+
+declare const bridge: DSBridge;
+
+async function typedPage(): Promise<void> {
+  // Each kind of method, its argument and result types checked.
+  const sum: number = await bridge.invoke('math.add', [1, 2]);
+  const slow: number = await bridge.invoke('math.slowAdd', [sum, 3]);
+  const ticks: Ticks = { count: 3, intervalMs: 10 };
+  for await (const tick of bridge.stream('stream.ticks', ticks)) console.log(tick + slow);
+  const bytes: Uint8Array = await bridge.invoke('binary.make', 10);
+  const counted: number = await bridge.invoke('binary.count', new Blob([bytes]));
+  const uploaded: number = await bridge.invoke('binary.upload', new Blob([bytes]).stream(), { onProgress: (moved) => console.log(moved) });
+  for await (const chunk of bridge.stream('binary.download', 1 << 20)) console.log(chunk.byteLength + counted + uploaded);
+  const running: number = await bridge.invoke('native.runningCalls');
+
+  // @ts-expect-error a wrong argument type
+  await bridge.invoke('math.add', 'one and two');
+  // @ts-expect-error a method the app does not have
+  await bridge.invoke('math.divide', [1, 2]);
+  // @ts-expect-error a result used as what it is not
+  const wrong: string = await bridge.invoke('math.add', [1, 2]);
+  // @ts-expect-error bytes where the method takes a number
+  await bridge.invoke('binary.make', new Uint8Array(3));
+  console.log(running, wrong);
+}
+void typedPage;
