@@ -76,6 +76,7 @@ struct InterfaceSchemaTests {
         #expect(text.contains(#"    "shop.thumbnail": { kind: 'async'; input: string; output: Uint8Array };"#))
         #expect(text.contains(#"    "shop.ticks": { kind: 'multiResponse'; input: number; output: Pair[] };"#))
         #expect(text.contains(#"    "shop.upload": { kind: 'async'; input: Bytes; output: number };"#))
+        #expect(text.contains("  interface KeystoneNativeClient {\n    shop: {\n      add: KeystoneClientMethod<\"shop.add\">;\n"))
     }
 
     @Test(arguments: [

@@ -63,6 +63,17 @@ export type KeystoneArguments<M extends KeystoneMethodName> = KeystoneMethods[M]
 /** What the method answers with (each result, for a multi-response one). */
 export type KeystoneOutput<M extends KeystoneMethodName> = KeystoneMethods[M] extends { output: infer Output } ? Output : never;
 
+/** A call of the typed client: a Promise of the result, or, for a multi-response method, the
+ *  iterator of every result (iterate it in the turn it is made). */
+export type KeystoneCall<M extends KeystoneMethodName> = KeystoneMethods[M] extends { kind: 'multiResponse' }
+  ? AsyncIterableIterator<KeystoneOutput<M>>
+  : Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
+/** One method of the typed client. */
+export type KeystoneClientMethod<M extends KeystoneMethodName> = (...rest: KeystoneArguments<M>) => KeystoneCall<M>;
+/** The app's methods as a tree of namespaces (`native.math.basic.ops.mul`): empty here, filled in
+ *  by the generated declarations. */
+export interface KeystoneNativeClient {}
+
 export interface DSBridge {
   // dsbridge.js 3.1.4
   /** Synchronous: returns the native method's result. */
@@ -86,6 +97,10 @@ export interface DSBridge {
    *  early cancels it. */
   stream<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): AsyncIterableIterator<KeystoneOutput<M>>;
   stream<T = any>(method: UntypedMethodName, data?: Bytes | unknown, options?: CallOptions): AsyncIterableIterator<T>;
+  /** The app's methods by path: `native.math.add([1, 2])` is `invoke('math.add', [1, 2])`, and a
+   *  multi-response method's call, iterated at once, is its `stream`. Typed by the generated
+   *  declarations; untyped until there are some. */
+  native: [KeystoneMethodName] extends [never] ? any : KeystoneNativeClient;
   /** Listens to an event native emits. */
   on(event: string, listener: (value: any) => void): void;
   /** Stops listening; without a listener, removes all of the event's listeners. */

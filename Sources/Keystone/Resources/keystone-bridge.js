@@ -820,6 +820,47 @@
     }
   };
 
+  /** `dsBridge.native.a.b.method(data, options)`: `invoke` (or `stream`) of `a.b.method`, written
+   *  as the method's path. The typed declarations Keystone generates from the app's interfaces
+   *  give each its types. A path segment named `then` is never a method here (the client would
+   *  pass for a Promise): call such a method with `invoke`. */
+  function nativeClient(path) {
+    return new Proxy(function () {}, {
+      get: function (_, key) {
+        if (typeof key !== 'string' || key === 'then') return undefined;
+        return nativeClient(path ? path + '.' + key : key);
+      },
+      apply: function (_, self, args) { return nativeCall(path, args[0], args[1]); }
+    });
+  }
+
+  /** One call of the client: a Promise of its result (`invoke`), unless the page iterates it at
+   *  once, in the same turn (`for await`), when it is the iterator of `stream`. The runtime cannot
+   *  know a method's kind, so the page's first use decides; a call nobody uses goes as `invoke`. */
+  function nativeCall(method, data, options) {
+    var promise = null, iterator = null;
+    function asPromise() {
+      if (!promise && !iterator) {
+        promise = bridge.invoke(method, data, options);
+        promise.catch(function () {}); // a call nobody awaits raises no unhandled rejection
+      }
+      return promise || Promise.reject(bridgeError(CODE_UNSUPPORTED_CALL_KIND, 'the call is being iterated'));
+    }
+    Promise.resolve().then(function () { if (!iterator) asPromise(); });
+    var handle = {
+      then: function (resolve, reject) { return asPromise().then(resolve, reject); },
+      catch: function (reject) { return asPromise().catch(reject); },
+      finally: function (done) { return asPromise().finally(done); }
+    };
+    handle[Symbol.asyncIterator] = function () {
+      if (!promise && !iterator) iterator = bridge.stream(method, data, options);
+      if (!iterator) throw bridgeError(CODE_UNSUPPORTED_CALL_KIND, 'iterate a multi-response call in the turn it is made');
+      return iterator;
+    };
+    return handle;
+  }
+  bridge.native = nativeClient('');
+
   /** WebViewJavascriptBridge 6's page API over the same wire: `callHandler("a.b.m", data, cb)`
    *  calls Swift's method `m` of namespace `a.b`; Swift calls `registerHandler` handlers by name. */
   var wvjb = {

@@ -18,6 +18,16 @@ async function typedPage(): Promise<void> {
   for await (const chunk of bridge.stream('binary.download', 1 << 20)) console.log(chunk.byteLength + counted + uploaded);
   const running: number = await bridge.invoke('native.runningCalls');
 
+  // The typed client: each method by its path.
+  const product: number = await bridge.native.math.basic.ops.mul([6, 7]);
+  for await (const tick of bridge.native.stream.ticks(ticks)) console.log(tick + product);
+  const made: Uint8Array = await bridge.native.binary.make(3);
+  console.log(made.byteLength);
+  // @ts-expect-error the client checks arguments too
+  await bridge.native.math.add('one and two');
+  // @ts-expect-error and knows every path
+  await bridge.native.math.divide([1, 2]);
+
   // @ts-expect-error a wrong argument type
   await bridge.invoke('math.add', 'one and two');
   // @ts-expect-error a method the app does not have
