@@ -27,6 +27,8 @@ struct MathInterface: BridgeInterface {
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("add", add)
         methods.async("slowAdd", slowAdd)
+        methods.describe("add", "The sum of the numbers, at once.")
+        methods.describe("slowAdd", "The sum of the numbers, a moment later.")
     }
 }
 

@@ -24,6 +24,9 @@ struct InterfaceSchemaTests {
             methods.async("thumbnail") { (id: String) async in Data() }
             methods.async("upload") { (bytes: ByteStream) async in 0 }
             methods.sync("ping") {}
+            methods.describe("add", "Adds a and b.")
+            methods.describe("ticks", "Counts up.\nEach tick, a list. Never */ ends early.")
+            methods.describe("missing", "left alone")
         }
     }
 
@@ -37,7 +40,7 @@ struct InterfaceSchemaTests {
         let methods = try schema().methods
         #expect(methods.map(\.name) == ["shop.add", "shop.ping", "shop.receipt", "shop.report", "shop.save", "shop.thumbnail", "shop.ticks", "shop.upload"])
         let byName = Dictionary(uniqueKeysWithValues: methods.map { ($0.name, $0) })
-        #expect(byName["shop.add"] == InterfaceSchema.Method(name: "shop.add", kind: .sync, input: .named("Pair"), output: .integer))
+        #expect(byName["shop.add"] == InterfaceSchema.Method(name: "shop.add", kind: .sync, input: .named("Pair"), output: .integer, description: "Adds a and b."))
         #expect(byName["shop.ping"]?.input == .nothing)
         #expect(byName["shop.ping"]?.output == .nothing)
         #expect(byName["shop.report"]?.output == .unknown)  // never a wrong type
@@ -76,7 +79,18 @@ struct InterfaceSchemaTests {
         #expect(text.contains(#"    "shop.thumbnail": { kind: 'async'; input: string; output: Uint8Array };"#))
         #expect(text.contains(#"    "shop.ticks": { kind: 'multiResponse'; input: number; output: Pair[] };"#))
         #expect(text.contains(#"    "shop.upload": { kind: 'async'; input: Bytes; output: number };"#))
-        #expect(text.contains("  interface KeystoneNativeClient {\n    shop: {\n      add: KeystoneClientMethod<\"shop.add\">;\n"))
+        #expect(text.contains("  interface KeystoneNativeClient {\n    shop: {\n      /** Adds a and b. */\n      add: KeystoneClientMethod<\"shop.add\">;\n"))
+    }
+
+    @Test func descriptionsAreCarriedAsDocComments() throws {
+        let keystone = Keystone()
+        try keystone.register(Shop(), namespace: "shop")
+        #expect(keystone.interfaceSchema.methods.first { $0.name == "shop.add" }?.description == "Adds a and b.")
+        #expect(!keystone.interfaceSchema.methods.contains { $0.name == "shop.missing" })
+        let text = keystone.typeScriptDeclarations
+        #expect(text.contains("    /** Adds a and b. */\n    \"shop.add\": "))
+        #expect(text.contains("      /** Adds a and b. */\n      add: KeystoneClientMethod"))
+        #expect(text.contains("    /**\n     * Counts up.\n     * Each tick, a list. Never *\\/ ends early.\n     */\n    \"shop.ticks\": "))
     }
 
     @Test(arguments: [

@@ -36,6 +36,20 @@ public struct MethodList: Sendable {
         }
     }
 
+    /// Says what the method listed as `name` does: the page's generated declarations carry it as the
+    /// method's doc comment. A name not listed yet is left alone.
+    ///
+    /// ```swift
+    /// methods.async("signIn", signIn)
+    /// methods.describe("signIn", "Signs the user in; fails with 1001 for a wrong password.")
+    /// ```
+    public mutating func describe(_ name: String, _ description: String) {
+        guard let method = methods[name] else { return }
+        methods[name] = BridgeMethod(
+            invoker: method.invoker, takesBytes: method.takesBytes, takesByteStream: method.takesByteStream, returnsBytes: method.returnsBytes,
+            signature: .describing(method.signature, as: description))
+    }
+
     /// A method name is reachable when it is non-empty, has no dot and no surrounding white space.
     public static func isValidName(_ name: String) -> Bool {
         Substring(name).isTrimmedWord && !name.contains(".")

@@ -16,13 +16,16 @@ public struct InterfaceSchema: Sendable, Hashable, Codable {
         /// What it answers with (each result, for a multi-response method): ``TypeSchema/nothing``
         /// for a method that returns nothing.
         public var output: TypeSchema
+        /// What it does, as its registration describes it (`MethodList.describe(_:_:)`).
+        public var description: String?
 
         /// A method `name` of `kind`, taking `input` and answering with `output`.
-        public init(name: String, kind: MethodKind, input: TypeSchema, output: TypeSchema) {
+        public init(name: String, kind: MethodKind, input: TypeSchema, output: TypeSchema, description: String? = nil) {
             self.name = name
             self.kind = kind
             self.input = input
             self.output = output
+            self.description = description
         }
     }
 

@@ -7,9 +7,21 @@
 package final class MethodSignature: Sendable {
     package let input: @Sendable (SchemaRecorder) -> TypeSchema
     package let output: @Sendable (SchemaRecorder) -> TypeSchema
+    /// What the method does, in the app's words (``MethodList/describe(_:_:)``).
+    package let description: String?
 
-    init(input: @escaping @Sendable (SchemaRecorder) -> TypeSchema, output: @escaping @Sendable (SchemaRecorder) -> TypeSchema) {
+    init(
+        input: @escaping @Sendable (SchemaRecorder) -> TypeSchema, output: @escaping @Sendable (SchemaRecorder) -> TypeSchema,
+        description: String? = nil
+    ) {
         self.input = input
         self.output = output
+        self.description = description
+    }
+
+    /// The same signature with `description`; a method made outside `MethodList` gets unknown types.
+    static func describing(_ signature: MethodSignature?, as description: String) -> MethodSignature {
+        let unknown: @Sendable (SchemaRecorder) -> TypeSchema = { _ in .unknown }
+        return MethodSignature(input: signature?.input ?? unknown, output: signature?.output ?? unknown, description: description)
     }
 }

@@ -75,7 +75,8 @@ public final class Keystone: BridgeHub, PageConnection {
                 let fullName = namespace.isEmpty ? name : namespace + "." + name
                 let input = method.signature?.input(recorder) ?? .unknown
                 let output = method.signature?.output(recorder) ?? .unknown
-                methods.append(InterfaceSchema.Method(name: fullName, kind: method.kind, input: input, output: output))
+                methods.append(
+                    InterfaceSchema.Method(name: fullName, kind: method.kind, input: input, output: output, description: method.signature?.description))
             }
         }
         return InterfaceSchema(methods: methods.sorted { $0.name < $1.name }, types: recorder.types.values.sorted { $0.name < $1.name })

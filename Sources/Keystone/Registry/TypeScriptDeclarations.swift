@@ -36,22 +36,24 @@ public enum TypeScriptDeclarations {
         out += "\ndeclare module './keystone-bridge' {\n"
         out += "  /** Every registered method: how it answers, what it takes, what it answers with. */\n"
         out += "  interface KeystoneMethods {\n"
+        let descriptions = Dictionary(uniqueKeysWithValues: schema.methods.compactMap { method in method.description.map { (method.name, $0) } })
         for method in schema.methods {
             let input = typeText(method.input, direction: .input)
             let output = typeText(method.output, direction: .output)
+            out += docComment(descriptions[method.name], indent: "    ")
             out += "    \(JSONText(quoting: method.name).string): { kind: '\(method.kind.rawValue)'; input: \(input); output: \(output) };\n"
         }
         out += "  }\n\n"
         out += "  /** The methods by path: `native.namespace.method(data)`. */\n"
         out += "  interface KeystoneNativeClient {\n"
-        out += clientTree(schema.methods.map(\.name), indent: "    ")
+        out += clientTree(schema.methods.map(\.name), descriptions: descriptions, indent: "    ")
         out += "  }\n}\n"
         return out
     }
 
     /// The members of the client for `names` (full method names), nested by namespace: a method
     /// that is also a namespace's name is both, an intersection.
-    private static func clientTree(_ names: [String], prefix: String = "", indent: String) -> String {
+    private static func clientTree(_ names: [String], descriptions: [String: String], prefix: String = "", indent: String) -> String {
         var members: [String: (isMethod: Bool, children: [String])] = [:]
         for name in names {
             let rest = prefix.isEmpty ? name : String(name.dropFirst(prefix.count + 1))
@@ -66,14 +68,23 @@ public enum TypeScriptDeclarations {
             let path = prefix.isEmpty ? member : prefix + "." + member
             let method = "KeystoneClientMethod<\(JSONText(quoting: path).string)>"
             let key = propertyName(member)
+            if entry.isMethod { out += docComment(descriptions[path], indent: indent) }
             if entry.children.isEmpty {
                 out += "\(indent)\(key): \(method);\n"
             } else {
-                let nested = "{\n" + clientTree(entry.children, prefix: path, indent: indent + "  ") + indent + "}"
+                let nested = "{\n" + clientTree(entry.children, descriptions: descriptions, prefix: path, indent: indent + "  ") + indent + "}"
                 out += "\(indent)\(key): \(entry.isMethod ? method + " & " : "")\(nested);\n"
             }
         }
         return out
+    }
+
+    /// `/** description */` above a member, its lines kept; `*/` inside it cannot end the comment.
+    private static func docComment(_ description: String?, indent: String) -> String {
+        guard let description, !description.isEmpty else { return "" }
+        let lines = description.replacingOccurrences(of: "*/", with: "*\\/").split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.count == 1 { return "\(indent)/** \(lines[0]) */\n" }
+        return "\(indent)/**\n" + lines.map { "\(indent) * \($0)\n" }.joined() + "\(indent) */\n"
     }
 
     /// Which way a value goes: bytes the page sends may be any kind of bytes; bytes it receives
