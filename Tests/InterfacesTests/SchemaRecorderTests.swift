@@ -87,6 +87,15 @@ struct SchemaRecorderTests {
         #expect(recorder.types["Stamps"]?.fields.map(\.type) == [.number, .string, .string, .json])
     }
 
+    @Test func foundationValuesAreWhatTheConfiguredSerializerWrites() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.dataEncodingStrategy = .deferredToData
+        let recorder = SchemaRecorder(serializer: FoundationJSONSerializer(encoder: encoder))
+        _ = recorder.schema(of: Stamps.self)
+        #expect(recorder.types["Stamps"]?.fields.map(\.type) == [.string, .string, .array(.integer), .json])
+    }
+
     @Test func theSameTypeIsRecordedOnce() {
         let recorder = SchemaRecorder()
         _ = recorder.schema(of: [Point].self)

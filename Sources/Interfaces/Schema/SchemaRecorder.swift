@@ -18,11 +18,35 @@ package final class SchemaRecorder {
     private var recording: [ObjectIdentifier] = []
     /// The name each recorded type has, told apart from another type of the same name.
     private var names: [ObjectIdentifier: String] = [:]
+    /// `Date`, `Data` and `URL` as the configured serializer writes them.
+    private let foundationValues: [ObjectIdentifier: TypeSchema]
 
-    package init() {}
+    /// A recorder that writes `Date`, `Data` and `URL` as `serializer` writes them (the default
+    /// serializer's way, without one): each is encoded once and its JSON looked at.
+    package init(serializer: (any JSONSerializer)? = nil) {
+        guard let serializer else {
+            foundationValues = [:]
+            return
+        }
+        func written(_ value: some Encodable) -> TypeSchema {
+            guard let text = try? serializer.encode(value), let first = text.first(where: { !" \t\r\n".utf8.contains($0) }) else { return .unknown }
+            switch first {
+            case UInt8(ascii: "\""): return .string
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+            case UInt8(ascii: "["): return .array(.integer)
+            default: return .unknown
+            }
+        }
+        foundationValues = [
+            ObjectIdentifier(Date.self): written(Date(timeIntervalSinceReferenceDate: 0)),
+            ObjectIdentifier(Data.self): written(Data([1])),
+            ObjectIdentifier(URL.self): written(URL(string: "https://example.com/")),
+        ]
+    }
 
     /// The schema of `type` as the default serializer writes it.
     package func schema<T: Decodable>(of type: T.Type) -> TypeSchema {
+        if let written = foundationValues[ObjectIdentifier(type)] { return written }
         if let known = Self.primitive(type) { return known }
         if let container = type as? any ContainerSchema.Type { return container.schema(in: self) }
         if let enumeration = type as? any (CaseIterable & RawRepresentable).Type, let literals = Self.literals(of: enumeration) {

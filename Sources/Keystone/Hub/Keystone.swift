@@ -68,7 +68,7 @@ public final class Keystone: BridgeHub, PageConnection {
     /// outside `MethodList` has unknown types. Each type is learnt now, by decoding it once from a
     /// decoder that records what it asks for.
     public var interfaceSchema: InterfaceSchema {
-        let recorder = SchemaRecorder()
+        let recorder = SchemaRecorder(serializer: components.serializer)
         var methods: [InterfaceSchema.Method] = []
         for (namespace, interface) in components.registry.interfaces {
             for (name, method) in interface {
