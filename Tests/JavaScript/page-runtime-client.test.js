@@ -34,6 +34,19 @@ test('a call iterated at once is a stream of every result', async () => {
   assert.deepEqual(page.liveCallbacks(), []);
 });
 
+test('a call whose next result is asked for at once is a stream too', async () => {
+  const page = await readyPage();
+  page.native.async['stream.count'] = (n, reply) => {
+    for (let i = 0; i < n; i++) reply.result(i, false);
+    reply.end();
+  };
+  const results = page.window.dsBridge.native.stream.count(2);
+  const next = async () => ({ ...(await results.next()) });  // a plain object of this realm
+  assert.deepEqual(await next(), { value: 0, done: false });
+  assert.deepEqual(await next(), { value: 1, done: false });
+  assert.deepEqual(await next(), { value: undefined, done: true });
+});
+
 test('a call nobody awaits is made all the same, once, and its failure is no unhandled rejection', async () => {
   const page = await readyPage();
   let calls = 0;

@@ -857,6 +857,9 @@
       if (!iterator) throw bridgeError(CODE_UNSUPPORTED_CALL_KIND, 'iterate a multi-response call in the turn it is made');
       return iterator;
     };
+    // It is the iterator too, as the declarations type a multi-response method's call.
+    handle.next = function () { return handle[Symbol.asyncIterator]().next(); };
+    handle.return = function () { return handle[Symbol.asyncIterator]().return(); };
     return handle;
   }
   bridge.native = nativeClient('');
