@@ -1,7 +1,6 @@
 // FuzzHarness.swift — what one fuzz input is checked against: the inbound path and the wrapper split.
 import Foundation
 import Keystone
-@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Takes one input and fails loudly (a trap, which the fuzzer reports) when Keystone misbehaves.
 ///
@@ -165,15 +164,12 @@ enum FuzzHarness {
             struct Upload: Decodable { var upload: String? }
             let address = (try? JSONDecoder().decode(Upload.self, from: Data(answer.utf8)))?.upload ?? "keystone://transfer/" + wrapper
             var read = false
-            let answered = Locked<TransferResponse?>(nil)
-            keystone.handleTransfer(method: request, url: address, origin: nil) { limit in
+            // Nothing a fuzzed input sends fills a stream's window: every request is answered at once.
+            let answered = keystone.transferNow(method: request, url: address, origin: nil) { limit in
                 read = true
                 return body.count <= limit ? body : nil
-            } respond: { response in
-                answered.withLock { $0 = response }
             }
-            // Nothing a fuzzed input sends fills a stream's window: every request is answered at once.
-            guard let response = answered.withLock({ $0 }) else { return fail("a byte-channel request was not answered", Data(bytes)) }
+            guard let response = answered else { return fail("a byte-channel request was not answered", Data(bytes)) }
             if read, [403, 404, 405].contains(response.status) {
                 fail("a refused request's body was read", Data(bytes))
             }

@@ -609,14 +609,9 @@ public final class InMemoryPage: EvaluationTarget {
     /// One request on the byte channel that Keystone answers at once: a result's bytes, or bytes
     /// sent at once. A hub that answers it later is read as a failure.
     private func transferNow(_ method: String, _ url: String, body: Data) -> TransferResponse {
-        let response = Locked<TransferResponse?>(nil)
-        hub.handleTransfer(method: method, url: url, origin: frame.origin) { limit in
-            body.count <= limit ? body : nil
-        } respond: { answer in
-            response.withLock { $0 = answer }
-        }
+        let response = hub.transferNow(method: method, url: url, origin: frame.origin) { limit in body.count <= limit ? body : nil }
         let failure = BridgeError(code: .failed, message: "the byte channel did not answer at once")
-        return response.withLock { $0 } ?? TransferResponse(status: 500, contentType: "application/json", body: Data(CallAnswer.failure(failure).text.utf8))
+        return response ?? TransferResponse(status: 500, contentType: "application/json", body: Data(CallAnswer.failure(failure).text.utf8))
     }
 
     /// The byte channel's address in an answer that asks for the call's bytes (`"upload"`).

@@ -69,19 +69,16 @@ package final class SchemaRecorder {
                 guard let key = shape.failedOptionalKey, shape.absentKeys.insert(key).inserted else { break }
             }
         }
-        switch shape.kind {
-        case .object(let fields):
+        if case .object(let fields) = shape.kind {
             types[name] = ObjectSchema(name: name, fields: fields)
             return .named(name)
-        case .single(let schema):
-            names[id] = nil
-            return schema
-        case .list(let element):
-            names[id] = nil
-            return .array(element)
-        case .unknown, nil:
-            names[id] = nil
-            return .unknown
+        }
+        // Not an object: it is described where it is used, and has no name of its own.
+        names[id] = nil
+        switch shape.kind {
+        case .single(let schema): return schema
+        case .list(let element): return .array(element)
+        case .object, nil: return .unknown
         }
     }
 
@@ -195,7 +192,6 @@ package final class SchemaRecorder {
 /// decoded from it.
 final class Shape {
     enum Kind {
-        case unknown
         case object([ObjectSchema.Field])
         case single(TypeSchema)
         case list(TypeSchema)

@@ -1,5 +1,6 @@
 // BridgeHub.swift — what a host (a web view, or an in-memory page) needs from a Keystone.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// The hub a host drives. ``Keystone`` is the default; a host accepts any `BridgeHub`.
 ///
@@ -81,6 +82,17 @@ extension BridgeHub {
 
     /// Serves no byte channel: `Data` moves as base64 in JSON.
     public func serveTransfers(at base: String) {}
+
+    /// The hub's answer to one request on the byte channel, or `nil` when it answers later (a
+    /// stream's chunk waiting for room): for the in-memory page, the fuzzer and tests, which
+    /// present requests the hub answers at once.
+    package func transferNow(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse? {
+        let answered = Locked<TransferResponse?>(nil)
+        handleTransfer(method: method, url: url, origin: origin, readBody: readBody) { response in
+            answered.withLock { $0 = response }
+        }
+        return answered.withLock { $0 }
+    }
 
     /// Refuses every request: this hub moves no bytes.
     public func handleTransfer(

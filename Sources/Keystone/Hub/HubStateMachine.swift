@@ -139,7 +139,10 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// channel; as base64 in JSON otherwise. Its tickets may go past the limit on open tickets,
     /// which bounds what a page opens: Swift made this call.
     private mutating func prepare(_ message: PageMessage) -> PageMessage {
-        guard case .call(let method, let id, _) = message, let bytes = outboundBytes.removeValue(forKey: id) else { return message }
+        // Every message passes here: most are not calls, and most calls carry no bytes.
+        guard !outboundBytes.isEmpty, case .call(let method, let id, _) = message, let bytes = outboundBytes.removeValue(forKey: id) else {
+            return message
+        }
         guard runtime == .keystone, let base = transferBase else {
             return .call(method: method, callbackId: id, arguments: bytes.arguments(bytesAsBase64: true))
         }

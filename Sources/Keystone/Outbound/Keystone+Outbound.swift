@@ -210,7 +210,7 @@ extension Keystone {
                 bytes.pieces.append(nil)
                 bytes.bytes.append((index, data, Self.newTransferToken()))
             } else {
-                bytes.pieces.append(try encodeJSON([argument], bracketed: false))
+                bytes.pieces.append(try JSONText(validating: encodeArgument(argument)))
             }
         }
         return (Self.placeholderArguments, bytes)
@@ -219,28 +219,23 @@ extension Keystone {
     /// What a call whose `Data` arguments wait to go as bytes holds as its text meanwhile.
     private static let placeholderArguments = JSONText(quoting: "")
 
-    /// `[a,b,c]` (or, not `bracketed`, the one argument's JSON), each encoded by the serializer,
-    /// checked to be JSON.
-    private func encodeJSON(_ arguments: [any Encodable & Sendable], bracketed: Bool = true) throws(BridgeError) -> JSONText {
-        guard bracketed else {
-            do {
-                return try JSONText(validating: components.serializer.encode(arguments[0]))
-            } catch let error as BridgeError {
-                throw error
-            } catch {
-                throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
-            }
-        }
+    /// `[a,b,c]`, each argument encoded by the serializer, checked to be JSON.
+    private func encodeJSON(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> JSONText {
         var text = Data("[".utf8)
         for (index, argument) in arguments.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            do {
-                text.append(try components.serializer.encode(argument))
-            } catch {
-                throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
-            }
+            text.append(try encodeArgument(argument))
         }
         text.append(UInt8(ascii: "]"))
         return try JSONText(validating: text)
+    }
+
+    /// One argument as the serializer writes it.
+    private func encodeArgument(_ argument: any Encodable & Sendable) throws(BridgeError) -> Data {
+        do {
+            return try components.serializer.encode(argument)
+        } catch {
+            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
+        }
     }
 }

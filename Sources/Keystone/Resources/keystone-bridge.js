@@ -375,17 +375,7 @@
         else call.answered(text);
         return;
       }
-      // A host that keeps the ticket posts the bytes itself (WebKitGTK's relay); otherwise they go
-      // to the ticket's address.
-      var posted = host && typeof host.upload === 'function' ? new Promise(function (resolve) { resolve(host.upload(answer.upload, bytes)); }) :
-        bodyOf(bytes).then(function (body) {
-          var init = { method: 'POST', body: body };
-          if (call.signal) init.signal = call.signal;
-          return fetch(answer.upload, init);
-        }).then(function (response) {
-          return response.text();
-        });
-      posted.then(function (reply) {
+      post(call, answer.upload, bytes).then(function (reply) {
         call.report(byteCount(bytes), byteCount(bytes));
         call.answered(reply);
       }, function (error) {
@@ -398,13 +388,16 @@
     }, function (error) { call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error))); });
   }
 
-  /** Posts `piece` to the byte channel's `address` (or the handle WebKitGTK's relay keeps for it):
-   *  the text of the answer. */
-  function post(call, address, piece) {
-    if (host && typeof host.upload === 'function') return new Promise(function (resolve) { resolve(host.upload(address, piece)); });
-    var init = { method: 'POST', body: piece };
-    if (call.signal) init.signal = call.signal;
-    return fetch(address, init).then(function (response) { return response.text(); });
+  /** Posts `bytes` to the byte channel's `address`: the text of the answer. A host that keeps the
+   *  tickets posts them itself (WebKitGTK's relay, which holds the address behind a handle);
+   *  otherwise they go to the address, a Blob's bytes read first. */
+  function post(call, address, bytes) {
+    if (host && typeof host.upload === 'function') return new Promise(function (resolve) { resolve(host.upload(address, bytes)); });
+    return bodyOf(bytes).then(function (body) {
+      var init = { method: 'POST', body: body };
+      if (call.signal) init.signal = call.signal;
+      return fetch(address, init);
+    }).then(function (response) { return response.text(); });
   }
 
   /** Sends `stream` as the argument of `call`, chunk by chunk: announced as a stream, then each

@@ -64,10 +64,10 @@ extension Keystone {
     private func openUpload(_ call: InboundCall, callback: String, size: Int, payload: TransferPayload, epoch: PageEpoch) -> CallAnswer {
         let grant = TransferTickets<TransferPayload>.Grant(
             pageLoad: epoch, callback: callback, direction: .toSwift, maximumBytes: size, origin: call.frame.origin)
-        switch storage.update({ $0.openTransfer(Self.newTransferToken(), for: grant, payload: payload) }) {
-        case .success(let address): return .upload(address)
-        case .failure(let error): return refuse(error, callback: callback)
-        }
+        // The first ticket's refusal is the call's, and releases its callback.
+        let answer = openTicket(grant, payload: payload)
+        if case .failure(let error) = answer { return refuse(error, callback: callback) }
+        return answer
     }
 
     /// The message that hands the page `bytes`, a result of the call of `callback` from a frame
@@ -141,7 +141,7 @@ extension Keystone {
             gathered.append(body)
             var next = grant
             next.maximumBytes -= body.count
-            respond(.answer(reopen(next, payload: .gather(call, route, gathered))))
+            respond(.answer(openTicket(next, payload: .gather(call, route, gathered))))
         case .stream(let stream):
             guard !body.isEmpty else {
                 stream.finish()
@@ -150,7 +150,7 @@ extension Keystone {
             stream.deliver(body) { [self] room in
                 switch room {
                 case .more:
-                    var answer = reopen(grant, payload: .stream(stream))
+                    var answer = openTicket(grant, payload: .stream(stream))
                     if case .failure(let error) = answer { stream.fail(error) }
                     if case .upload = answer, stream.isStopped {
                         // The method stopped reading while the ticket was issued: it goes too.
@@ -169,9 +169,9 @@ extension Keystone {
         }
     }
 
-    /// The ticket for the next chunk of a stream, on `grant` as the last one: its answer, or the
-    /// refusal (the page went, or too many tickets are open).
-    private func reopen(_ grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload) -> CallAnswer {
+    /// A ticket for `grant`: the answer that hands the page its address, or the refusal (the page
+    /// went, or too many tickets are open). A stream's next chunk gets one on its last one's grant.
+    private func openTicket(_ grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload) -> CallAnswer {
         switch storage.update({ $0.openTransfer(Self.newTransferToken(), for: grant, payload: payload) }) {
         case .success(let address): .upload(address)
         case .failure(let error): .failure(error)
