@@ -7,24 +7,26 @@ import PackageDescription
 /// Keystone's own package, one directory up; its identity is its directory's name.
 let keystone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
 
-/// One executable target per DocC article with Swift snippets, written by Tests/Docs/snippets.py:
-/// building this package compiles them.
-let snippetTargets: [Target] = {
-    let snippets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ArticleSnippets")
-    let articles = (try? FileManager.default.contentsOfDirectory(atPath: snippets.path)) ?? []
-    return articles.sorted().filter { FileManager.default.fileExists(atPath: snippets.appendingPathComponent("\($0)/main.swift").path) }.map { article in
-        .executableTarget(
-            name: "\(article)Snippets",
-            dependencies: [
-                .product(name: "Keystone", package: keystone.lastPathComponent),
-                .product(name: "KeystoneTesting", package: keystone.lastPathComponent),
-                .product(name: "KeystoneGTK", package: keystone.lastPathComponent, condition: .when(platforms: [.linux])),
-                .product(name: "KeystoneWebKit", package: keystone.lastPathComponent, condition: .when(platforms: [.macOS, .iOS])),
-            ],
-            path: "ArticleSnippets/\(article)"
-        )
-    }
-}()
+/// The DocC articles with Swift snippets, each compiled as an executable target whose `main.swift`
+/// Tests/Docs/snippets.py writes (and checks this list against). Listed by name, never read from
+/// the folder: SwiftPM caches a manifest's evaluation by its text, so a folder read here would be
+/// missed by a machine that evaluated this manifest before the folder existed.
+let articles = [
+    "AddingKeystoneToAnApp", "BinaryData", "GettingStarted", "Migrating", "Security", "SwappingComponents", "Testing", "TypedPages",
+]
+
+let snippetTargets: [Target] = articles.map { article in
+    .executableTarget(
+        name: "\(article)Snippets",
+        dependencies: [
+            .product(name: "Keystone", package: keystone.lastPathComponent),
+            .product(name: "KeystoneTesting", package: keystone.lastPathComponent),
+            .product(name: "KeystoneGTK", package: keystone.lastPathComponent, condition: .when(platforms: [.linux])),
+            .product(name: "KeystoneWebKit", package: keystone.lastPathComponent, condition: .when(platforms: [.macOS, .iOS])),
+        ],
+        path: "ArticleSnippets/\(article)"
+    )
+}
 
 let package = Package(
     name: "KeystoneExamples",

@@ -1,0 +1,5 @@
+// Exports.swift — an app that imports the host imports Keystone with it.
+
+// A host is used only with Keystone's own types (the hub, interfaces, method lists, errors), so an
+// app's `import KeystoneWebKit` brings them, as the view controller in the articles shows.
+@_exported import Keystone
