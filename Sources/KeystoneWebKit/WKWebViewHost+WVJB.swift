@@ -22,16 +22,35 @@ extension WKWebViewHost {
         let frame = Self.callerFrame(navigationAction.sourceFrame)
         switch wvjb.answer(toNavigation: uri, from: frame) {
         case .fetchQueue(let script):
-            webView.evaluateJavaScript(script) { [weak self] value, _ in
-                guard let self, let text = value as? String, let answers = wvjb.receive(queue: text, from: frame) else { return }
-                self.webView?.evaluateJavaScript(self.guarded(answers), completionHandler: nil)
-            }
+            fetchWVJBQueue(script, wire: wvjb, from: frame)
         case .injectBridge(let script):
             webView.evaluateJavaScript(script, completionHandler: nil)
         case .cancel, nil:
             break
         }
         return true
+    }
+
+    /// Fetches the page's queue and answers it, a slice at a time; a fetch that fails is handed
+    /// on as an empty queue, so the wire answers the page's next signal.
+    private func fetchWVJBQueue(_ script: String, wire: WVJBWire, from frame: CallerFrame) {
+        webView?.evaluateJavaScript(script) { [weak self] value, _ in
+            self?.answer(wire.receive(queue: value as? String ?? "", from: frame), wire: wire, from: frame)
+        }
+    }
+
+    /// Evaluates a slice's answers, then takes the wire's next step: the next slice once the main
+    /// queue has run what waits on it, or the queue the page signalled meanwhile.
+    private func answer(_ slice: WVJBWire.QueueSlice, wire: WVJBWire, from frame: CallerFrame) {
+        if let script = slice.script { webView?.evaluateJavaScript(guarded(script), completionHandler: nil) }
+        switch slice.next {
+        case .done:
+            break
+        case .answerNextSlice:
+            Task { @MainActor [weak self] in self?.answer(wire.answerNextSlice(), wire: wire, from: frame) }
+        case .fetchQueue:
+            fetchWVJBQueue(wire.fetchScript, wire: wire, from: frame)
+        }
     }
 }
 #endif

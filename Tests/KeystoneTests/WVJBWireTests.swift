@@ -49,9 +49,20 @@ struct WVJBWireTests {
 
     func queue(_ messages: JSONValue) -> String? {
         let text = String(decoding: try! DefaultJSONSerializer().encode(messages), as: UTF8.self)
-        let immediate = wire.receive(queue: text, from: frame)
+        let immediate = Self.allSlices(wire, wire.receive(queue: text, from: frame))
         page.record(immediate)
         return immediate
+    }
+
+    /// The scripts of `first` and every slice after it, as a host evaluates them; `nil` for none.
+    static func allSlices(_ wire: WVJBWire, _ first: WVJBWire.QueueSlice) -> String? {
+        var slice = first
+        var scripts = [slice.script].compactMap { $0 }
+        while slice.next == .answerNextSlice {
+            slice = wire.answerNextSlice()
+            scripts += [slice.script].compactMap { $0 }
+        }
+        return scripts.isEmpty ? nil : scripts.joined()
     }
 
     func waitFor(_ count: Int) async -> [JSONValue] {
@@ -75,16 +86,48 @@ struct WVJBWireTests {
         #expect(try await asked.value)
     }
 
-    @Test func aQueuePastTheLimitOfCallsAFetchMayCarryHasEachFurtherCallRefusedShortAndUnread() throws {
-        let limited = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero), limits: BridgeLimits(messagesPerPost: 2)))
-        try limited.register(Calculator(), namespace: "math")
-        let wire = WVJBWire(hub: limited)
+    @Test(arguments: [2_000, 20_000])
+    func wvjbsOwnScriptHandingItsWholeQueueHasEveryCallAnsweredASliceAtATime(_ count: Int) throws {
+        // WVJB's own `_fetchQueue()` hands everything, past the limit of calls a post may carry.
+        let calls = JSONValue.array((0..<count).map { ["handlerName": "math.add", "data": [.number(Double($0)), 1], "callbackId": .string("cb_\($0)")] })
+        let text = String(decoding: try DefaultJSONSerializer().encode(calls), as: UTF8.self)
+        var slice = wire.receive(queue: text, from: frame)
+        var answers = WVJBPageRecorder.messages(in: slice.script ?? "")
+        var slices = 1
+        while slice.next == .answerNextSlice {
+            #expect(answers.count == slices * WVJBWire.sliceSize)  // the main loop runs between slices
+            slice = wire.answerNextSlice()
+            answers += WVJBPageRecorder.messages(in: slice.script ?? "")
+            slices += 1
+        }
+        #expect(slice.next == .done)
+        #expect(slices == (count + WVJBWire.sliceSize - 1) / WVJBWire.sliceSize)
+        #expect(answers.count == count)
+        #expect(answers.last == ["responseId": .string("cb_\(count - 1)"), "responseData": .number(Double(count))])
+        #expect(!answers.contains { $0.objectValue?["error"] != nil })
+    }
+
+    @Test func aSignalWhileAQueueIsAnsweredIsFetchedAfterItsLastSliceAndNeverTwiceAtOnce() throws {
         let call: JSONValue = ["handlerName": "math.add", "data": [1, 2], "callbackId": "cb"]
-        let text = String(decoding: try DefaultJSONSerializer().encode(JSONValue.array([call, call, call, call])), as: UTF8.self)
-        let answers = wire.answers(toQueue: text, from: frame)
-        #expect(answers.count == 4)  // two answered at once, two refused unread
-        #expect(answers.filter { $0.contains(#""code":12"#) }.count == 2)
-        #expect(answers.allSatisfy { $0.utf8.count < 160 })
+        let text = String(decoding: try DefaultJSONSerializer().encode(JSONValue.array(Array(repeating: call, count: WVJBWire.sliceSize + 1))), as: UTF8.self)
+        let signal = "https://__wvjb_queue_message__/"
+        guard case .fetchQueue = wire.answer(toNavigation: signal, from: frame) else { Issue.record("the first signal fetches"); return }
+        #expect(wire.answer(toNavigation: signal, from: frame) == .cancel)  // the fetch is under way
+        #expect(wire.receive(queue: text, from: frame).next == .answerNextSlice)
+        #expect(wire.answer(toNavigation: signal, from: frame) == .cancel)  // held for the end
+        #expect(wire.answerNextSlice().next == .fetchQueue)
+        #expect(wire.receive(queue: "", from: frame).next == .done)  // a failed fetch ends it too
+        guard case .fetchQueue = wire.answer(toNavigation: signal, from: frame) else { Issue.record("the next signal fetches"); return }
+    }
+
+    @Test func aPageChangeMidQueueLeavesNothingOfItToAnswer() throws {
+        let call: JSONValue = ["handlerName": "math.add", "data": [1, 2], "callbackId": "cb"]
+        let text = String(decoding: try DefaultJSONSerializer().encode(JSONValue.array(Array(repeating: call, count: 3 * WVJBWire.sliceSize))), as: UTF8.self)
+        #expect(wire.receive(queue: text, from: frame).next == .answerNextSlice)
+        wire.pageDidUnload()
+        let late = wire.answerNextSlice()
+        #expect(late.script == nil)
+        #expect(late.next == .done)
     }
 
     @Test func swiftCallsWaitForTheBridgeThenReachItsHandlersAndItsAnswersSettleThem() async throws {
@@ -166,8 +209,8 @@ struct WVJBWireTests {
     }
 
     @Test func aQueueThatIsNotWVJBsIsIgnoredAndAPageChangeForgetsItsCalls() async throws {
-        #expect(wire.receive(queue: "not json", from: frame) == nil)
-        #expect(WVJBWire(hub: keystone, maximumQueueBytes: 4).receive(queue: "[{}, {}]", from: frame) == nil)
+        #expect(wire.receive(queue: "not json", from: frame) == WVJBWire.QueueSlice(script: nil, next: .done))
+        #expect(WVJBWire(hub: keystone, maximumQueueBytes: 4).receive(queue: "[{}, {}]", from: frame) == WVJBWire.QueueSlice(script: nil, next: .done))
         _ = queue([["handlerName": "counter.countdown", "data": 1, "callbackId": "cb_1_1"]])
         keystone.pageDidUnload()
         wire.pageDidUnload()
@@ -187,7 +230,7 @@ struct WVJBWireTests {
             ["handlerName": "math.add", "data": [4, 5], "callbackId": "cb_1"],
             ["handlerName": "math.slowAdd", "data": ["a": 2, "b": 3], "callbackId": "cb_2"],
         ]
-        page.record(wire.receive(queue: try Self.text(queued), from: frame))
+        page.record(Self.allSlices(wire, wire.receive(queue: try Self.text(queued), from: frame)))
         await eventually("the Swift call and the asynchronous result reached the page") { page.received.withLock { $0.count } >= 3 }
         _ = wire.receive(queue: try Self.text([["responseId": "objc_cb_1", "responseData": 7]]), from: frame)
         #expect(try await asked.value == 7)
@@ -208,7 +251,7 @@ struct WVJBWireTests {
             ["handlerName": "nowhere.method", "data": 1, "callbackId": "cb_3"],
             ["handlerName": "math.slowAdd", "data": ["a": 2, "b": 3], "callbackId": "cb_4"],
         ]
-        let immediate = try #require(wire.receive(queue: try Self.text(queued), from: frame))
+        let immediate = try #require(Self.allSlices(wire, wire.receive(queue: try Self.text(queued), from: frame)))
         let answers = WVJBPageRecorder.messages(in: immediate)
         #expect(answers.count == 3)
         #expect(answers.first == ["responseId": "cb_1", "responseData": 9])

@@ -24,8 +24,11 @@ public struct BridgeLimits: Sendable, Hashable {
     public var pendingCalls: Int
     /// How many methods a page load may declare (`_dsb.declare`), in all. Default 10,000.
     public var declaredMethods: Int
-    /// How many calls one post from the page may carry (a host's batch, or WebViewJavascriptBridge's
-    /// queue): past it, the rest of the post is refused with one answer. Default 1,024.
+    /// How many calls one post of Keystone's page runtime may carry (a host's batch, and a fetch of
+    /// Keystone's WebViewJavascriptBridge script's queue): past it, the rest of the post is refused
+    /// with one answer. Keystone's runtime never sends more. WebViewJavascriptBridge's own script
+    /// hands its whole queue at once: an admitted main frame's queue is answered in full, a slice
+    /// at a time, bounded by its bytes. Default 1,024.
     public var messagesPerPost: Int
     /// The most UTF-8 bytes the value of the app's own `evaluate(javascript:)` may have, as JSON.
     /// Default 16 MiB.

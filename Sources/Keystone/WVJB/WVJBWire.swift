@@ -35,17 +35,69 @@ package final class WVJBWire: Sendable {
         state.withLock { $0 = WVJBCallbacks() }
     }
 
-    /// Takes the page's queue (the JSON text `_fetchQueue()` returned) from `frame`: each message
-    /// in order. Returns the script that answers, at once, calls the hub answered at once (a
-    /// synchronous method, or a refusal), or `nil` when there is none.
-    package func receive(queue text: String, from frame: CallerFrame) -> String? {
-        let answers = answers(toQueue: text, from: frame)
-        return answers.isEmpty ? nil : answers.map(Self.delivery).joined()
+    /// How many messages of a fetched queue are handed to the hub at once: a host answers a long
+    /// queue a slice at a time, with the engine's other events in between (``QueueSlice/more``).
+    package static let sliceSize = 512
+
+    /// What a host does once it has evaluated a ``QueueSlice``'s script.
+    package enum QueueStep: Sendable, Hashable {
+        /// Nothing: the queue is answered.
+        case done
+        /// Call ``WVJBWire/answerNextSlice()`` once the main loop has run what waits on it.
+        case answerNextSlice
+        /// The page signalled again while its queue was answered: evaluate ``WVJBWire/fetchScript``
+        /// and hand its value to ``WVJBWire/receive(queue:from:)``, as for a signal.
+        case fetchQueue
     }
 
-    /// ``receive(queue:from:)``'s answers as the JSON texts of WVJB messages, for a page that is
-    /// not a web view (an in-memory page).
+    /// One slice of a fetched queue, answered: what a host evaluates, and what it does next.
+    package struct QueueSlice: Sendable, Hashable {
+        /// The script that answers, at once, the slice's calls the hub answered at once (a
+        /// synchronous method, or a refusal); `nil` when there is none.
+        package var script: String?
+        /// What the host does after evaluating ``script``.
+        package var next: QueueStep
+
+        /// A slice answered with `script`, followed by `next`.
+        package init(script: String?, next: QueueStep) {
+            self.script = script
+            self.next = next
+        }
+    }
+
+    /// Takes the page's queue (the JSON text `_fetchQueue()` returned) from `frame`: every message,
+    /// in order, however many (WebViewJavascriptBridge's own script hands its whole queue at
+    /// once), bounded only by ``maximumQueueBytes``. Answers the first slice now. A host calls it
+    /// for every fetch it made, with `""` when the fetch failed, so the next signal is answered.
+    package func receive(queue text: String, from frame: CallerFrame) -> QueueSlice {
+        let messages = read(queue: text, from: frame)
+        state.withLock { $0.enqueue(messages, from: frame) }
+        return answerNextSlice()
+    }
+
+    /// Answers the next slice of the fetched queue.
+    package func answerNextSlice() -> QueueSlice {
+        let (answers, next) = nextSliceAnswers()
+        return QueueSlice(script: answers.isEmpty ? nil : answers.map(Self.delivery).joined(), next: next)
+    }
+
+    /// ``receive(queue:from:)``'s answers as the JSON texts of WVJB messages, every slice at once,
+    /// for a page that is not a web view (an in-memory page).
     package func answers(toQueue text: String, from frame: CallerFrame) -> [String] {
+        let messages = read(queue: text, from: frame)
+        state.withLock { $0.enqueue(messages, from: frame) }
+        var answers: [String] = []
+        var next = QueueStep.answerNextSlice
+        while next == .answerNextSlice {
+            let slice = nextSliceAnswers()
+            answers += slice.answers
+            next = slice.next
+        }
+        return answers
+    }
+
+    /// The messages of a fetched queue; the first queue from the page announces its bridge.
+    private func read(queue text: String, from frame: CallerFrame) -> [QueuedMessage] {
         let messages = text.utf8.count <= maximumQueueBytes ? try? serializer.decode([QueuedMessage].self, from: Data(text.utf8)) : nil
         let speaksKeystone = messages?.first?.keystone == "wvjb"
         if state.withLock({ $0.queueArrived(from: frame, speaksKeystone: speaksKeystone) }) {
@@ -53,28 +105,21 @@ package final class WVJBWire: Sendable {
             // the bridge is in, and what waited goes out.
             _ = hub.handleCall("_dsb.dsinit", data: nil, callback: nil, acceptsInlineAnswer: false, frame: frame)
         }
-        // Not WVJB's queue: nothing in it can be answered. Past the hub's limit of calls a fetch
-        // may carry (Keystone's WVJB script never hands more), each further call is refused with a
-        // short coded answer, unread; answers to Swift's calls are always read.
-        let limit = hub.limits.messagesPerPost
-        var calls = 0
-        return (messages ?? []).compactMap { message in
-            if message.handlerName != nil, message.responseId == nil {
-                calls += 1
-                if calls > limit { return message.callbackId.map { responseJSON($0, value: nil, error: Self.tooManyCalls(limit)) } }
-            }
-            return receive(message, from: frame)
-        }
+        // Not WVJB's queue: nothing in it can be answered.
+        return messages ?? []
     }
 
-    /// The refusal of a call past the limit of calls one fetch may carry.
-    private static func tooManyCalls(_ limit: Int) -> BridgeError {
-        BridgeError(code: .limitExceeded, message: "a fetch may carry at most \(limit) calls")
+    /// Hands the hub the next slice of waiting messages; the JSON texts of the answers given at
+    /// once, and whether more wait.
+    private func nextSliceAnswers() -> (answers: [String], next: QueueStep) {
+        let (slice, next) = state.withLock { $0.takeSlice(Self.sliceSize) }
+        return (slice.compactMap { receive($0.message, from: $0.frame) }, next)
     }
 
     /// What a host does about a navigation WebViewJavascriptBridge uses as a signal.
     package enum SignalAnswer: Sendable, Hashable {
-        /// Cancel it and do nothing more: a subframe's signal, or a document the hub refuses.
+        /// Cancel it and do nothing more: a subframe's signal, a document the hub refuses, or a
+        /// signal while a fetched queue is answered (its queue is fetched after the last slice).
         case cancel
         /// Cancel it, evaluate `script` in the main frame, and hand its string value to
         /// ``receive(queue:from:)`` with the same frame.
@@ -91,14 +136,18 @@ package final class WVJBWire: Sendable {
         let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
         guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return nil }
         guard frame.isMainFrame, hub.refusal(of: frame) == nil else { return .cancel }
-        if isQueueSignal { return .fetchQueue(script: fetchScript) }
+        if isQueueSignal { return state.withLock({ $0.queueSignalled() }) ? .fetchQueue(script: fetchScript) : .cancel }
         return (try? Keystone.wvjbPageScript()).map { .injectBridge(script: $0) } ?? .cancel
     }
 
     /// What a host evaluates to fetch the page's queue: at most the hub's limit of calls a post
-    /// may carry, which Keystone's WVJB script respects (WVJB's own hands everything).
+    /// may carry, which Keystone's WVJB script respects (WVJB's own hands everything). The queue's
+    /// length is measured in the page, so a queue much past ``maximumQueueBytes`` (counted there in
+    /// UTF-16 code units) never crosses to the app: it is dropped there, and its calls are never
+    /// answered. While a fetched queue is being answered, the page's next signal waits for its end
+    /// (``QueueStep/fetchQueue``), so one fetched queue at most is held.
     package var fetchScript: String {
-        "WebViewJavascriptBridge._fetchQueue(\(hub.limits.messagesPerPost))"
+        "(function(q){return typeof q==='string'&&q.length<=\(maximumQueueBytes)?q:null})(WebViewJavascriptBridge._fetchQueue(\(hub.limits.messagesPerPost)))"
     }
 
     /// The script that delivers `batch` to WVJB's page side; `""` when nothing in it is for the page.
