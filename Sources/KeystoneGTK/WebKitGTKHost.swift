@@ -24,9 +24,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The web view's `GtkWidget *`, for an app that places it in its own GTK container
     /// (``WebViewWindow`` does this for a window of its own).
     public var widget: UnsafeMutableRawPointer { UnsafeMutableRawPointer(view) }
-    /// Receives the console lines of admitted documents when `HostOptions/relaysConsole` is set,
-    /// each with the frame that wrote it. Set it before loading; it is called on the main loop's
-    /// thread.
+    /// Receives the console lines of admitted documents when the host was made with
+    /// `HostOptions(relaysConsole: true)`, each with the frame that wrote it; without that option
+    /// nothing is relayed and it is never called. Set it before loading; it is called on the main
+    /// loop's thread.
     public var consoleHandler: (@Sendable (ConsoleLine) -> Void)?
     /// Answers the page's own `alert`, `confirm` and `prompt`. Set it before loading.
     public var dialogHandler = ScriptDialogHandler()

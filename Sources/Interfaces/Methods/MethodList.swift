@@ -93,6 +93,33 @@ public struct MethodList: Sendable {
         addSync(name, .nothing) { _, _, _ in try body() }
     }
 
+    // MARK: Synchronous methods on the main actor — for state a view model keeps there.
+
+    /// A synchronous method that runs on the main actor, taking the page's `data`: it can read and
+    /// change `@MainActor` state as it answers.
+    ///
+    /// Hosts answer synchronous calls on the main thread, where `body` runs at once. Called from
+    /// another thread (an in-memory page in a test that is not `@MainActor`), it waits for the main
+    /// actor, as the page waits for it: keep it short, and never call it from code that blocks the
+    /// main thread.
+    ///
+    /// ```swift
+    /// methods.mainActorSync("count") { (_: JSONValue?) in guestbook.names.count }
+    /// ```
+    public mutating func mainActorSync<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ name: String, _ body: @escaping @MainActor @Sendable (Input) throws -> Output
+    ) {
+        addSync(name, .json, input: .of(Input.self)) { data, serializer, context in
+            let input: Input = try decodeInput(data, serializer, context)
+            return try onMainActor { try body(input) }
+        }
+    }
+
+    /// A synchronous method that runs on the main actor and ignores `data`.
+    public mutating func mainActorSync<Output: Encodable & Sendable>(_ name: String, _ body: @escaping @MainActor @Sendable () throws -> Output) {
+        addSync(name, .json) { _, _, _ in try onMainActor(body) }
+    }
+
     // MARK: Asynchronous methods — answered once, later, through the page's callback.
 
     /// An asynchronous method taking the page's `data`.
@@ -340,6 +367,26 @@ private struct InputDescription {
 /// The one place a method's input is decoded: straight from the bytes of `data`, or, for a `Data`
 /// input the page sent as bytes, those bytes themselves; for a ``ByteStream``, the stream the page
 /// is sending, or the bytes it sent at once as its one chunk.
+/// Runs `body` on the main actor and waits for it: at once on the main thread, where hosts answer
+/// synchronous calls, or in work of the main queue (which a process that parks its main thread in
+/// `dispatchMain()` runs on another thread), and through the main queue from anywhere else.
+private func onMainActor<Output: Sendable>(_ body: @MainActor () throws -> Output) throws -> Output {
+    if Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey.key) != nil { return try MainActor.assumeIsolated(body) }
+    return try DispatchQueue.main.sync { try MainActor.assumeIsolated(body) }
+}
+
+/// A key the main queue, and only it, has a value for: set once, before it is first read.
+private let mainQueueKey = MainQueueKey()
+
+/// Holds the main queue's key; `@unchecked` because Dispatch keys are immutable and thread-safe
+/// though not every SDK marks them `Sendable`.
+private struct MainQueueKey: @unchecked Sendable {
+    let key = DispatchSpecificKey<Bool>()
+
+    init() {
+        DispatchQueue.main.setSpecific(key: key, value: true)
+    }
+}
 private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Input {
     // Checked by type first, and cast without an optional of `Input`: an unspecialized generic
     // function sets its locals up on entry, and an `Input?` would cost every call a metadata lookup.
