@@ -452,7 +452,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// The answer to a batch over ``batchBytes``: one refusal, framed as a batch's answers are.
     private static let batchTooLarge: String = {
         var answers = ""
-        PostedText.appendFramed(BridgeError(code: .limitExceeded, message: "a batch of messages is larger than the limit of \(batchBytes) bytes").promptAnswer, to: &answers)
+        let message = "a batch of messages is larger than the host's limit of \(batchBytes) bytes (Keystone's runtime never sends one)"
+        PostedText.appendFramed(BridgeError(code: .limitExceeded, message: message).promptAnswer, to: &answers)
         return answers
     }()
 }

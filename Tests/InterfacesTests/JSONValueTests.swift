@@ -20,3 +20,16 @@ struct JSONValueTests {
         #expect(value == ["n": 2, "s": "x", "b": true, "z": nil, "a": [1]])
     }
 }
+
+@Suite("A JSON value's description")
+struct JSONValueDescriptionTests {
+    @Test func printsAsTheJSONItStandsFor() {
+        let value: JSONValue = ["name": "Ada", "tags": [1, 2.5, true, nil], "nested": ["quote": "say \"hi\""]]
+        #expect(value.description == #"{"name":"Ada","tags":[1,2.5,true,null],"nested":{"quote":"say \"hi\""}}"#)
+        #expect("\(value)" == value.description)
+        #expect(String(reflecting: value) == value.description)
+        #expect(JSONValue.string("a").description == #""a""#)
+        guard case .object(let object) = value else { return }
+        #expect(object.description == value.description)
+    }
+}

@@ -64,7 +64,7 @@ struct ByteStreamStateTests {
         _ = state.next(8)  // waits
         let actions = state.deliver(Data(count: 3), answeredThrough: 2)
         #expect(actions.poster?.0 == 2)
-        #expect(actions.poster?.1 == .refused(BridgeError(code: .limitExceeded, message: "the stream carried more than the limit of 10 bytes")))
+        #expect(actions.poster?.1 == .refused(BridgeError(code: .limitExceeded, message: "the stream carried more than BridgeLimits.streamBytes (10 bytes)")))
         #expect(actions.reader?.0 == 8)
         #expect(throws: BridgeError.self) { try actions.reader?.1.get() }
     }

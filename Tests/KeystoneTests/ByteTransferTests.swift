@@ -39,6 +39,17 @@ struct ByteTransferTests {
         page.initialize()
     }
 
+    @Test func aForgottenNamespaceIsNamedTheSameForJSONBytesAndStreams() async throws {
+        let json = await #expect(throws: BridgeError.self) { try await page.callAsync("photos.attach", "x", as: Int.self) }
+        let bytes = await #expect(throws: BridgeError.self) { try await page.invoke("photos.attach", bytes: Data([1]), as: Int.self) }
+        let stream = await #expect(throws: BridgeError.self) { try await page.invoke("photos.attach", streaming: [Data([1])], as: Int.self) }
+        #expect(json == BridgeError(code: .notFound, message: #"no interface is registered under namespace "photos""#))
+        #expect(bytes == json)
+        #expect(stream == json)
+        let method = await #expect(throws: BridgeError.self) { try await page.invoke("binary.nothing", bytes: Data([1]), as: Int.self) }
+        #expect(method == BridgeError(code: .notFound, message: #"no method "binary.nothing""#))
+    }
+
     /// The last transfer address the hub handed the page.
     var lastSource: String? {
         page.receivedMessages.reversed().lazy.compactMap { if case .bytes(_, let source, _, _) = $0 { source } else { nil } }.first

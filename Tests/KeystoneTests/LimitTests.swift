@@ -34,14 +34,14 @@ struct LimitTests {
         let (_, page) = try bridge()
         let name = "slow." + String(repeating: "n", count: 10_000_000)
         let refused = try error(page.prompt(name, argumentText: #"{"data":null}"#))
-        #expect(refused == BridgeError(code: .limitExceeded, message: "the method name is longer than the limit of 256 bytes"))
+        #expect(refused == BridgeError(code: .limitExceeded, message: "the method name is longer than BridgeLimits.methodNameBytes (256 bytes)"))
         #expect(try error(page.prompt("slow." + String(repeating: "n", count: 251), argumentText: #"{"data":null}"#)).code == .notFound)
     }
 
     @Test func argumentsOverTheLimitAreRefusedBeforeTheyAreRead() throws {
         let (_, page) = try bridge(BridgeLimits(messageBytes: 1000))
         let big = #"{"data":""# + String(repeating: "x", count: 1000) + #""}"#
-        #expect(try error(page.prompt("slow.echo", argumentText: big)) == BridgeError(code: .limitExceeded, message: "the call's arguments are larger than the limit of 1000 bytes"))
+        #expect(try error(page.prompt("slow.echo", argumentText: big)) == BridgeError(code: .limitExceeded, message: "the call's arguments are larger than BridgeLimits.messageBytes (1000 bytes)"))
         #expect(try page.call("slow.echo", JSONValue.string(String(repeating: "x", count: 900)), as: JSONValue.self) == .string(String(repeating: "x", count: 900)))
     }
 
@@ -49,7 +49,8 @@ struct LimitTests {
     func nestingPastTheLimitSaysSo(depth: Int) throws {
         let (_, page) = try bridge()
         let text = #"{"data":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
-        #expect(try error(page.prompt("slow.echo", argumentText: text)) == BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of 128 levels"))
+        let refused = BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than BridgeLimits.nestingDepth (128 levels)")
+        #expect(try error(page.prompt("slow.echo", argumentText: text)) == refused)
     }
 
     @Test func nestingUpToTheLimitIsRead() throws {
@@ -63,7 +64,7 @@ struct LimitTests {
         let (_, page) = try bridge()
         let stub = String(repeating: "c", count: 50_000)
         let refused = try error(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"\#(stub)"}"#))
-        #expect(refused == BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of 128 bytes"))
+        #expect(refused == BridgeError(code: .limitExceeded, message: "the callback name is longer than BridgeLimits.callbackNameBytes (128 bytes)"))
         #expect(page.receivedMessages.isEmpty)
     }
 
@@ -72,7 +73,7 @@ struct LimitTests {
         #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb1"}"#) == #"{"code":0,"data":""}"#)
         #expect(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb2"}"#) == #"{"code":0,"data":""}"#)
         let refused = try error(page.prompt("slow.forever", argumentText: #"{"data":null,"_dscbstub":"dscb3"}"#))
-        #expect(refused == BridgeError(code: .limitExceeded, message: "the page already has 2 calls running, the limit"))
+        #expect(refused == BridgeError(code: .limitExceeded, message: "the page already has BridgeLimits.runningCalls (2) calls running"))
         #expect(page.receivedMessages == [.release(callback: "dscb3")])
         // Cancelling one makes room for the next.
         #expect(page.prompt("_dsb.cancel", argumentText: #"{"data":{"callback":"dscb1"}}"#) == #"{"code":0,"data":true}"#)
@@ -87,7 +88,7 @@ struct LimitTests {
         let stream = keystone.stream("never", of: Int.self)
         #expect(keystone.pendingCallCount == 2)
         let third = await #expect(throws: BridgeError.self) { try await keystone.call("never", as: Int.self) }
-        #expect(third == BridgeError(code: .limitExceeded, message: "2 calls already wait for the page, the limit"))
+        #expect(third == BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (2) calls already wait for the page"))
         #expect(page.receivedMessages.count == 2)  // the refused call never reached the page
         // A call that settles makes room for the next.
         first.cancel()

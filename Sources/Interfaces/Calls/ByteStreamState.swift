@@ -88,7 +88,7 @@ package struct ByteStreamState<Reader, Poster> {
         }
         received += chunk.count
         guard received <= limit else {
-            let error = BridgeError(code: .limitExceeded, message: "the stream carried more than the limit of \(limit) bytes")
+            let error = BridgeError(code: .limitExceeded, message: "the stream carried more than BridgeLimits.streamBytes (\(limit) bytes)")
             actions = fail(error)
             actions.poster = (poster, .refused(error))
             return actions

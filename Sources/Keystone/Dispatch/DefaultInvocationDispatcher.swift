@@ -24,14 +24,6 @@ public struct DefaultInvocationDispatcher: InvocationDispatcher {
     }
 
     private static func find(_ name: MethodName, in registry: any InterfaceRegistry) throws(BridgeError) -> BridgeMethod {
-        switch registry.lookup(name) {
-        case .found(let method):
-            return method
-        case .noInterface:
-            let namespace = name.namespace.isEmpty ? "the empty namespace" : "namespace \"\(name.namespace)\""
-            throw BridgeError(code: .notFound, message: "no interface is registered under \(namespace)")
-        case .noMethod:
-            throw BridgeError(code: .notFound, message: "no method \"\(name)\"")
-        }
+        try registry.lookup(name).method(for: name)
     }
 }

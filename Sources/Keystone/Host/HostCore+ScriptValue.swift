@@ -19,7 +19,7 @@ extension HostCore {
     /// The error of a script whose value is larger than `limit` bytes, for a host that measures the
     /// value before the engine writes it as JSON.
     public static func scriptValueTooLarge(limit: Int) -> BridgeError {
-        BridgeError(code: .limitExceeded, message: "the script's value is larger than the limit of \(limit) bytes")
+        BridgeError(code: .limitExceeded, message: "the script's value is larger than BridgeLimits.evaluationResultBytes (\(limit) bytes)")
     }
 
     /// The error of a script whose value is not JSON (a function, `NaN`, a date the engine cannot write).

@@ -131,7 +131,7 @@ public enum PostedText {
 
         /// The rest of a post past `limit` messages.
         public static func tooManyMessages(_ limit: Int) -> String {
-            PromptAnswer.failure(BridgeError(code: .limitExceeded, message: "a post may carry at most \(limit) calls; the rest were not read"))
+            PromptAnswer.failure(BridgeError(code: .limitExceeded, message: "a post may carry at most BridgeLimits.messagesPerPost (\(limit)) calls; the rest were not read"))
         }
     }
 }

@@ -166,7 +166,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         guard calls.count < pendingCallLimit else {
-            return .refused(pending, BridgeError(code: .limitExceeded, message: "\(pendingCallLimit) calls already wait for the page, the limit"))
+            return .refused(pending, BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(pendingCallLimit)) calls already wait for the page"))
         }
         lastCallId += 1
         calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasBytes: bytes != nil)
@@ -222,7 +222,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         guard tasks.count < runningCallLimit else {
-            return .failure(BridgeError(code: .limitExceeded, message: "the page already has \(runningCallLimit) calls running, the limit"))
+            return .failure(BridgeError(code: .limitExceeded, message: "the page already has BridgeLimits.runningCalls (\(runningCallLimit)) calls running"))
         }
         lastTaskToken += 1
         tasks[lastTaskToken] = RunningTask(callback: callback, method: method)
@@ -336,7 +336,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     mutating func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
         let declared = (access.declaredMethods ?? []).union(methods)
         guard declared.count <= declarationLimit else {
-            return .failure(BridgeError(code: .limitExceeded, message: "a page may declare at most \(declarationLimit) methods"))
+            return .failure(BridgeError(code: .limitExceeded, message: "a page may declare at most BridgeLimits.declaredMethods (\(declarationLimit)) methods"))
         }
         access.declaredMethods = declared
         principal = origin

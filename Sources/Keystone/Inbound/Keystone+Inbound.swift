@@ -53,10 +53,10 @@ extension Keystone {
     private func sizeLimitError(method: String, argumentBytes: Int) -> BridgeError? {
         let limits = components.limits
         if method.utf8.count > limits.methodNameBytes {
-            return BridgeError(code: .limitExceeded, message: "the method name is longer than the limit of \(limits.methodNameBytes) bytes")
+            return BridgeError(code: .limitExceeded, message: "the method name is longer than BridgeLimits.methodNameBytes (\(limits.methodNameBytes) bytes)")
         }
         if argumentBytes > limits.messageBytes {
-            return BridgeError(code: .limitExceeded, message: "the call's arguments are larger than the limit of \(limits.messageBytes) bytes")
+            return BridgeError(code: .limitExceeded, message: "the call's arguments are larger than BridgeLimits.messageBytes (\(limits.messageBytes) bytes)")
         }
         return nil
     }
@@ -123,7 +123,7 @@ extension Keystone {
         guard let stub = wrapper.callbackStub else { return }
         let limit = components.limits.callbackNameBytes
         guard stub.utf8.count <= limit else {
-            throw BridgeError(code: .limitExceeded, message: "the callback name is longer than the limit of \(limit) bytes")
+            throw BridgeError(code: .limitExceeded, message: "the callback name is longer than BridgeLimits.callbackNameBytes (\(limit) bytes)")
         }
         guard Self.isCallbackName(stub) else {
             throw BridgeError(code: .notAllowed, message: "a callback must be named as the page runtime names its own: dscb, digits, and an optional _ and load token")

@@ -205,7 +205,7 @@ extension Keystone {
         for (index, argument) in arguments.enumerated() {
             if let data = argument as? Data, type(of: argument) == Data.self {
                 guard data.count <= limit else {
-                    throw BridgeError(code: .limitExceeded, message: "an argument's bytes are more than the limit of \(limit) bytes")
+                    throw BridgeError(code: .limitExceeded, message: "an argument's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
                 }
                 bytes.pieces.append(nil)
                 bytes.bytes.append((index, data, Self.newTransferToken()))

@@ -18,9 +18,10 @@ extension Keystone {
             return refuse(BridgeError(code: .unsupportedCallKind, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
         let method: BridgeMethod
-        switch route == .app ? components.registry.lookup(call.name) : .noMethod {
-        case .found(let found): method = found
-        case .noInterface, .noMethod: return refuse(BridgeError(code: .notFound, message: "no method \"\(call.name)\""), callback: callback)
+        do throws(BridgeError) {
+            method = try (route == .app ? components.registry.lookup(call.name) : .noMethod).method(for: call.name)
+        } catch {
+            return refuse(error, callback: callback)
         }
         guard method.takesBytes else {
             return refuse(BridgeError(code: .invalidArgument, message: "\"\(call.name)\" takes no bytes"), callback: callback)
@@ -30,7 +31,7 @@ extension Keystone {
         switch upload {
         case .bytes(let size):
             guard size <= limit else {
-                let error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than the limit of \(limit) bytes")
+                let error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
                 return refuse(error, callback: callback)
             }
             return openUpload(call, callback: callback, size: size, payload: .upload(call, route), epoch: epoch)
@@ -79,7 +80,7 @@ extension Keystone {
     ) throws(BridgeError) -> PageMessage {
         let limit = components.limits.transferBytes
         guard bytes.count <= limit else {
-            throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than the limit of \(limit) bytes")
+            throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
         }
         let grant = TransferTickets<TransferPayload>.Grant(
             pageLoad: epoch, callback: callback, direction: .toPage, maximumBytes: bytes.count, origin: origin)
@@ -179,7 +180,7 @@ extension Keystone {
     }
 
     private static func tooManyBytes(_ limit: Int) -> BridgeError {
-        BridgeError(code: .limitExceeded, message: "the call's bytes are more than the limit of \(limit) bytes")
+        BridgeError(code: .limitExceeded, message: "the call's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
     }
 
     private func refuseTransfer(_ error: BridgeError, status: Int) -> TransferResponse {

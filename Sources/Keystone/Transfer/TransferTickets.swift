@@ -52,7 +52,7 @@ struct TransferTickets<Payload: Sendable>: Sendable {
     ///   is open already (never, for tokens from ``newToken(using:)``).
     mutating func issue(_ token: String, for grant: Grant, payload: Payload) throws(BridgeError) {
         guard open.count < limit else {
-            throw BridgeError(code: .limitExceeded, message: "at most \(limit) byte transfers may be open at once")
+            throw BridgeError(code: .limitExceeded, message: "at most BridgeLimits.openTransfers (\(limit)) byte transfers may be open at once")
         }
         guard open[token] == nil else { throw BridgeError(code: .failed, message: "the transfer's ticket is taken") }
         open[token] = (grant, payload)

@@ -96,7 +96,7 @@ package struct CallWrapper: Sendable {
 
     /// The refusal of a call that nests deeper than `maximumDepth`.
     private static func tooDeep(_ maximumDepth: Int) -> BridgeError {
-        BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than the limit of \(maximumDepth) levels")
+        BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than BridgeLimits.nestingDepth (\(maximumDepth) levels)")
     }
 
     /// `data`, `_dscbstub`, `_dsinline`, `_dsbytes`, in that order.

@@ -28,7 +28,7 @@ struct ReturnMessage: Sendable {
             }
         }
         if isTooDeep {
-            throw BridgeError(code: .limitExceeded, message: "the answer nests arrays and objects deeper than the limit of \(maximumDepth) levels")
+            throw BridgeError(code: .limitExceeded, message: "the answer nests arrays and objects deeper than BridgeLimits.nestingDepth (\(maximumDepth) levels)")
         }
         if let fault { throw Self.invalid(fault) }
         let base = text.startIndex
