@@ -128,6 +128,9 @@ extension WebKitGTKHost {
     static let capabilityRequest = "\u{1}capability"
     /// The host's answer to a prompt or message whose capability it no longer remembers.
     static let forgottenCapability = "\u{1}forgotten"
+    /// The answer to a script message that is not a string, which no relay posts: refused unread,
+    /// as a call's failed answer.
+    static let notText = BridgeError(code: .malformedMessage, message: "a message to the host must be a string").promptAnswer
     /// The isolated world's script message handler, which hears only the top document's token.
     static let documentChannel = "keystoneDocument"
 

@@ -122,9 +122,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                let answer =
-                    WebKitGTKHost.withText(of: value) { host.answerMessage($0) }.map { jsc_value_new_string(jsc_value_get_context(value), $0) }
-                    ?? jsc_value_new_null(jsc_value_get_context(value))
+                // The relay posts only strings: anything else is refused unread, never converted.
+                let text: String? =
+                    jsc_value_is_string(value) != 0 ? WebKitGTKHost.withText(of: value) { host.answerMessage($0) } : WebKitGTKHost.notText
+                let answer = text.map { jsc_value_new_string(jsc_value_get_context(value), $0) } ?? jsc_value_new_null(jsc_value_get_context(value))
                 // The reply takes its own reference; the new value's is ours to drop.
                 webkit_script_message_reply_return_value(reply, answer)
                 g_object_unref(UnsafeMutableRawPointer(answer))
