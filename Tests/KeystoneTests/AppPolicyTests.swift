@@ -83,6 +83,9 @@ struct AppPolicyTests {
         let limited = Keystone(components: KeystoneComponents(policy: DefaultCallPolicy(requiresDeclaration: true), limits: BridgeLimits(declaredMethods: 2)))
         let greedy = InMemoryPage(hub: limited, frame: shop)
         #expect(throws: BridgeError.self) { try greedy.call("_dsb.declare", ["methods": ["a.b", "c.d", "e.f"]], as: [String].self) }
+        let long = String(repeating: "a", count: 257) + ".b"
+        let tooLong = #expect(throws: BridgeError.self) { try greedy.call("_dsb.declare", ["methods": [long]], as: [String].self) }
+        #expect(tooLong == BridgeError(code: .limitExceeded, message: "a declared name is longer than BridgeLimits.methodNameBytes (256 bytes)"))
     }
 
     @Test func withoutAnAuthorizerThePageCannotAuthoriseItself() async throws {

@@ -109,6 +109,12 @@ extension Keystone {
     /// `_dsb.declare`: records the methods the page will call and answers those that are missing.
     fileprivate func declare(_ methods: [String], origin: String?) throws(BridgeError) -> [String] {
         let (registry, resolver) = (components.registry, components.resolver)
+        // A name no call could use is refused before anything is kept: what a page load holds
+        // stays within BridgeLimits.declaredMethods names of BridgeLimits.methodNameBytes each.
+        let longest = components.limits.methodNameBytes
+        guard methods.allSatisfy({ $0.utf8.count <= longest }) else {
+            throw BridgeError(code: .limitExceeded, message: "a declared name is longer than BridgeLimits.methodNameBytes (\(longest) bytes)")
+        }
         var declared = Set<String>()
         var missing: [String] = []
         for method in methods {

@@ -1,6 +1,7 @@
 // Keystone+Transfers.swift — a call's `Data` moved as bytes over the host's byte channel: tickets
 // issued over the call channel, redeemed by the channel's requests.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 extension Keystone {
     public func serveTransfers(at base: String) {
@@ -36,7 +37,7 @@ extension Keystone {
             }
             return openUpload(call, callback: callback, size: size, payload: .upload(call, route), epoch: epoch)
         case .stream where !method.takesByteStream:
-            payload = .gather(call, route, Data())
+            payload = .gather(call, route, Locked(Data()))
         case .stream:
             guard method.kind != .sync else {
                 return refuse(BridgeError(code: .unsupportedCallKind, message: "a synchronous method cannot read a stream"), callback: callback)
@@ -134,12 +135,13 @@ extension Keystone {
                 return respond(refuseTransfer(BridgeError(code: .malformedMessage, message: "the call's bytes are fewer than it announced"), status: 400))
             }
             respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: body), epoch: grant.pageLoad, route: route).answer()))
-        case .gather(let call, let route, var gathered):
+        case .gather(let call, let route, let gathered):
             // An empty chunk ends the stream: the call runs with what was gathered.
             guard !body.isEmpty else {
-                return respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: gathered), epoch: grant.pageLoad, route: route).answer()))
+                let bytes = gathered.withLock { $0 }
+                return respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: bytes), epoch: grant.pageLoad, route: route).answer()))
             }
-            gathered.append(body)
+            gathered.withLock { $0.append(body) }
             var next = grant
             next.maximumBytes -= body.count
             respond(.answer(openTicket(next, payload: .gather(call, route, gathered))))

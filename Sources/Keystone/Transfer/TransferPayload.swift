@@ -2,6 +2,7 @@
 // result's bytes waiting for the page.
 
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// What a ticket of the hub's (``TransferTickets``) moves.
 enum TransferPayload: Sendable {
@@ -9,8 +10,10 @@ enum TransferPayload: Sendable {
     /// the route it was admitted to.
     case upload(InboundCall, InboundCallRunner.Route)
     /// The page's call whose `Data` argument the page sends as a stream: its chunks so far,
-    /// gathered until the stream ends; then it runs like an upload.
-    case gather(InboundCall, InboundCallRunner.Route, Data)
+    /// gathered until the stream ends; then it runs like an upload. The bytes are one buffer that
+    /// each chunk is appended to in place (a value copied out of the ticket and appended to would
+    /// copy everything gathered so far, for every chunk).
+    case gather(InboundCall, InboundCallRunner.Route, Locked<Data>)
     /// A stream of the page's into a running method that takes a ``ByteStream``: each chunk goes
     /// to it as it arrives.
     case stream(ByteStreamBuffer)
