@@ -229,11 +229,11 @@ public final class InMemoryPage: EvaluationTarget {
     /// Keystone's runtime's `dsBridge.invoke(method, bytes)` with an `ArrayBuffer` or typed array:
     /// the call announces `bytes.count`, and once the hub has issued a ticket the bytes go over the
     /// byte channel (`BridgeHub/handleTransfer(method:url:origin:readBody:respond:)`), whose answer is
-    /// the call's. Only as `PageRuntime/keystone`; a `Data` result comes back as bytes.
+    /// the call's; a `Data` result comes back as bytes. A page made as `PageRuntime/dsbridge` has no
+    /// byte channel: it sends the bytes as base64 in the call's JSON, as dsbridge.js would, so the
+    /// method gets the same `Data` either way.
     public func invoke<Result: Decodable & Sendable>(_ method: String, bytes: Data, as: Result.Type = Result.self) async throws -> Result {
-        guard runtime == .keystone else {
-            throw BridgeError(code: .unsupportedCallKind, message: "only Keystone's runtime sends bytes as bytes")
-        }
+        guard runtime == .keystone else { return try await callAsync(method, bytes, as: Result.self) }
         return try await firstResult(of: method, try start(method, JSONValue.null, inline: true, upload: bytes), as: Result.self, nothing: nil)
     }
 
@@ -241,11 +241,10 @@ public final class InMemoryPage: EvaluationTarget {
     /// (`"_dsbytes": "stream"`), then each of `chunks` goes over the byte channel to the ticket the
     /// answer to the one before carried, which comes once the method has room for it; an empty
     /// post ends the stream. A method that takes a `ByteStream` reads the chunks as they arrive;
-    /// one that takes `Data` gets them gathered. Only as `PageRuntime/keystone`.
+    /// one that takes `Data` gets them gathered. A page made as `PageRuntime/dsbridge` gathers the
+    /// chunks and sends them as base64, as Keystone's runtime does where there is no byte channel.
     public func invoke<Result: Decodable & Sendable>(_ method: String, streaming chunks: [Data], as: Result.Type = Result.self) async throws -> Result {
-        guard runtime == .keystone else {
-            throw BridgeError(code: .unsupportedCallKind, message: "only Keystone's runtime sends bytes as bytes")
-        }
+        guard runtime == .keystone else { return try await callAsync(method, chunks.reduce(into: Data()) { $0.append($1) }, as: Result.self) }
         let (callback, results) = try openCallback()
         let arguments = try encodeCall(JSONValue.null, callback: callback, takesBytes: true, upload: .string("stream"))
         var answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
@@ -299,7 +298,19 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// `value` decoded as `Result`; `nil` (`undefined`) reads as `null`.
     private func decode<Result: Decodable>(_ value: JSONText?, as: Result.Type) throws -> Result {
-        try serializer.decode(Result.self, fromData: value?.bytes)
+        try Self.answerDecoding(Result.self) { try serializer.decode(Result.self, fromData: value?.bytes) }
+    }
+
+    /// Runs `decode`, turning a decoding failure into the `BridgeError` every other failure is:
+    /// `invalidResult`, naming the type, with the decoder's error as its cause.
+    private static func answerDecoding<Result>(_ type: Result.Type, _ decode: () throws -> Result) throws -> Result {
+        do {
+            return try decode()
+        } catch let error as BridgeError {
+            throw error
+        } catch {
+            throw BridgeError(code: .invalidResult, message: "the answer does not decode as \(Result.self)", cause: error)
+        }
     }
 
     /// A result that came as bytes (a `Uint8Array` in Keystone's runtime), as `Result`: `Data`.
@@ -329,7 +340,7 @@ public final class InMemoryPage: EvaluationTarget {
                 for try await delivery in results {
                     switch delivery {
                     case .value(nil): continue  // a method that returns nothing yields nothing
-                    case .value(let value?): continuation.yield(try serializer.decode(Element.self, from: value.bytes))
+                    case .value(let value?): continuation.yield(try Self.answerDecoding(Element.self) { try serializer.decode(Element.self, from: value.bytes) })
                     case .bytes(let bytes): continuation.yield(try self.decode(bytes, as: Element.self))
                     }
                 }
@@ -650,7 +661,7 @@ public final class InMemoryPage: EvaluationTarget {
                 throw BridgeError(code: .notFound, message: "the call was not handled (code \(header.code))")
             }
             if header.void == true, voidIsUndefined { return try decode(nil, as: Result.self) }
-            return try serializer.decode(AnswerBody<Result>.self, from: bytes).data
+            return try Self.answerDecoding(Result.self) { try serializer.decode(AnswerBody<Result>.self, from: bytes).data }
         }
     }
 }

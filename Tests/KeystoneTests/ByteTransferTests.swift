@@ -39,6 +39,23 @@ struct ByteTransferTests {
         page.initialize()
     }
 
+    @Test func aPageWithoutAByteChannelSendsTheSameBytesAsBase64() async throws {
+        let plain = InMemoryPage(hub: keystone)  // a dsbridge.js page: no byte channel
+        plain.initialize()
+        #expect(try await plain.invoke("binary.count", bytes: bytePattern(1000), as: Int.self) == 1000)
+        #expect(try await plain.invoke("binary.echo", bytes: bytePattern(300), as: Data.self) == bytePattern(300))
+        #expect(try await plain.invoke("binary.count", streaming: [bytePattern(10), bytePattern(20)], as: Int.self) == 30)
+    }
+
+    @Test func anAnswerThatDoesNotDecodeIsABridgeErrorLikeEveryOtherFailure() async throws {
+        let sync = #expect(throws: BridgeError.self) { try page.call("binary.make", 3, as: [String: Int].self) }
+        #expect(sync?.code == .invalidResult)
+        #expect(sync?.message == "the answer does not decode as Dictionary<String, Int>")
+        let async = await #expect(throws: BridgeError.self) { try await page.callAsync("binary.name", "ada", as: Int.self) }
+        #expect(async?.code == .invalidResult)
+        #expect(async?.cause is DecodingError)
+    }
+
     @Test func aForgottenNamespaceIsNamedTheSameForJSONBytesAndStreams() async throws {
         let json = await #expect(throws: BridgeError.self) { try await page.callAsync("photos.attach", "x", as: Int.self) }
         let bytes = await #expect(throws: BridgeError.self) { try await page.invoke("photos.attach", bytes: Data([1]), as: Int.self) }
