@@ -49,3 +49,17 @@ struct ArticleExampleTests {
         #expect(page.receivedMessages == [.event(name: "signedIn", value: JSONText(quoting: "ada"))])
     }
 }
+
+@Suite("The typed pages article")
+struct TypedPagesArticleTests {
+    @Test func itsGeneratedFileIsWhatTheKeystoneWritesWhole() throws {
+        let keystone = Keystone()
+        try keystone.register(Account(), namespace: "account")
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/Keystone/Keystone.docc/TypedPages.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let start = try #require(text.range(of: "```ts\n"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        #expect(String(text[start.upperBound..<end.lowerBound]) == keystone.typeScriptDeclarations)
+    }
+}
