@@ -79,10 +79,22 @@ extension WebKitGTKHost {
     ///
     /// The script is `gtk-isolated.js`, a resource with its own node suite; its settings reach it
     /// as one JSON value, and the document's origin as `HostScripts.documentOrigin` reads it.
-    static func isolatedScript(secret: String, watchesWVJB: Bool = false) throws(BridgeError) -> String {
+    ///
+    /// The host's message handler (``messageHandler``) is registered in this world only, so no page
+    /// script of any frame can post a value to it that the engine would rebuild in the app: the
+    /// relay hands its messages to this world over their private channel, as text, and this world
+    /// posts them, refusing one longer than `maximumPostLength` UTF-16 code units unread.
+    static func isolatedScript(secret: String, watchesWVJB: Bool = false, limits: BridgeLimits = BridgeLimits()) throws(BridgeError) -> String {
+        let tooLong = BridgeError(
+            code: .limitExceeded, message: "the call's arguments are larger than BridgeLimits.messageBytes (\(limits.messageBytes) bytes)"
+        ).promptAnswer
+        var tooLongBatch = ""
+        PostedText.appendFramed(tooLong, to: &tooLongBatch)
         let settings = IsolatedSettings(
             tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel,
-            watchesWVJB: watchesWVJB, wvjbSignalPrefix: wvjbSignalPrefix
+            watchesWVJB: watchesWVJB, wvjbSignalPrefix: wvjbSignalPrefix, messageHandler: messageHandler,
+            maximumPostLength: maximumPostLength(limits), batchAt: capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
+            batchHeader: PostedText.batchMethod + "\n", tooLong: tooLong, tooLongBatch: tooLongBatch
         )
         return """
             (function () {
@@ -97,7 +109,19 @@ extension WebKitGTKHost {
     struct IsolatedSettings: Encodable {
         var tagPrefix, capabilityRequest, documentChannel: String
         var watchesWVJB: Bool
-        var wvjbSignalPrefix: String
+        var wvjbSignalPrefix, messageHandler: String
+        var maximumPostLength, batchAt: Int
+        var batchHeader, tooLong, tooLongBatch: String
+    }
+
+    /// Twice the longest message, in UTF-16 code units, the hub would read under `limits`: one call
+    /// whose name and arguments are at their limits, or a batch of calls (``batchLength`` code
+    /// units of them, framed), with the capability before it. Anything longer is refused unread,
+    /// before it crosses to the app; anything shorter the hub measures and answers itself.
+    static func maximumPostLength(_ limits: BridgeLimits) -> Int {
+        let call = limits.methodNameBytes + 1 + limits.messageBytes
+        let batch = batchLength + 16 * limits.messagesPerPost
+        return 2 * max(call, batch) + 1024
     }
 
     /// A script of the host's resources, without its trailing new line.
@@ -131,6 +155,8 @@ extension WebKitGTKHost {
     /// The answer to a script message that is not a string, which no relay posts: refused unread,
     /// as a call's failed answer.
     static let notText = BridgeError(code: .malformedMessage, message: "a message to the host must be a string").promptAnswer
+    /// The host's script message handler for the relay's calls, in the isolated world only.
+    static let messageHandler = "keystone"
     /// The isolated world's script message handler, which hears only the top document's token.
     static let documentChannel = "keystoneDocument"
 

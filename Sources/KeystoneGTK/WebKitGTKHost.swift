@@ -74,7 +74,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             relay: try Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
             injectsPageRuntime: options.injectsPageRuntime
         )
-        let isolated = try Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge)
+        let isolated = try Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge, limits: hub.limits)
         addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(isolated))
         connectSignals()
         MainQueueSource.install()
@@ -115,10 +115,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 guard let dialog, let data else { return 0 }
                 return Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue().handleDialog(dialog) ? 1 : 0
             }, me)
-        // The relay's messages, in the page's world: a page script of any frame can post here too,
-        // and is refused whole, unread, unless the policy admits unattested senders.
+        // The relay's messages, posted by the isolated world only: no page script of any frame can
+        // reach this handler, so none can make the engine rebuild a value of its own in the app.
         _ = ks_on_message_with_reply(
-            manager, "keystone", nil,
+            manager, Self.messageHandler, Self.worldName,
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
@@ -173,7 +173,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)
         // A view that outlives its host (still in a window) keeps no bridge that answers nobody.
-        webkit_user_content_manager_unregister_script_message_handler(manager, "keystone")
+        webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.messageHandler, Self.worldName)
         webkit_user_content_manager_unregister_script_message_handler_in_world(manager, Self.documentChannel, Self.worldName)
         webkit_user_content_manager_remove_all_scripts(manager)
         g_object_unref(UnsafeMutableRawPointer(manager))
@@ -391,9 +391,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         return Self.withBytes(of: defaultText, answer)
     }
 
-    /// A script message in the page's world: a relay's capability, then `method`, a new line, and
-    /// the arguments; or a batch of such messages (`PostedText/batchMethod`), answered together; or
-    /// a console line. A sender the hub does not admit is refused whole, before anything else is
+    /// A relay's script message, posted by the isolated world: its capability, then `method`, a new
+    /// line, and the arguments; or a batch of such messages (`PostedText/batchMethod`), answered
+    /// together; or a console line. A sender the hub does not admit is refused whole, before anything else is
     /// read; `nil` answers a console line.
     private func answerMessage(_ message: Bytes) -> String? {
         let (sender, text) = identify(message)

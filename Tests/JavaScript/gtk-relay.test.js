@@ -117,7 +117,6 @@ test('a page that replaces the built-ins after document start never sees the cap
     Function.prototype.call = spy('call', Function.prototype.call);
     EventTarget.prototype.dispatchEvent = spy('dispatch', EventTarget.prototype.dispatchEvent);
     Promise.prototype.then = spy('then', Promise.prototype.then);
-    window.webkit.messageHandlers.keystone.postMessage = spy('post', window.webkit.messageHandlers.keystone.postMessage);
     window.prompt('_dsbridge=m', '{}');
     window._keystoneHost.send('m', '{}');
     seen;`);
@@ -187,4 +186,28 @@ test("the next ticket a stream's piece is answered with stays in the relay too",
   doc.host.answerFetch = (size) => JSON.stringify({ code: 0, data: size });
   assert.equal(await doc.page(`window._keystoneHost.upload('relay:2', new Uint8Array(0))`), '{"code":0,"data":0}');
   assert.equal(doc.host.fetches[1].url, 'keystone://transfer/' + 'fedcba9876543210'.repeat(2));
+});
+
+test('the relay posts through the isolated world, which hands each answer back to its own call', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = (text) => 'answer to ' + text.slice(CAPABILITY.length);
+  const first = doc.page(`window._keystoneHost.send('a', '1')`);
+  await turn();
+  const second = doc.page(`window._keystoneHost.send('b', '2')`);
+  assert.deepEqual([await first, await second], ['answer to a\n1', 'answer to b\n2']);
+  assert.deepEqual(doc.host.posts, [CAPABILITY + 'a\n1', CAPABILITY + 'b\n2']);
+});
+
+test('a message longer than the hub would ever read is refused in the isolated world, unposted', async () => {
+  const doc = makeDocument();
+  const long = 'x'.repeat(1 << 16);
+  assert.equal(await doc.page(`window._keystoneHost.send('a', '${long}')`), JSON.parse(JSON.stringify(require('./support/gtk-worlds').ISOLATED_SETTINGS.tooLong)));
+  assert.deepEqual(doc.host.posts, []);
+});
+
+test('without an isolated world to take its messages, the relay answers that the frame has no channel', async () => {
+  const doc = makeDocument({ isolated: { messageHandler: 'none' } });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('a', '1')`));
+  assert.equal(answer.error.code, 11);
+  assert.deepEqual(doc.host.posts, []);
 });

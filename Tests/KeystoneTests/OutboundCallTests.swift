@@ -33,7 +33,7 @@ struct OutboundCallTests {
         let sum = try await keystone.call("add", 2, 3.5, as: Double.self)
         #expect(sum == 5.5)
         let greeting: String = try await keystone.call("ns.deep.greet", "page")
-        #expect(greeting == #"hello string("page")"#)
+        #expect(greeting == #"hello "page""#)
         #expect(try await keystone.call("later", as: String.self) == "later")
     }
 
@@ -112,7 +112,7 @@ struct OutboundCallTests {
         #expect(page.receivedMessages.isEmpty)
         page.initialize()
         #expect(try await second.value == 2)
-        #expect(try await first.value == #"hello string("1")"#)
+        #expect(try await first.value == #"hello "1""#)
         let batch = try #require(page.receivedBatches.first)
         let methods = batch.messages.map { if case .call(let method, _, _) = $0 { method } else { "" } }
         #expect(methods == ["ns.deep.greet", "add"])

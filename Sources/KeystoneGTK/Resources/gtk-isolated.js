@@ -7,6 +7,8 @@
   var prompt = window.prompt;
   var handlers = window.webkit && window.webkit.messageHandlers;
   var handler = handlers && handlers[config.documentChannel];
+  // The host's message handler lives in this world only: page scripts cannot post to it.
+  var messages = handlers && handlers[config.messageHandler];
   var channel = null;
   // What this world's prompts and messages start with: the secret tag, the frame and its origin.
   function tag() { return config.tagPrefix + (window === window.top ? 'top:' : 'sub:') + origin + '\n'; }
@@ -21,6 +23,21 @@
     channel.addEventListener('keystone:capability', function () {
       var answer = prompt.call(window, tag() + config.capabilityRequest);
       channel.data = '=' + (answer == null ? '' : String(answer));
+    });
+    // The relay's messages: its number, a new line and its text, always a string here, posted to
+    // the host unless longer than any the relay makes; the answer goes back the same way.
+    channel.addEventListener('keystone:post', function (event) {
+      var text = String(channel.data), newline = text.indexOf('\n');
+      if (!messages || newline < 0) return;
+      event.preventDefault();
+      var id = text.slice(0, newline), body = text.slice(newline + 1);
+      var reply = body.length <= config.maximumPostLength ? messages.postMessage(body)
+        : Promise.resolve(body.slice(config.batchAt, config.batchAt + config.batchHeader.length) === config.batchHeader ? config.tooLongBatch : config.tooLong);
+      function answer(value) {
+        channel.data = id + '\n' + (value == null ? '' : String(value));
+        channel.dispatchEvent(new Event('keystone:answer'));
+      }
+      reply.then(answer, function () { answer(''); });
     });
   });
   if (!handler) {

@@ -7,8 +7,6 @@
   var later = apply(bind, queueMicrotask, [window]), then = apply(bind, Function.prototype.call, [Promise.prototype.then]);
   var dispatch = EventTarget.prototype.dispatchEvent, listen = EventTarget.prototype.addEventListener;
   var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
-  var handlers = window.webkit && window.webkit.messageHandlers;
-  var handler = handlers && handlers.keystone, post = handler && typeof handler.postMessage === 'function' && apply(bind, handler.postMessage, [handler]);
   var prompt = window.prompt;
   var marker = config.capabilityPrefix, forgotten = config.forgottenCapability;
   var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n';
@@ -74,6 +72,34 @@
   apply(listen, window, ['keystone:hello', introduce]);
   introduce();
 
+  // Messages go to the host through the isolated world, whose script message handler only that
+  // world can reach: no page script posts a value the engine would rebuild in the app. Each goes on
+  // the channel as its number, a new line and its text; the isolated world takes it (cancelling the
+  // event), posts the text, and hands the answer back the same way. Resolves to `undefined` when no
+  // isolated world took it.
+  var replies = Object.create(null), lastPost = 0;
+  function post(body) {
+    return new NewPromise(function (resolve) {
+      var id = toText(++lastPost);
+      replies[id] = resolve;
+      apply(text.set, channel, [id + '\n' + body]);
+      var taken = !apply(dispatch, channel, [new NewEvent('keystone:post', { cancelable: true })]);
+      apply(text.set, channel, ['']);
+      if (!taken) {
+        delete replies[id];
+        resolve(undefined);
+      }
+    });
+  }
+  apply(listen, channel, ['keystone:answer', function () {
+    var reply = apply(text.get, channel, []);
+    var newline = apply(indexOf, reply, ['\n']);
+    var id = apply(slice, reply, [0, newline]), resolve = replies[id];
+    if (newline < 0 || !resolve) return;
+    delete replies[id];
+    resolve(apply(slice, reply, [newline + 1]));
+  }]);
+
   // The capability, asked of the isolated world on the first call: it answers `=` and the capability.
   var capability = '';
   function attest() {
@@ -110,13 +136,14 @@
     deliver(batch, 0);
   }
   function deliver(batch, attempt) {
-    if (!post || !attest()) return settle(batch, 0, unavailable);
+    if (!attest()) return settle(batch, 0, unavailable);
     var body = batch[0][0];
     if (batch.length > 1) {
       body = batchHeader;
       for (var k = 0; k < batch.length; k++) body += batch[k][0].length + ':' + batch[k][0];
     }
     then(post(capability + body), function (answer) {
+      if (answer === undefined) return settle(batch, 0, unavailable);
       if (answer !== forgotten) return answers(batch, toText(answer));
       capability = '';
       if (attempt) return settle(batch, 0, unavailable);
@@ -153,7 +180,7 @@
   Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload }) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
-  if (config.relaysConsole && post) ['log', 'info', 'warn', 'error'].forEach(function (level) {
+  if (config.relaysConsole) ['log', 'info', 'warn', 'error'].forEach(function (level) {
     var original = console[level], join = Array.prototype.join, map = Array.prototype.map, stringify = JSON.stringify;
     console[level] = function () {
       var line = apply(join, apply(map, arguments, [function (a) {

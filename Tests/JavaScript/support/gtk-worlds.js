@@ -17,7 +17,10 @@ const RELAY_SETTINGS = {
 };
 const ISOLATED_SETTINGS = {
   tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
-  watchesWVJB: false, wvjbSignalPrefix: 'wvjb ',
+  watchesWVJB: false, wvjbSignalPrefix: 'wvjb ', messageHandler: 'keystone', maximumPostLength: 1 << 16,
+  batchAt: '\u0001keystone-capability:'.length + 33, batchHeader: '\u0001batch\n',
+  tooLong: '{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
+  tooLongBatch: '62:{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
 };
 const ORIGIN = 'https://app.example';
 
@@ -42,7 +45,7 @@ class FakeHost {
     this.capability = 'c'.repeat(32);
     this.prompts = [];       // { text, defaultText } of every prompt that is not a capability request
     this.requests = [];      // the isolated world's capability requests, tag included
-    this.posts = [];         // page-world messages
+    this.posts = [];         // the relay's messages, as the isolated world posts them
     this.documentPosts = []; // isolated-world messages
     this.answerPrompt = () => '{"code":0,"data":"sync"}';
     this.answerPost = (text) => text;
