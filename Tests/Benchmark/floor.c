@@ -20,6 +20,9 @@
 //    a number N in, N such bytes out as a Uint8Array: the candidate of typed arrays in script
 //    messages. WebKitGTK 2.50 turns a typed array into a plain object of numbered members both
 //    ways, so its rows read WRONG (-1): it carries no bytes.
+// And one measurement (unread.html): a POST to keystone-floor:/unread is answered at once and its
+// body never read; keystone-floor:/peak answers this process's peak resident size, so a page can
+// show how much of a body the engine copies into the app before any of the app's code runs.
 // It prints what the page posts to webkit.messageHandlers.report, and exits when the page posts
 // "done" (or after the timeout, with status 2). PAGE is a file, or an http(s) address.
 //
@@ -57,12 +60,32 @@ static guint8 *pattern(gsize count) {
 }
 
 /// keystone-floor:…: a POST's body read whole (its byte count answered); a GET of /N, N bytes.
+/// This process's peak resident size so far, in kB (VmHWM), or 0 where it cannot be read.
+static gsize peak_kb(void) {
+    gchar *status = NULL;
+    gsize kb = 0;
+    if (g_file_get_contents("/proc/self/status", &status, NULL, NULL)) {
+        const char *line = strstr(status, "VmHWM:");
+        if (line) kb = (gsize)g_ascii_strtoull(line + 6, NULL, 10);
+        g_free(status);
+    }
+    return kb;
+}
+
 static void on_scheme(WebKitURISchemeRequest *request, gpointer data) {
     (void)data;
     const char *method = webkit_uri_scheme_request_get_http_method(request);
+    const char *path = webkit_uri_scheme_request_get_path(request);
     GInputStream *stream;
     gsize length;
-    if (method && strcmp(method, "POST") == 0) {
+    if (path && (strcmp(path, "/unread") == 0 || strcmp(path, "/peak") == 0)) {
+        // /unread: a POST refused at once, its body never read, as a ticket that does not exist is;
+        // /peak: this process's peak resident size, which says whether the engine copied the
+        // unread body into the app anyway.
+        char *text = g_strdup_printf("%zu", strcmp(path, "/peak") == 0 ? peak_kb() : (gsize)0);
+        length = strlen(text);
+        stream = g_memory_input_stream_new_from_data(text, (gssize)length, g_free);
+    } else if (method && strcmp(method, "POST") == 0) {
         GInputStream *body = webkit_uri_scheme_request_get_http_body(request);
         gsize total = 0;
         if (body) {
@@ -76,7 +99,7 @@ static void on_scheme(WebKitURISchemeRequest *request, gpointer data) {
         length = strlen(text);
         stream = g_memory_input_stream_new_from_data(text, (gssize)length, g_free);
     } else {
-        length = (gsize)g_ascii_strtoull(webkit_uri_scheme_request_get_path(request) + 1, NULL, 10);
+        length = (gsize)g_ascii_strtoull(path + 1, NULL, 10);
         guint8 *bytes = pattern(length);
         stream = g_memory_input_stream_new_from_data(bytes, (gssize)length, g_free);
     }
