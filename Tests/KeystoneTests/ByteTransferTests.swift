@@ -273,3 +273,22 @@ struct OutboundBytesTests {
         #expect(error?.code == .limitExceeded)
     }
 }
+
+@Suite("The bytes held for a page load", .timeLimit(.minutes(1)))
+struct PageLoadBytesTests {
+    @Test func swiftsDataArgumentsPastThePageLoadsTotalFailTheirCallsAndTheRestGoOn() async throws {
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.limits.pageLoadBytes = 1000
+        let keystone = Keystone(components: components)
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
+        page.register("show") { arguments in .array(arguments) }
+        // Before the page is ready, calls wait with their bytes.
+        let held = keystone.start("show", arguments: [Data(count: 600)], as: JSONValue.self)
+        await eventually("the first call waits for the page") { keystone.pendingCallCount == 1 }
+        let refused = await #expect(throws: BridgeError.self) { _ = try await keystone.call("show", arguments: [Data(count: 401)], as: JSONValue.self) }
+        #expect(refused == BridgeError(code: .limitExceeded, message: "the page load would hold more bytes than BridgeLimits.pageLoadBytes (1000 bytes)"))
+        held.cancel()  // its bytes go with it
+        page.initialize()
+        #expect(try await keystone.call("show", arguments: [Data(count: 401)], as: [JSONValue].self).count == 1)
+    }
+}

@@ -37,6 +37,23 @@ struct TransferTicketsTests {
         #expect(tickets.count == 0)
     }
 
+    @Test func theBytesTicketsHoldAreBoundedInAllAndFreedAsTheyGo() throws {
+        var tickets = Tickets(limit: 64, byteLimit: 1000)
+        let tokens = (0..<4).map { String(repeating: "\($0)", count: 32) }
+        try tickets.issue(tokens[0], for: grant("dscb1", .toPage), payload: 0, holding: 600)
+        let refused = #expect(throws: BridgeError.self) { try tickets.issue(tokens[1], for: grant("dscb2", .toPage), payload: 0, holding: 401) }
+        #expect(refused == BridgeError(code: .limitExceeded, message: "the page load would hold more bytes than BridgeLimits.pageLoadBytes (1000 bytes)"))
+        try tickets.issue(tokens[1], for: grant("dscb2", .toPage), payload: 0, holding: 400)
+        #expect(tickets.heldBytes == 1000)
+        _ = tickets.redeem(tokens[0], direction: .toPage, in: load)  // fetched: its bytes go
+        #expect(tickets.heldBytes == 400)
+        tickets.issuePastLimit(tokens[2], for: grant("dscb3", .toPage), payload: 0, holding: 300)
+        tickets.withdraw(callback: "dscb2", in: load)
+        #expect(tickets.heldBytes == 300)
+        tickets.pageDidUnload()
+        #expect(tickets.heldBytes == 0)
+    }
+
     @Test func aTicketUsedTheWrongWayOrInAnotherPageLoadIsRefusedAndSpent() throws {
         var tickets = Tickets(limit: 4)
         let token = String(repeating: "a", count: 32)

@@ -46,6 +46,11 @@ public struct BridgeLimits: Sendable, Hashable {
     /// in all; past it, the method's reading fails and the page is refused. However long a stream
     /// is, only a few megabytes of it are held at once. Default 4 GiB.
     public var streamBytes: Int
+    /// The most bytes Keystone holds for one page load at once: `Data` results the page has not
+    /// fetched, a stream gathered for a method that takes `Data`, and Swift's `Data` arguments to
+    /// the page's handlers waiting to be fetched. Past it, a ticket is refused and Swift's call
+    /// fails, coded. Default 512 MiB.
+    public var pageLoadBytes: Int
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -61,7 +66,8 @@ public struct BridgeLimits: Sendable, Hashable {
         consoleLineBytes: Int = 16 << 10,
         transferBytes: Int = 256 << 20,
         openTransfers: Int = 64,
-        streamBytes: Int = 1 << 32
+        streamBytes: Int = 1 << 32,
+        pageLoadBytes: Int = 512 << 20
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -76,5 +82,6 @@ public struct BridgeLimits: Sendable, Hashable {
         self.transferBytes = transferBytes
         self.openTransfers = openTransfers
         self.streamBytes = streamBytes
+        self.pageLoadBytes = pageLoadBytes
     }
 }

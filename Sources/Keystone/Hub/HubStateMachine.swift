@@ -109,11 +109,20 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
     private var readyWaiters: [Int: Pending] = [:]
 
-    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64) {
+    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max) {
         self.pendingCallLimit = pendingCallLimit
         self.runningCallLimit = runningCallLimit
         self.declarationLimit = declarationLimit
-        transfers = TransferTickets(limit: transferLimit)
+        transfers = TransferTickets(limit: transferLimit, byteLimit: pageLoadBytes)
+    }
+
+    /// Whether `bytes`, Swift's `Data` arguments for a call, fit beside what the page load holds
+    /// already: the open tickets' bytes and those of the calls still waiting to go out.
+    private func fits(_ bytes: OutboundBytes?) -> Bool {
+        guard let bytes else { return true }
+        let waiting = outboundBytes.values.reduce(0) { total, call in total + call.bytes.reduce(0) { $0 + $1.data.count } }
+        let adding = bytes.bytes.reduce(0) { $0 + $1.data.count }
+        return adding <= transfers.byteLimit - transfers.heldBytes - waiting
     }
 
     /// Swift calls that have not settled.
@@ -150,7 +159,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         for argument in bytes.bytes {
             let grant = TransferTickets<TransferPayload>.Grant(
                 pageLoad: epoch, callback: OutboundBytes.ticketKey(forCall: id), direction: .toPage, maximumBytes: argument.data.count)
-            transfers.issuePastLimit(argument.token, for: grant, payload: .download(argument.data, nil))
+            transfers.issuePastLimit(argument.token, for: grant, payload: .download(argument.data, nil), holding: argument.data.count)
             sources.append(ArgumentBytes(index: argument.index, source: base + argument.token, size: argument.data.count))
         }
         return .callWithBytes(method: method, callbackId: id, arguments: bytes.arguments(bytesAsBase64: false), bytes: sources)
@@ -168,6 +177,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard calls.count < pendingCallLimit else {
             return .refused(pending, BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(pendingCallLimit)) calls already wait for the page"))
         }
+        guard fits(bytes) else { return .refused(pending, TransferTickets<TransferPayload>.tooManyBytesHeld(transfers.byteLimit)) }
         lastCallId += 1
         calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasBytes: bytes != nil)
         if let bytes { outboundBytes[lastCallId] = bytes }
@@ -176,7 +186,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// Sends a call whose answer nobody waits for.
     mutating func post(method: String, arguments: JSONText, bytes: OutboundBytes? = nil, to epoch: PageEpoch?) -> [Output]? {
-        guard epoch == nil || epoch == self.epoch else { return nil }
+        guard epoch == nil || epoch == self.epoch, fits(bytes) else { return nil }
         lastCallId += 1
         if let bytes { outboundBytes[lastCallId] = bytes }
         return send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil)
@@ -277,7 +287,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         do {
-            try transfers.issue(token, for: grant, payload: payload)
+            try transfers.issue(token, for: grant, payload: payload, holding: payload.heldBytes)
         } catch {
             return .failure(error)
         }

@@ -21,7 +21,7 @@ final class HubStorage: Sendable {
     init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
         let machine = Machine(
             pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods,
-            transferLimit: limits.openTransfers)
+            transferLimit: limits.openTransfers, pageLoadBytes: limits.pageLoadBytes)
         state = Locked(State(machine: machine))
         self.evaluator = evaluator
         self.logging = logging

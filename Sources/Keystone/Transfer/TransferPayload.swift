@@ -21,3 +21,15 @@ enum TransferPayload: Sendable {
     /// and the call's bytes, told when it is fetched (a producer waits for room).
     case download(Data, CallBytes?)
 }
+
+extension TransferPayload {
+    /// How many bytes the payload keeps while its ticket is open: counted against
+    /// ``BridgeLimits/pageLoadBytes``.
+    var heldBytes: Int {
+        switch self {
+        case .download(let bytes, _): bytes.count
+        case .gather(_, _, let gathered): gathered.withLock { $0.count }
+        case .upload, .stream: 0
+        }
+    }
+}

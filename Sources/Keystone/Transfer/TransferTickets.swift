@@ -13,6 +13,8 @@ import KeystoneEvaluator
 ///   issued to (where that origin is a scheme, host and port).
 /// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:in:)``).
 /// - At most `limit` are open at once; a request is refused before its body is read.
+/// - The bytes the open tickets hold (a result waiting to be fetched, a stream gathered so far)
+///   are at most `byteLimit` in all.
 struct TransferTickets<Payload: Sendable>: Sendable {
     /// Which way a ticket moves bytes.
     enum Direction: Sendable, Hashable {
@@ -38,10 +40,20 @@ struct TransferTickets<Payload: Sendable>: Sendable {
 
     /// The most tickets open at once.
     let limit: Int
-    private var open: [String: (grant: Grant, payload: Payload)] = [:]
+    /// The most bytes the open tickets may hold in all.
+    let byteLimit: Int
+    private var open: [String: (grant: Grant, payload: Payload, holding: Int)] = [:]
+    /// The bytes the open tickets hold.
+    private(set) var heldBytes = 0
 
-    init(limit: Int) {
+    init(limit: Int, byteLimit: Int = .max) {
         self.limit = limit
+        self.byteLimit = byteLimit
+    }
+
+    /// The refusal of bytes past ``byteLimit``.
+    static func tooManyBytesHeld(_ byteLimit: Int) -> BridgeError {
+        BridgeError(code: .limitExceeded, message: "the page load would hold more bytes than BridgeLimits.pageLoadBytes (\(byteLimit) bytes)")
     }
 
     /// How many tickets are open.
@@ -50,20 +62,25 @@ struct TransferTickets<Payload: Sendable>: Sendable {
     /// Opens `token` for `grant`.
     /// - Throws: `limitExceeded` when ``limit`` tickets are open already; `failed` when the token
     ///   is open already (never, for tokens from ``newToken(using:)``).
-    mutating func issue(_ token: String, for grant: Grant, payload: Payload) throws(BridgeError) {
+    /// `holding` is how many bytes the payload keeps while the ticket is open.
+    mutating func issue(_ token: String, for grant: Grant, payload: Payload, holding: Int = 0) throws(BridgeError) {
         guard open.count < limit else {
             throw BridgeError(code: .limitExceeded, message: "at most BridgeLimits.openTransfers (\(limit)) byte transfers may be open at once")
         }
+        guard holding <= byteLimit - heldBytes else { throw Self.tooManyBytesHeld(byteLimit) }
         guard open[token] == nil else { throw BridgeError(code: .failed, message: "the transfer's ticket is taken") }
-        open[token] = (grant, payload)
+        open[token] = (grant, payload, holding)
+        heldBytes += holding
     }
 
     /// Opens `token` for `grant` whatever the limit, which bounds what a page opens: for bytes
     /// Swift sends of its own accord. A token open already is left as it is (never, for tokens
     /// from ``newToken(using:)``).
-    mutating func issuePastLimit(_ token: String, for grant: Grant, payload: Payload) {
+    /// Its bytes count towards ``heldBytes``; whoever makes such bytes checks ``byteLimit`` first.
+    mutating func issuePastLimit(_ token: String, for grant: Grant, payload: Payload, holding: Int = 0) {
         guard open[token] == nil else { return }
-        open[token] = (grant, payload)
+        open[token] = (grant, payload, holding)
+        heldBytes += holding
     }
 
     /// Spends `token`, presented by a request that moves bytes `direction` while the page load is
@@ -72,9 +89,10 @@ struct TransferTickets<Payload: Sendable>: Sendable {
     mutating func redeem(
         _ token: String, direction: Direction, in pageLoad: PageEpoch, from origin: String? = nil
     ) -> Result<(grant: Grant, payload: Payload), BridgeError> {
-        guard Self.isWellFormed(token), let (grant, payload) = open.removeValue(forKey: token) else {
+        guard Self.isWellFormed(token), let (grant, payload, holding) = open.removeValue(forKey: token) else {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer has no valid ticket"))
         }
+        heldBytes -= holding
         guard grant.pageLoad == pageLoad else {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket belongs to an earlier page load"))
         }
@@ -95,13 +113,17 @@ struct TransferTickets<Payload: Sendable>: Sendable {
         open = open.filter { ticket in
             ticket.value.grant.callback != callback || ticket.value.grant.pageLoad != pageLoad || direction.map { $0 != ticket.value.grant.direction } ?? false
         }
+        heldBytes = open.values.reduce(0) { $0 + $1.holding }
         return before - open.count
     }
 
     /// The page went: every ticket goes. Returns how many went.
     @discardableResult
     mutating func pageDidUnload() -> Int {
-        defer { open = [:] }
+        defer {
+            open = [:]
+            heldBytes = 0
+        }
         return open.count
     }
 
