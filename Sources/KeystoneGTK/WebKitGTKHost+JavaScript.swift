@@ -9,21 +9,36 @@ extension WebKitGTKHost {
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
     /// host, and returns its completion value as JSON (`undefined` is `null`).
     ///
-    /// WebKitGTK rebuilds the value in the app's process with object keys in reverse order; a
-    /// script whose result must keep its order returns `JSON.stringify(…)` and the app decodes the
-    /// string.
+    /// The value is measured in the page (`HostCore/measuredScript(_:limit:)`): one past the limit
+    /// never crosses to the app. Where the page's Content Security Policy forbids `eval`, the
+    /// script runs as it is and its value is measured as it arrives; WebKitGTK then rebuilds the
+    /// value in the app's process with object keys in reverse order, so a script whose result must
+    /// keep its order returns `JSON.stringify(…)` and the app decodes the string.
     /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON;
     ///   `limitExceeded` when its value is larger than the hub's `BridgeLimits/evaluationResultBytes`.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
-        let json = await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
+        let limit = hub.limits.evaluationResultBytes
+        // The measured value is a string of at most `limit` UTF-16 code units, `=` before it.
+        let measured = try await evaluateLater(HostCore.measuredScript(javascript, limit: limit), limit: 3 * limit + 16).get()
+        let text = measured.flatMap { try? DefaultJSONSerializer().decode(String.self, from: Data($0.utf8)) }
+        guard case .value(let value) = try HostCore.measuredValue(text, limit: limit) else {
+            let json = try await evaluateLater(javascript, limit: limit).get()
+            return try HostCore.scriptValue(json: json.map { Data($0.utf8) }, limit: limit)
+        }
+        return value
+    }
+
+    /// Evaluates `script` in the main frame after every batch already handed to the host: the JSON
+    /// text of its completion value (`nil` for `undefined`), or the error it threw.
+    private func evaluateLater(_ script: String, limit: Int) async -> Result<String?, BridgeError> {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
             // A script dropped before it ran (the main loop went away) answers instead of leaving
             // its caller waiting.
             MainLoopWork.enqueue(
-                { [self] in run(javascript, limit: hub.limits.evaluationResultBytes) { continuation.resume(returning: $0) } },
+                { [self] in run(script, limit: limit) { continuation.resume(returning: $0) } },
                 dropped: { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
             )
         }
-        return try HostCore.scriptValue(json: json.get().map { Data($0.utf8) }, limit: hub.limits.evaluationResultBytes)
     }
 
     /// Evaluates `script` in the main frame now (on the main loop's thread) and hands `completion`
