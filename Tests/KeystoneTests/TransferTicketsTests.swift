@@ -37,6 +37,17 @@ struct TransferTicketsTests {
         #expect(tickets.count == 0)
     }
 
+    @Test func aRequestThatSaysNoOriginIsRefusedATicketIssuedToAnOrigin() throws {
+        var tickets = Tickets(limit: 4)
+        var issued = grant("dscb1", .toPage)
+        issued.origin = "https://app.example"
+        try tickets.issue(String(repeating: "a", count: 32), for: issued, payload: 0)
+        let refused = tickets.redeem(String(repeating: "a", count: 32), direction: .toPage, in: load, from: nil)
+        #expect(code(of: refused) == .notAllowed)
+        try tickets.issue(String(repeating: "b", count: 32), for: issued, payload: 0)
+        #expect(code(of: tickets.redeem(String(repeating: "b", count: 32), direction: .toPage, in: load, from: "https://app.example")) == nil)
+    }
+
     @Test func theBytesTicketsHoldAreBoundedInAllAndFreedAsTheyGo() throws {
         var tickets = Tickets(limit: 64, byteLimit: 1000)
         let tokens = (0..<4).map { String(repeating: "\($0)", count: 32) }

@@ -10,7 +10,8 @@ import KeystoneEvaluator
 ///   single use: presenting it spends it, whether or not the request is then accepted.
 /// - It moves bytes one way only, at most its ``Grant/maximumBytes``.
 /// - It is refused to a request the engine says comes from an origin other than the frame's it was
-///   issued to (where that origin is a scheme, host and port).
+///   issued to, or that says no origin (where that origin is a scheme, host and port): the page's
+///   runtime fetches with CORS, which always says it; an `<img>` or `<script>` load does not.
 /// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(callback:in:)``).
 /// - At most `limit` are open at once; a request is refused before its body is read.
 /// - The bytes the open tickets hold (a result waiting to be fetched, a stream gathered so far)
@@ -99,7 +100,9 @@ struct TransferTickets<Payload: Sendable>: Sendable {
         guard grant.direction == direction else {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way"))
         }
-        if let origin, let issued = grant.origin, Self.isTupleOrigin(issued), origin != issued {
+        // A request that does not say its origin (a no-cors load: an image, a script, a link) cannot
+        // show it is the frame's: refused, as one from another origin is.
+        if let issued = grant.origin, Self.isTupleOrigin(issued), origin != issued {
             return .failure(BridgeError(code: .notAllowed, message: "the transfer's ticket was issued to another origin"))
         }
         return .success((grant, payload))
