@@ -76,3 +76,20 @@ test('iterating a call after its turn is refused, coded', async () => {
   assert.equal(await handle, 1);
   assert.throws(() => handle[Symbol.asyncIterator](), (error) => error.code === 3);
 });
+
+test('printing, converting or awaiting a namespace calls nothing native, and a page that replaces invoke does not reach the client', async () => {
+  const page = await readyPage();
+  const ns = page.window.dsBridge.native.account;
+  assert.equal(String(ns), 'dsBridge.native.account');
+  assert.equal(`${page.window.dsBridge.native}`, 'dsBridge.native');
+  assert.equal(JSON.stringify({ ns }), '{}');
+  assert.equal(ns.then, undefined);
+  assert.equal(ns.valueOf, undefined);
+  assert.equal(ns.constructor, undefined);
+  const before = page.native.prompts.length;
+  await settle();
+  assert.equal(page.native.prompts.length, before);  // no call went out
+  page.native.sync.echo = (value) => value;
+  page.window.dsBridge.invoke = () => Promise.resolve('hijacked');
+  assert.equal(await page.window.dsBridge.native.echo('hi'), 'hi');
+});

@@ -123,6 +123,16 @@ test('_hasJavascriptMethod answers for plain and namespaced handlers', () => {
   assert.deepEqual(native.returns.map((r) => r.data), [true, true, false]);
 });
 
+test('what every object inherits is no handler: Swift finds only what the page registered', () => {
+  const { window, native } = makePage();
+  class Camera { snap() { return 'snap'; } }
+  window.dsBridge.register('camera', new Camera());
+  window.dsBridge.register('ns', { m: () => 1 });
+  const names = ['toString', 'constructor', 'hasOwnProperty', '__proto__', 'valueOf', 'ns.toString', 'ns.constructor', 'camera.snap', 'ns.m'];
+  names.forEach((name, index) => native.callPage('_hasJavascriptMethod', [name], index + 1));
+  assert.deepEqual(native.returns.map((r) => r.data), [false, false, false, false, false, false, false, true, true]);
+});
+
 test('dsbridge.js answers _hasJavascriptMethod of a namespace it lacks with no data at all', () => {
   const { window, native } = makePage({ runtime: false, standin: 'before' });
   window.dsBridge.register('plain', () => 1);

@@ -571,19 +571,33 @@
     }
   }
 
+  /** `table[key]` when the page registered it there itself, never what every object inherits
+   *  (`toString`, `constructor`, `__proto__`): Swift finds only the page's own handlers. */
+  function registered(table, key) {
+    return table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  }
+  /** A method of an object the page registered as a namespace: its own or its class's, but not
+   *  one every object has. */
+  function namespaceMethod(ob, name) {
+    return ob && (typeof ob === 'object' || typeof ob === 'function') && !(name in Object.prototype) && typeof ob[name] === 'function' ? ob[name] : undefined;
+  }
+
   function findHandler(method) {
-    if (typeof dsf[method] === 'function') return { fn: dsf[method], owner: dsf, async: false };
-    if (typeof dsaf[method] === 'function') return { fn: dsaf[method], owner: dsaf, async: true };
+    var fn = registered(dsf, method);
+    if (typeof fn === 'function') return { fn: fn, owner: dsf, async: false };
+    fn = registered(dsaf, method);
+    if (typeof fn === 'function') return { fn: fn, owner: dsaf, async: true };
     // WebViewJavascriptBridge names are flat: "a.b" is a name, not a namespace.
-    if (Object.prototype.hasOwnProperty.call(wvjbHandlers, method)) return { fn: wvjbHandlers[method], wvjb: true };
+    fn = registered(wvjbHandlers, method);
+    if (typeof fn === 'function') return { fn: fn, wvjb: true };
     var dot = method.lastIndexOf('.');
     if (dot < 0) return null;
     var namespace = method.slice(0, dot);
     var name = method.slice(dot + 1);
-    var ob = dsf._obs[namespace];
-    if (ob && typeof ob[name] === 'function') return { fn: ob[name], owner: ob, async: false };
-    ob = dsaf._obs[namespace];
-    if (ob && typeof ob[name] === 'function') return { fn: ob[name], owner: ob, async: true };
+    var ob = registered(dsf._obs, namespace);
+    if (namespaceMethod(ob, name)) return { fn: namespaceMethod(ob, name), owner: ob, async: false };
+    ob = registered(dsaf._obs, namespace);
+    if (namespaceMethod(ob, name)) return { fn: namespaceMethod(ob, name), owner: ob, async: true };
     return null;
   }
 
@@ -815,12 +829,18 @@
 
   /** `dsBridge.native.a.b.method(data, options)`: `invoke` (or `stream`) of `a.b.method`, written
    *  as the method's path. The typed declarations Keystone generates from the app's interfaces
-   *  give each its types. A path segment named `then` is never a method here (the client would
-   *  pass for a Promise): call such a method with `invoke`. */
+   *  give each its types. A path segment named `then`, `toString`, `valueOf`, `toJSON` or
+   *  `constructor` is never a method here (printing or awaiting a namespace would call native):
+   *  call such a method with `invoke`. */
+  var notMethods = { then: true, valueOf: true, toJSON: true, constructor: true };
   function nativeClient(path) {
+    var shown = 'dsBridge.native' + (path ? '.' + path : '');
     return new Proxy(function () {}, {
       get: function (_, key) {
-        if (typeof key !== 'string' || key === 'then') return undefined;
+        // What printing, converting or awaiting a namespace asks for is never a method: `then`
+        // (it would pass for a Promise), `toString`, `valueOf`, `toJSON`, `constructor`.
+        if (key === 'toString') return function () { return shown; };
+        if (typeof key !== 'string' || Object.prototype.hasOwnProperty.call(notMethods, key)) return undefined;
         return nativeClient(path ? path + '.' + key : key);
       },
       apply: function (_, self, args) { return nativeCall(path, args[0], args[1]); }
@@ -834,7 +854,7 @@
     var promise = null, iterator = null;
     function asPromise() {
       if (!promise && !iterator) {
-        promise = bridge.invoke(method, data, options);
+        promise = invokeNative.call(bridge, method, data, options);
         promise.catch(function () {}); // a call nobody awaits raises no unhandled rejection
       }
       return promise || Promise.reject(bridgeError(CODE_UNSUPPORTED_CALL_KIND, 'the call is being iterated'));
@@ -846,7 +866,7 @@
       finally: function (done) { return asPromise().finally(done); }
     };
     handle[Symbol.asyncIterator] = function () {
-      if (!promise && !iterator) iterator = bridge.stream(method, data, options);
+      if (!promise && !iterator) iterator = streamNative.call(bridge, method, data, options);
       if (!iterator) throw bridgeError(CODE_UNSUPPORTED_CALL_KIND, 'iterate a multi-response call in the turn it is made');
       return iterator;
     };
@@ -855,6 +875,8 @@
     handle.return = function () { return handle[Symbol.asyncIterator]().return(); };
     return handle;
   }
+  // The client calls the runtime's own invoke and stream, whatever a page later puts in their place.
+  var invokeNative = bridge.invoke, streamNative = bridge.stream;
   bridge.native = nativeClient('');
 
   /** WebViewJavascriptBridge 6's page API over the same wire: `callHandler("a.b.m", data, cb)`
