@@ -93,3 +93,22 @@ test('printing, converting or awaiting a namespace calls nothing native, and a p
   page.window.dsBridge.invoke = () => Promise.resolve('hijacked');
   assert.equal(await page.window.dsBridge.native.echo('hi'), 'hi');
 });
+
+test('a document restored from the back/forward cache fails its calls still open, coded, and announces itself again', async () => {
+  const page = makePage({ events: true });
+  await settle();
+  page.native.async['slow.never'] = () => {};  // native never answers: it ended the calls when the page left
+  const call = page.window.dsBridge.invoke('slow.never', 1);
+  const dsbridgeStyle = new Promise((resolve) => page.window.dsBridge.call('slow.never', 2, (value, error) => resolve(error)));
+  await settle();
+  const announced = page.native.prompts.filter((p) => p.method === '_dsb.dsinit').length;
+  page.show(true);
+  await assert.rejects(call, (error) => error.code === 7);
+  assert.equal((await dsbridgeStyle).code, 7);
+  assert.deepEqual(page.liveCallbacks(), []);
+  await settle();
+  assert.equal(page.native.prompts.filter((p) => p.method === '_dsb.dsinit').length, announced + 1);
+  page.show(false);  // a first showing changes nothing
+  await settle();
+  assert.equal(page.native.prompts.filter((p) => p.method === '_dsb.dsinit').length, announced + 1);
+});

@@ -17,6 +17,7 @@
   var CODE_UNSUPPORTED_CALL_KIND = 3;
   var CODE_FAILED = 5;
   var CODE_CANCELLED = 6;
+  var CODE_PAGE_GONE = 7;
 
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
@@ -974,6 +975,15 @@
   // A page the engine restores from its back/forward cache is a new page load for native, which
   // waits for this runtime to announce itself again.
   if (typeof window.addEventListener === 'function') {
-    window.addEventListener('pageshow', function (event) { if (event && event.persisted) announce(); });
+    window.addEventListener('pageshow', function (event) {
+      if (!event || !event.persisted) return;
+      // Native ended this document's calls when it left: each one still open fails now, coded,
+      // instead of waiting for an answer that cannot come.
+      var open = Array.from(pending.values());
+      pending.forEach(function (record, name) { closeCallback(name); });
+      var gone = bridgeError(CODE_PAGE_GONE, 'the page was restored from the back/forward cache: native ended its calls');
+      open.forEach(function (record) { try { record.fail(gone); } catch (e) { /* the next still fails */ } });
+      announce();
+    });
   }
 })(window);

@@ -179,7 +179,8 @@ class FakeNative {
 
 /**
  * A new page. Options: `runtime` (load keystone-bridge.js, default true), `standin: 'before' |
- * 'after'` (also load the dsbridge.js stand-in), `fastPath` (a WebKit message handler with reply).
+ * 'after'` (also load the dsbridge.js stand-in), `fastPath` (a WebKit message handler with reply),
+ * `events` (a window that hears events: `page.show(persisted)`).
  */
 function makePage(options = {}) {
   const native = new FakeNative();
@@ -216,6 +217,12 @@ function makePage(options = {}) {
     ])],
   };
   native.page = page;
+  if (options.events) {
+    // A window that hears events, as the engine's does: `page.show(persisted)` fires `pageshow`.
+    const target = new EventTarget();
+    window.addEventListener = (type, listener) => target.addEventListener(type, listener);
+    page.show = (persisted) => target.dispatchEvent(Object.assign(new Event('pageshow'), { persisted }));
+  }
   if (options.standin === 'before') page.loadStandin();
   if (options.runtime !== false) page.loadRuntime();
   if (options.standin === 'after') page.loadStandin();
