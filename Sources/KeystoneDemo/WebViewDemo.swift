@@ -14,6 +14,8 @@ final class WebViewDemo: Sendable {
     private let swiftCalls = Locked<Task<Void, Never>?>(nil)
     /// How many times the page's web process has ended.
     private let terminations = Locked(0)
+    /// Whether the page was loaded again after the host stopped reloading it: only once.
+    private let shownOwnPage = Locked(false)
     private let loop: GTKMainLoop
 
     init(arguments: KeystoneDemo.Arguments) {
@@ -50,12 +52,19 @@ final class WebViewDemo: Sendable {
         let window = WebViewWindow(showing: host, title: "Keystone demo")
         host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
         host.dialogHandler = Self.dialogHandler
-        host.terminationHandler = { [terminations, weak host, page = arguments.page] termination in
+        host.terminationHandler = { [terminations, shownOwnPage, weak host, page = arguments.page] termination in
             terminations.withLock { $0 += 1 }
             Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
             // An app shows a page of its own once the host gives up; the demo loads the page again,
-            // marked, so it can tell.
-            if !termination.reloads, let host, let page {
+            // marked, so it can tell, and only the first time: a page that ends its web process
+            // there too is left ended, never reloaded without end.
+            let showsOwnPage =
+                !termination.reloads
+                && shownOwnPage.withLock { shown in
+                    defer { shown = true }
+                    return !shown
+                }
+            if showsOwnPage, let host, let page {
                 let uri = KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
                 host.load(uri: uri + "#after-terminations")
             }
