@@ -58,6 +58,15 @@ struct ByteStreamTests {
         page.initialize()
     }
 
+    @Test(arguments: ["streams.count", "streams.gather"])
+    func aPieceLargerThanTheWindowIsRefusedUnreadWhateverTheMethodTakes(_ method: String) async throws {
+        let error = await #expect(throws: BridgeError.self) {
+            try await page.invoke(method, streaming: [bytePattern(10), Data(count: Self.window + 1)], as: Int.self)
+        }
+        #expect(error == BridgeError(code: .limitExceeded, message: "a stream's piece is larger than 4 MiB"))
+        #expect(try await page.invoke(method, streaming: [Data(count: Self.window)], as: Int.self) == Self.window)
+    }
+
     @Test(arguments: [[], [Data()], [bytePattern(1)], [bytePattern(251), bytePattern(4_099), bytePattern(1 << 20)]])
     func aStreamArrivesChunkByChunkInOrder(chunks: [Data]) async throws {
         let joined: Data = try await page.invoke("streams.join", streaming: chunks)

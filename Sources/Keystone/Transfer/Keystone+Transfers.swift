@@ -61,6 +61,10 @@ extension Keystone {
     /// waits too.
     static let streamWindowBytes = 4 << 20
 
+    /// The refusal of a stream's piece larger than ``streamWindowBytes``: Keystone's runtime sends
+    /// pieces of at most 1 MiB, so only a page script posting its own meets it.
+    static let pieceTooLarge = BridgeError(code: .limitExceeded, message: "a stream's piece is larger than 4 MiB")
+
     /// Opens the ticket for the page's next `size` bytes (at most) of `call`: the answer that hands
     /// the page its address, or the refusal.
     private func openUpload(_ call: InboundCall, callback: String, size: Int, payload: TransferPayload, epoch: PageEpoch) -> CallAnswer {
@@ -117,16 +121,22 @@ extension Keystone {
         case .success(let redeemed):
             (grant, payload) = redeemed
         }
-        // Admitted: now, and only now, the body is read, no further than the ticket allows.
-        guard let body = readBody(grant.maximumBytes) else {
+        // Admitted: now, and only now, the body is read, no further than the ticket allows, and a
+        // stream's piece no further than the window a stream is held back by.
+        let isStream: Bool
+        switch payload {
+        case .stream, .gather: isStream = true
+        case .upload, .download: isStream = false
+        }
+        let readLimit = isStream ? min(grant.maximumBytes, Self.streamWindowBytes) : grant.maximumBytes
+        guard let body = readBody(readLimit) else {
             let error: BridgeError
             switch payload {
             case .upload: error = BridgeError(code: .limitExceeded, message: "the call's bytes are more than it announced")
-            case .stream(let stream):
-                error = Self.tooManyBytes(components.limits.transferBytes)
-                stream.fail(error)
-            case .gather, .download: error = Self.tooManyBytes(components.limits.transferBytes)
+            case .stream, .gather, .download:
+                error = readLimit < grant.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(components.limits.transferBytes)
             }
+            if case .stream(let stream) = payload { stream.fail(error) }
             return respond(refuseTransfer(error, status: 413))
         }
         switch payload {
