@@ -48,6 +48,17 @@ struct TransferTicketsTests {
         #expect(code(of: tickets.redeem(String(repeating: "b", count: 32), direction: .toPage, in: load, from: "https://app.example")) == nil)
     }
 
+    @Test func aTicketTakenBackIsGoneWithItsBytes() throws {
+        var tickets = Tickets(limit: 4, byteLimit: 100)
+        try tickets.issue(String(repeating: "c", count: 32), for: grant("dscb1", .toPage), payload: 0, holding: 60)
+        tickets.takeBack(String(repeating: "c", count: 32))
+        #expect(tickets.count == 0)
+        #expect(tickets.heldBytes == 0)
+        #expect(code(of: tickets.redeem(String(repeating: "c", count: 32), direction: .toPage, in: load)) == .notAllowed)
+        tickets.takeBack(String(repeating: "d", count: 32))  // one never issued: nothing changes
+        #expect(tickets.heldBytes == 0)
+    }
+
     @Test func theBytesTicketsHoldAreBoundedInAllAndFreedAsTheyGo() throws {
         var tickets = Tickets(limit: 64, byteLimit: 1000)
         let tokens = (0..<4).map { String(repeating: "\($0)", count: 32) }

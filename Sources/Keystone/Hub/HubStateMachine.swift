@@ -294,6 +294,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return .success(base + token)
     }
 
+    /// Takes back the ticket `token`, opened for bytes that are not sent after all.
+    mutating func takeBackTransfer(_ token: String) {
+        transfers.takeBack(token)
+    }
+
     /// Spends the ticket `token`, presented by a request moving bytes `direction` from `origin`:
     /// what it was for, or why it is refused.
     mutating func redeemTransfer(

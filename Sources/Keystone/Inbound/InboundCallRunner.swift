@@ -189,6 +189,8 @@ struct InboundCallRunner {
         guard case .callback(let callback, let epoch) = destination else { return }
         let message = try keystone.bytesMessage(held, callback: callback, origin: bytes.origin, epoch: epoch, complete: isFinal, flow: bytes)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
+            // Cancelled or finished while the bytes were made: their ticket goes with them.
+            keystone.takeBack(message)
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         keystone.send(message, to: epoch)

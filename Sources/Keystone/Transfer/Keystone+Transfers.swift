@@ -94,6 +94,14 @@ extension Keystone {
         return .bytes(callback: callback, source: address, size: bytes.count, complete: complete)
     }
 
+    /// Takes back the ticket of a ``bytesMessage(_:callback:origin:epoch:complete:flow:)`` that is
+    /// not sent after all (its call finished, or was cancelled, as the bytes were made), so no
+    /// ticket is left behind for bytes nobody will fetch.
+    func takeBack(_ message: PageMessage) {
+        guard case .bytes(_, let source, _, _) = message else { return }
+        storage.update { $0.takeBackTransfer(String(source.suffix(TransferTickets<TransferPayload>.tokenLength))) }
+    }
+
     public func handleTransfer(
         method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
     ) {

@@ -120,6 +120,12 @@ struct TransferTickets<Payload: Sendable>: Sendable {
         return before - open.count
     }
 
+    /// Takes back the ticket `token`, unused: the bytes it was opened for are not sent after all.
+    mutating func takeBack(_ token: String) {
+        guard let (_, _, holding) = open.removeValue(forKey: token) else { return }
+        heldBytes -= holding
+    }
+
     /// The page went: every ticket goes. Returns how many went.
     @discardableResult
     mutating func pageDidUnload() -> Int {
