@@ -1,0 +1,49 @@
+// HostScriptFixtureTests.swift — the scripts the host core has hosts evaluate in the page, written
+// into the fixture `node` evaluates (Tests/JavaScript/host-scripts.test.js).
+import Foundation
+import Keystone
+import Testing
+
+/// The host core's page scripts, rendered for fixed inputs.
+struct HostScriptFixture: Codable, Equatable {
+    /// The app's `evaluate(javascript:)` scripts, measured with a limit of 100, by name.
+    var measured: [String: String]
+    /// The limit the measured scripts were rendered with.
+    var measuredLimit: Int
+    /// The script that fetches WebViewJavascriptBridge's queue, with a queue limit of 1,000 bytes.
+    var fetchQueue: String
+}
+
+@Suite("Host script fixture")
+struct HostScriptFixtureTests {
+    static let fixture = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("JavaScript/fixtures/host-scripts.json")
+
+    static func rendered() -> HostScriptFixture {
+        let scripts = [
+            "expression": "1 + 2",
+            "statements": "var a = 2; a * 21",
+            "undefined": "undefined",
+            "function": "(function () {})",
+            "title": "document.title",
+            "sparse": "window.sparse",
+            "throws": "throw new Error('boom')",
+            "breakout": "document.title\"); window.pwned = 1; (\"",
+        ]
+        let wire = WVJBWire(hub: Keystone(), maximumQueueBytes: 1_000)
+        return HostScriptFixture(
+            measured: scripts.mapValues { HostCore.measuredScript($0, limit: 100) }, measuredLimit: 100, fetchQueue: wire.fetchScript)
+    }
+
+    @Test func theCommittedFixtureMatchesWhatTheHostCoreRenders() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let rendered = try encoder.encode(Self.rendered())
+        if ProcessInfo.processInfo.environment["KEYSTONE_WRITE_FIXTURES"] == "1" {
+            try rendered.write(to: Self.fixture)
+        }
+        let committed = try JSONDecoder().decode(HostScriptFixture.self, from: Data(contentsOf: Self.fixture))
+        #expect(committed == Self.rendered(), "run with KEYSTONE_WRITE_FIXTURES=1 to write Tests/JavaScript/fixtures/host-scripts.json")
+    }
+}
