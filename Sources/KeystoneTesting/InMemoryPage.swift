@@ -254,6 +254,10 @@ public final class InMemoryPage: EvaluationTarget {
             guard let address = uploadAddress(answer) else { break }
             let response = await transfer("POST", address, body: chunk)
             answer = String(decoding: response.body, as: UTF8.self)
+            // A piece's ticket no longer valid (the method stopped reading as it was posted, or
+            // Swift ended the call): the sending ends, and the call's callback says how it ended,
+            // as Keystone's runtime reads it.
+            if Self.ticketRefusal(answer) { answer = Self.accepted }
         }
         return try await firstResult(of: method, settle(callback, results, by: answer, inline: false), as: Result.self, nothing: nil)
     }
@@ -553,6 +557,14 @@ public final class InMemoryPage: EvaluationTarget {
         }
         return settle(callback, results, by: answer, inline: inline)
     }
+
+    /// Whether `answer` refuses a piece of a stream for its ticket (`notAllowed`).
+    private static func ticketRefusal(_ answer: String) -> Bool {
+        (try? DefaultJSONSerializer().decode(AnswerHeader.self, from: Data(answer.utf8)).error?.code) == .notAllowed
+    }
+
+    /// An answer that leaves the call to its callback.
+    private static let accepted = #"{"code":0,"data":null}"#
 
     /// Registers `window.dscbN`: the callback's name and what it receives.
     private func openCallback() throws -> (String, Results) {

@@ -133,6 +133,29 @@ test('when native stops reading, the page stops sending and cancels its stream',
   assert.ok(state.pulled < 3, 'the rest was never read');
 });
 
+test('a piece refused for its ticket (native stopped reading as it was posted) ends the sending, and the callback answers the call', async () => {
+  const page = await readyPage();
+  page.native.async.first = () => {};
+  const { stream, state } = streamOf([new Uint8Array(4), new Uint8Array(5), new Uint8Array(6)]);
+  // Native takes the first piece, its method returns, and the ticket it handed out is withdrawn.
+  const realPiece = page.native.piece.bind(page.native);
+  let stub = null;
+  page.native.piece = function (ticket, bytes) {
+    stub = ticket.stub;
+    const answer = realPiece(ticket, bytes);
+    this.tickets = [];
+    return answer;
+  };
+  const call = page.window.dsBridge.invoke('first', stream);
+  await settle();
+  assert.ok(stub, 'the first piece arrived');
+  page.native.reply(stub).result(4);
+  assert.equal(await call, 4);
+  await settle();
+  assert.equal(state.cancelled, true);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
 test('a chunk that is not bytes fails the call, and native is told', async () => {
   const page = await readyPage();
   page.native.async.count = (bytes, reply) => reply.result(bytes.length);

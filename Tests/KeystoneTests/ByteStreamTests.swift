@@ -226,3 +226,53 @@ private final class Recorder: Sendable {
         answered.withLock { $0.append(response) }
     }
 }
+
+@Suite("A stream into Swift that goes idle", .timeLimit(.minutes(1)))
+struct IdleStreamTests {
+    let clock = ManualClock()
+    let keystone: Keystone
+    let page: InMemoryPage
+
+    init() throws {
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.clock = clock
+        keystone = Keystone(components: components)
+        try keystone.register(Streams(gate: AsyncStream { $0.finish() }), namespace: "streams")
+        page = InMemoryPage(hub: keystone, runtime: .keystone)
+        page.initialize()
+    }
+
+    private func upload(_ answer: String?) -> String? {
+        struct Upload: Decodable { var upload: String? }
+        return answer.flatMap { try? JSONDecoder().decode(Upload.self, from: Data($0.utf8)).upload }
+    }
+
+    /// Posts a piece to `address`: the address of the next.
+    private func post(_ address: String) throws -> String {
+        let answer = keystone.transferNow(method: "POST", url: address, origin: nil) { _ in Data(count: 3) }
+        return try #require(upload(answer.map { String(decoding: $0.body, as: UTF8.self) }))
+    }
+
+    @Test func aPageThatKeepsItsTicketUnusedForATimeoutFailsTheMethodsReadingAndLosesTheTicket() async throws {
+        let answer = page.prompt("streams.count", argumentText: #"{"data":null,"_dscbstub":"dscb1_i","_dsbytes":"stream"}"#)
+        var address = try #require(upload(answer))
+        // The watcher looks every timeout; each time it finds a new ticket, the page is sending.
+        await clock.sleepers(1)
+        address = try post(address)
+        clock.advance(by: .seconds(60))
+        await clock.sleepers(1)
+        address = try post(address)
+        clock.advance(by: .seconds(60))
+        await clock.sleepers(1)
+        #expect(keystone.openTransferCount == 1)
+        #expect(keystone.runningCallCount == 1)
+        // Then the same ticket unused from one look to the next: the reading fails, the ticket goes.
+        clock.advance(by: .seconds(60))
+        await untilNoCallRuns(keystone)
+        #expect(keystone.openTransferCount == 0)
+        let failure = page.receivedMessages.first { if case .failure(callback: "dscb1_i", _) = $0 { true } else { false } }
+        guard case .failure(_, let error) = failure else { Issue.record("the call failed"); return }
+        #expect(error == BridgeError(code: .timedOut, message: "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (60 s)"))
+        #expect(keystone.transferNow(method: "POST", url: address, origin: nil) { _ in Data(count: 3) }?.status == 403)
+    }
+}

@@ -47,6 +47,22 @@ package final class ByteStreamBuffer: Sendable {
     /// The bytes held for the reader now.
     package var heldBytes: Int { state.withLock(\.heldBytes) }
 
+    /// Whether the stream is over: ended, failed or closed.
+    package var isOver: Bool { state.withLock(\.isOver) }
+
+    /// The ticket the page holds for its next piece and has not used.
+    package var unusedTicket: Int? { state.withLock(\.unusedTicket) }
+
+    /// The hub gave the page a ticket for its next piece.
+    package func ticketIssued() {
+        state.withLock { $0.ticketIssued() }
+    }
+
+    /// The page used its ticket after the stream was over: the piece is not read.
+    package func ticketUsed() {
+        _ = state.withLock { $0.deliver(Data(), answeredThrough: { _ in }) }
+    }
+
     /// Whether the stream stopped before the page ended it.
     package var isStopped: Bool { state.withLock(\.isStopped) }
 

@@ -51,6 +51,10 @@ public struct BridgeLimits: Sendable, Hashable {
     /// the page's handlers waiting to be fetched. Past it, a ticket is refused and Swift's call
     /// fails, coded. Default 512 MiB.
     public var pageLoadBytes: Int
+    /// How long a stream of the page's into Swift may go without a piece once the page may send
+    /// one: past it, the method's reading fails with `timedOut` and the page's stream is refused.
+    /// Default 60 seconds.
+    public var streamIdleTimeout: Duration
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -67,7 +71,8 @@ public struct BridgeLimits: Sendable, Hashable {
         transferBytes: Int = 256 << 20,
         openTransfers: Int = 64,
         streamBytes: Int = 1 << 32,
-        pageLoadBytes: Int = 512 << 20
+        pageLoadBytes: Int = 512 << 20,
+        streamIdleTimeout: Duration = .seconds(60)
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -83,5 +88,6 @@ public struct BridgeLimits: Sendable, Hashable {
         self.openTransfers = openTransfers
         self.streamBytes = streamBytes
         self.pageLoadBytes = pageLoadBytes
+        self.streamIdleTimeout = streamIdleTimeout
     }
 }

@@ -28,6 +28,9 @@ public struct KeystoneComponents: Sendable {
     public var logging: KeystoneLogging
     /// The most a page may send or keep open.
     public var limits: BridgeLimits
+    /// The hub's time, for its deadlines (`BridgeLimits/streamIdleTimeout`): a test passes a manual
+    /// clock and advances it.
+    public var clock: any Clock<Duration>
 
     /// Creates the parts of a Keystone; each parameter sets the property of the same name, and each
     /// defaults to Keystone's own.
@@ -41,7 +44,8 @@ public struct KeystoneComponents: Sendable {
         evaluator: any JavaScriptEvaluator = BatchingEvaluator(),
         closePage: (@Sendable () -> Void)? = nil,
         logging: KeystoneLogging = .silent,
-        limits: BridgeLimits = BridgeLimits()
+        limits: BridgeLimits = BridgeLimits(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.serializer = serializer
         self.resolver = resolver
@@ -53,5 +57,6 @@ public struct KeystoneComponents: Sendable {
         self.closePage = closePage
         self.logging = logging
         self.limits = limits
+        self.clock = clock
     }
 }

@@ -85,7 +85,9 @@ struct InboundCallRunner {
         let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
             await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, bytes: bytes)
-            // A stream the method did not read to its end: the page stops sending it.
+            // A stream the method did not read to its end: the page stops sending it, and its ticket
+            // for the next piece goes. A piece already on its way is refused; the page takes that
+            // refusal as the end of its sending, and the call's answer from its callback.
             if let stream = bytes?.stream {
                 stream.close()
                 if let callback { keystone.storage.update { $0.stopUploads(callback: callback, in: epoch) } }

@@ -18,6 +18,7 @@
   var CODE_FAILED = 5;
   var CODE_CANCELLED = 6;
   var CODE_PAGE_GONE = 7;
+  var CODE_NOT_ALLOWED = 11;
 
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
@@ -447,7 +448,10 @@
             return next();
           }
           // The end, or native stopped reading or refused: what it answered is the call's answer.
+          // A piece refused for its ticket (the method stopped reading as it was posted, or Swift
+          // ended the call) only ends the sending: the call's callback says how the call ended.
           if (!last) stop();
+          if (posted.error && posted.error.code === CODE_NOT_ALLOWED) return;
           call.answered(reply);
         });
       }

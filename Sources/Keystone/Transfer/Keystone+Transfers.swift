@@ -45,6 +45,8 @@ extension Keystone {
             let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: components.limits.streamBytes)
             let answer = openUpload(call, callback: callback, size: limit, payload: .stream(stream), epoch: epoch)
             guard case .upload = answer else { return answer }
+            stream.ticketIssued()
+            watchIdle(stream, callback: callback, epoch: epoch)
             // The method starts now; should it be refused, its stream's ticket goes with it.
             let started = InboundCallRunner(keystone: self, call: call.with(stream: stream), epoch: epoch, route: route).answer()
             guard case .accepted = started else {
@@ -94,6 +96,33 @@ extension Keystone {
         return .bytes(callback: callback, source: address, size: bytes.count, complete: complete)
     }
 
+    /// Watches `stream` while the page holds a ticket for it: when the page keeps one ticket unused
+    /// from one look to the next, ``BridgeLimits/streamIdleTimeout`` apart on the components' clock
+    /// (so for one to two timeouts), the method's reading fails with `timedOut` (if it still reads)
+    /// and the ticket goes. A page held back while the method is behind holds no ticket, and is
+    /// never idle; a ticket left when the method stopped reading goes the same way.
+    private func watchIdle(_ stream: ByteStreamBuffer, callback: String, epoch: PageEpoch) {
+        let (clock, timeout) = (components.clock, components.limits.streamIdleTimeout)
+        Task { [weak self] in
+            var seen: Int?
+            while true {
+                try? await clock.sleep(for: timeout)
+                guard let unused = stream.unusedTicket else {
+                    if stream.isOver { return }
+                    seen = nil
+                    continue
+                }
+                if unused == seen {
+                    let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
+                    stream.fail(BridgeError(code: .timedOut, message: message))
+                    self?.storage.update { $0.stopUploads(callback: callback, in: epoch) }
+                    return
+                }
+                seen = unused
+            }
+        }
+    }
+
     /// Takes back the ticket of a ``bytesMessage(_:callback:origin:epoch:complete:flow:)`` that is
     /// not sent after all (its call finished, or was cancelled, as the bytes were made), so no
     /// ticket is left behind for bytes nobody will fetch.
@@ -128,6 +157,12 @@ extension Keystone {
             return respond(.bytes(bytes))
         case .success(let redeemed):
             (grant, payload) = redeemed
+        }
+        // A piece for a stream the method no longer reads, posted before the page heard: nothing more
+        // is wanted, and the call's answer comes through its callback. The body is never read.
+        if case .stream(let stream) = payload, stream.isOver {
+            stream.ticketUsed()
+            return respond(.answer(.accepted))
         }
         // Admitted: now, and only now, the body is read, no further than the ticket allows, and a
         // stream's piece no further than the window a stream is held back by.
@@ -173,6 +208,7 @@ extension Keystone {
                 case .more:
                     var answer = openTicket(grant, payload: .stream(stream))
                     if case .failure(let error) = answer { stream.fail(error) }
+                    if case .upload = answer { stream.ticketIssued() }
                     if case .upload = answer, stream.isStopped {
                         // The method stopped reading while the ticket was issued: it goes too.
                         storage.update { $0.stopUploads(callback: grant.callback, in: grant.pageLoad) }
