@@ -2,7 +2,8 @@
 # cli.sh — the demo's command line as a newcomer meets it: --help lists every flag with an example;
 # an unknown flag, a flag without its value, a bad value or a missing page file is one line on
 # standard error and exit status 1, never a stack trace or a hang; the bundled demo prints every
-# row with what it proves; a page that never closes ends at --timeout with exit status 2.
+# row with what it proves; a page that never closes ends at --timeout with exit status 2; a page that
+# keeps crashing is loaded again once after the host gives up, never without end.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 demo="$(swift build --show-bin-path)/keystone-demo"
@@ -52,6 +53,14 @@ output=$(timeout 120 xvfb-run -a "$demo" --page Tests/Demo/never-closes.html --t
 status=$?
 [ "$status" -eq 2 ] || fail "--timeout ends a page that never closes with exit status 2, got $status"
 grep -q "^timed out$" <<<"$output" || fail "--timeout says it timed out, got: $output"
+
+# A page that ends its web process on every load, the demo's own reload after the host gives up
+# included: the demo loads it again once, never more, and the run ends at its timeout (a slow
+# machine that reaches fewer terminations in that time passes too: only a further reload fails).
+output=$(timeout 120 xvfb-run -a "$demo" --page Tests/Demo/crashes-again.html --timeout 30)
+status=$?
+[ "$status" -eq 2 ] || fail "a page that crashes after the demo's own reload is not loaded again (exit 2 at the timeout), got $status: $output"
+grep -q "^e2e: " <<<"$output" && fail "the demo loaded a crashing page again after the host gave up twice"
 
 if [ "$failed" -eq 0 ]; then echo "demo command line: ok"; fi
 exit "$failed"
