@@ -74,6 +74,28 @@ test('without a byte channel, bytes go as base64, as a Data in JSON', async () =
   assert.equal(calls[1].arg.data, 'AAAAAAA=');
 });
 
+test('bytes refused for want of a channel go again as base64 under a callback of their own: native\'s release of the refused call ends nothing', async () => {
+  const page = await readyPage();
+  page.native.byteChannel = false;
+  let answer;
+  page.native.async.count = (text, reply) => { answer = () => reply.result(Buffer.from(text, 'base64').length); };
+  // As Keystone refuses a call it cannot take: code 3, and a release of its callback, delivered later.
+  const refuse = page.native.upload.bind(page.native);
+  page.native.upload = function (method, arg) {
+    this.send([{ callback: arg._dscbstub, release: true }]);
+    return refuse(method, arg);
+  };
+  const call = page.window.dsBridge.invoke('count', inPage(page, 'new Uint8Array(5)'));
+  await settle();
+  await settle();
+  const calls = page.native.prompts.filter((p) => p.method === 'count');
+  assert.equal(calls.length, 2);
+  assert.notEqual(calls[1].arg._dscbstub, calls[0].arg._dscbstub);
+  answer();
+  assert.equal(await call, 5);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
 test('a channel the page cannot reach withdraws the ticketed call and sends base64', async () => {
   const page = await readyPage();
   page.native.async.count = (value, reply) => reply.result(typeof value === 'string' ? 'base64' : 'bytes');

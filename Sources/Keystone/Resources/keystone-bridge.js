@@ -278,6 +278,15 @@
       this.sink.end();
     }
   };
+  /** Gives the call a callback name of its own again, before it is sent a second way (as base64
+   *  after native refused its bytes, or after the byte channel could not be reached): whatever
+   *  native still sends under the first name (its release of the refused call) reaches no live
+   *  call. */
+  NativeCall.prototype.renew = function () {
+    if (this.finished) return;
+    closeCallback(this.name);
+    this.name = openCallback(this);
+  };
   /** Cancels the call: native is told, and the page's sink fails with an AbortError. */
   NativeCall.prototype.cancel = function () {
     if (this.finished) return;
@@ -366,6 +375,7 @@
     var inline = !!sink.synchronous;
     function asBase64() {
       if (call.finished) return;
+      call.renew();
       toBase64(bytes).then(function (text) {
         return sendNative(method, wrap(text, call.name, inline, true));
       }).then(function (text) { call.answered(text); }, function (error) { call.failWith(error); });
@@ -415,6 +425,7 @@
       var answer = readAnswer(text);
       if (typeof answer.upload !== 'string') {
         if (answer.error && answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !call.finished) {
+          call.renew();
           new Response(stream).blob().then(function (blob) { upload(call, method, blob, sink); }, failed);
         } else {
           call.answered(text);
