@@ -9,6 +9,8 @@ package final class ByteStreamBuffer: Sendable {
     package typealias Poster = @Sendable (ByteStreamRoom) -> Void
     private typealias Reader = CheckedContinuation<Result<Data?, BridgeError>, Never>
     private let state: Locked<ByteStreamState<Reader, Poster>>
+    /// What watches the stream for an idle page, ended with the stream: nothing outlives it.
+    private let watcher = Locked<Task<Void, Never>?>(nil)
 
     /// A stream that holds at most `windowBytes` for its reader before the page waits, and carries
     /// at most `limit` bytes in all.
@@ -32,16 +34,30 @@ package final class ByteStreamBuffer: Sendable {
     /// The page's stream ended.
     package func finish() {
         perform(state.withLock { $0.finish() })
+        endWatching()
     }
 
     /// The stream failed with `error`: its call was cancelled, or its page went.
     package func fail(_ error: BridgeError) {
         perform(state.withLock { $0.fail(error) })
+        endWatching()
     }
 
     /// The method stopped reading (its call ended): the page is told to stop posting.
     package func close() {
         perform(state.withLock { $0.close() })
+        endWatching()
+    }
+
+    /// Runs `body` as the stream's watcher, cancelled when the stream is over (at once, if it is).
+    package func watch(_ body: @escaping @Sendable () async -> Void) {
+        let task = Task(operation: body)
+        watcher.withLock { $0 = task }
+        if isOver { endWatching() }
+    }
+
+    private func endWatching() {
+        watcher.withLock { $0 }?.cancel()
     }
 
     /// The bytes held for the reader now.

@@ -100,22 +100,23 @@ extension Keystone {
     /// from one look to the next, ``BridgeLimits/streamIdleTimeout`` apart on the components' clock
     /// (so for one to two timeouts), the method's reading fails with `timedOut` (if it still reads)
     /// and the ticket goes. A page held back while the method is behind holds no ticket, and is
-    /// never idle; a ticket left when the method stopped reading goes the same way.
+    /// never idle. The watcher ends with the stream, so nothing of a page load outlives it.
     private func watchIdle(_ stream: ByteStreamBuffer, callback: String, epoch: PageEpoch) {
         let (clock, timeout) = (components.clock, components.limits.streamIdleTimeout)
-        Task { [weak self] in
+        // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
+        stream.watch { [storage] in
             var seen: Int?
             while true {
-                try? await clock.sleep(for: timeout)
+                // Cancelled: the stream is over, and what ended it took its ticket back too.
+                guard (try? await clock.sleep(for: timeout)) != nil, !stream.isOver else { return }
                 guard let unused = stream.unusedTicket else {
-                    if stream.isOver { return }
                     seen = nil
                     continue
                 }
                 if unused == seen {
                     let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
                     stream.fail(BridgeError(code: .timedOut, message: message))
-                    self?.storage.update { $0.stopUploads(callback: callback, in: epoch) }
+                    storage.update { $0.stopUploads(callback: callback, in: epoch) }
                     return
                 }
                 seen = unused
