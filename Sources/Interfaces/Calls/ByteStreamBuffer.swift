@@ -74,11 +74,6 @@ package final class ByteStreamBuffer: Sendable {
         state.withLock { $0.ticketIssued() }
     }
 
-    /// The page used its ticket after the stream was over: the piece is not read.
-    package func ticketUsed() {
-        _ = state.withLock { $0.deliver(Data(), answeredThrough: { _ in }) }
-    }
-
     /// Whether the stream stopped before the page ended it.
     package var isStopped: Bool { state.withLock(\.isStopped) }
 

@@ -162,7 +162,6 @@ extension Keystone {
         // A piece for a stream the method no longer reads, posted before the page heard: nothing more
         // is wanted, and the call's answer comes through its callback. The body is never read.
         if case .stream(let stream) = payload, stream.isOver {
-            stream.ticketUsed()
             return respond(.answer(.accepted))
         }
         // Admitted: now, and only now, the body is read, no further than the ticket allows, and a
