@@ -611,9 +611,11 @@
     var namespace = method.slice(0, dot);
     var name = method.slice(dot + 1);
     var ob = registered(dsf._obs, namespace);
-    if (namespaceMethod(ob, name)) return { fn: namespaceMethod(ob, name), owner: ob, async: false };
+    fn = namespaceMethod(ob, name);
+    if (fn) return { fn: fn, owner: ob, async: false };
     ob = registered(dsaf._obs, namespace);
-    if (namespaceMethod(ob, name)) return { fn: namespaceMethod(ob, name), owner: ob, async: true };
+    fn = namespaceMethod(ob, name);
+    if (fn) return { fn: fn, owner: ob, async: true };
     return null;
   }
 

@@ -17,7 +17,7 @@ struct WVJBCallbacks: Sendable {
     private var waiting: [(message: WVJBWire.QueuedMessage, frame: CallerFrame)] = []
     private var nextWaiting = 0
     /// Whether a queue is being fetched, or a slice of ``waiting`` answered or due.
-    private(set) var isAnswering = false
+    private var isAnswering = false
     /// Whether the page signalled a new queue meanwhile: it is fetched once the last slice is
     /// answered, so one fetch at a time is made and one fetched queue at most is held.
     private var signalledWhileAnswering = false
