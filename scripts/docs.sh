@@ -21,8 +21,8 @@ done
 
 rm -rf .build-docs/site .build-docs/graphs && mkdir -p .build-docs/site
 # KeystoneWebKit builds only where WebKit is. Its graph comes from the target that type-checks the
-# same files against a declarations-only WebKit (Tests/AppleHostTypeCheck), without the stand-in.
-python3 Tests/Docs/apple_host_graph.py "$graphs/AppleHostTypeCheck.symbols.json" "$graphs/KeystoneWebKit.symbols.json"
+# same files against the Cocoa WebKit shim (Tests/WebKitShim), without the shim.
+python3 Tests/Docs/apple_host_graph.py "$graphs/WebKitShim.symbols.json" "$graphs/KeystoneWebKit.symbols.json"
 modules+=(KeystoneWebKit)
 for module in "${modules[@]}"; do
     mkdir -p ".build-docs/graphs/$module"

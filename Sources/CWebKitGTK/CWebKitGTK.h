@@ -306,4 +306,86 @@ static inline void ks_disconnect_all(gpointer instance, gpointer data) {
     g_signal_handlers_disconnect_matched(instance, KS_G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, data);
 }
 
+// MARK: Used only by the test suite's Cocoa WebKit shim (Tests/WebKitShim), which runs the Apple
+// host over WebKitGTK: navigation events, responses, asynchronous dialogs and replies, and the
+// suite's https certificate (WebKitWebView.h, WebKitPolicyDecision.h, WebKitResponsePolicyDecision.h,
+// WebKitURIResponse.h, WebKitScriptDialog.h, WebKitUserContentManager.h, WebKitWebContext.h,
+// WebKitURISchemeRequest.h, jsc/JSCValue.h, gio/gtlscertificate.h, libsoup/soup-message-headers.h).
+
+typedef struct _WebKitResponsePolicyDecision WebKitResponsePolicyDecision;
+typedef struct _WebKitURIResponse WebKitURIResponse;
+typedef struct _GTlsCertificate GTlsCertificate;
+typedef void (*SoupMessageHeadersForeachFunc)(const char *name, const char *value, gpointer user_data);
+
+#define KS_WEBKIT_LOAD_STARTED 0u
+#define KS_WEBKIT_LOAD_REDIRECTED 1u
+#define KS_WEBKIT_LOAD_FINISHED 3u
+#define KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION 1u
+#define KS_WEBKIT_POLICY_DECISION_TYPE_RESPONSE 2u
+
+extern const gchar *webkit_web_view_get_uri(WebKitWebView *web_view);
+extern void webkit_policy_decision_use(WebKitPolicyDecision *decision);
+extern void webkit_policy_decision_download(WebKitPolicyDecision *decision);
+extern unsigned int webkit_navigation_action_get_navigation_type(WebKitNavigationAction *navigation);
+extern const gchar *webkit_uri_request_get_http_method(WebKitURIRequest *request);
+extern WebKitURIRequest *webkit_response_policy_decision_get_request(WebKitResponsePolicyDecision *decision);
+extern WebKitURIResponse *webkit_response_policy_decision_get_response(WebKitResponsePolicyDecision *decision);
+extern gboolean webkit_response_policy_decision_is_mime_type_supported(WebKitResponsePolicyDecision *decision);
+extern gboolean webkit_response_policy_decision_is_main_frame_main_resource(WebKitResponsePolicyDecision *decision);
+extern const gchar *webkit_uri_response_get_uri(WebKitURIResponse *response);
+extern guint webkit_uri_response_get_status_code(WebKitURIResponse *response);
+extern const gchar *webkit_uri_response_get_mime_type(WebKitURIResponse *response);
+extern WebKitScriptDialog *webkit_script_dialog_ref(WebKitScriptDialog *dialog);
+extern void webkit_script_dialog_unref(WebKitScriptDialog *dialog);
+extern void webkit_script_dialog_close(WebKitScriptDialog *dialog);
+extern WebKitScriptMessageReply *webkit_script_message_reply_ref(WebKitScriptMessageReply *script_message_reply);
+extern void webkit_script_message_reply_unref(WebKitScriptMessageReply *script_message_reply);
+extern void webkit_script_message_reply_return_error_message(WebKitScriptMessageReply *script_message_reply, const char *error_message);
+extern void webkit_uri_scheme_request_finish_error(WebKitURISchemeRequest *request, GError *error);
+extern void webkit_web_context_allow_tls_certificate_for_host(WebKitWebContext *context, GTlsCertificate *certificate, const gchar *host);
+extern GTlsCertificate *g_tls_certificate_new_from_file(const gchar *file, GError **error);
+extern GError *g_error_new_literal(GQuark domain, gint code, const gchar *message);
+extern GQuark g_quark_from_string(const gchar *string);
+extern JSCValue *jsc_value_new_undefined(JSCContext *context);
+extern JSCValue *jsc_value_new_from_json(JSCContext *context, const char *json);
+extern JSCValue *jsc_value_new_string_from_bytes(JSCContext *context, GBytes *bytes);
+extern gboolean jsc_value_is_null(JSCValue *value);
+extern gboolean jsc_value_is_array(JSCValue *value);
+extern gboolean jsc_value_is_number(JSCValue *value);
+extern gboolean jsc_value_is_boolean(JSCValue *value);
+extern gboolean jsc_value_is_function(JSCValue *value);
+extern double jsc_value_to_double(JSCValue *value);
+extern gboolean jsc_value_to_boolean(JSCValue *value);
+extern JSCValue *jsc_value_object_get_property_at_index(JSCValue *value, guint index);
+extern void soup_message_headers_foreach(SoupMessageHeaders *hdrs, SoupMessageHeadersForeachFunc func, gpointer user_data);
+
+typedef gboolean (*KSLoadFailedHandler)(WebKitWebView *view, unsigned int event, const gchar *uri, GError *error, gpointer data);
+typedef void (*KSCloseHandler)(WebKitWebView *view, gpointer data);
+typedef GtkWidget *(*KSCreateHandler)(WebKitWebView *view, WebKitNavigationAction *action, gpointer data);
+
+static inline gulong ks_on_load_failed(WebKitWebView *view, KSLoadFailedHandler handler, gpointer data) {
+    return ks_connect(view, "load-failed", (GCallback)handler, data);
+}
+
+static inline gulong ks_on_close(WebKitWebView *view, KSCloseHandler handler, gpointer data) {
+    return ks_connect(view, "close", (GCallback)handler, data);
+}
+
+static inline gulong ks_on_create(WebKitWebView *view, KSCreateHandler handler, gpointer data) {
+    return ks_connect(view, "create", (GCallback)handler, data);
+}
+
+/// The navigation action of a navigation or new-window decision.
+static inline WebKitNavigationAction *ks_navigation_action(WebKitPolicyDecision *decision) {
+    return webkit_navigation_policy_decision_get_navigation_action((WebKitNavigationPolicyDecision *)(void *)decision);
+}
+
+/// The web view an evaluation's callback reports as its source object.
+static inline WebKitWebView *ks_web_view_of(GObject *object) { return (WebKitWebView *)(void *)object; }
+
+/// A response decision as its own type.
+static inline WebKitResponsePolicyDecision *ks_response_decision(WebKitPolicyDecision *decision) {
+    return (WebKitResponsePolicyDecision *)(void *)decision;
+}
+
 #endif

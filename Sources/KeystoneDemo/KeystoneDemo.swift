@@ -25,6 +25,13 @@ struct KeystoneDemo {
         var example: String
     }
 
+    /// The command's name: this file also reads `keystone-demo-webkit`'s command line.
+    #if KEYSTONE_DEMO_WEBKIT
+    static let command = "keystone-demo-webkit"
+    #else
+    static let command = "keystone-demo"
+    #endif
+
     static let flags = [
         Flag(
             name: "--page", value: "FILE|URL", help: "serve FILE (or load an http(s) URL) against the demo interfaces and print its console lines",
@@ -49,10 +56,10 @@ struct KeystoneDemo {
         let lines = flags.map { flag -> String in
             let usage = flag.name + (flag.value.map { " " + $0 } ?? "")
             return "  " + usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + flag.help + "\n"
-                + "  " + String(repeating: " ", count: width) + "  e.g. keystone-demo " + flag.example
+                + "  " + String(repeating: " ", count: width) + "  e.g. \(command) " + flag.example
         }
         return """
-            usage: keystone-demo [FLAG]…
+            usage: \(command) [FLAG]…
             Without --page, runs the bundled demo page: every kind of call between a real WebKitGTK page and
             Swift, each row with its result, its time and what it proves.
 
@@ -170,10 +177,13 @@ struct KeystoneDemo {
             }
         } catch {
             let message = (error as? UsageError)?.message ?? "\(error)"
-            FileHandle.standardError.write(Data("keystone-demo: \(message) (see keystone-demo --help)\n".utf8))
+            FileHandle.standardError.write(Data("\(command): \(message) (see \(command) --help)\n".utf8))
             exit(1)
         }
-        #if canImport(KeystoneGTK) && os(Linux)
+        #if KEYSTONE_DEMO_WEBKIT && os(Linux)
+        rerunUnderXvfbWithoutDisplay()
+        exit(MainActor.assumeIsolated { WebKitDemo(arguments: arguments).run() })
+        #elseif canImport(KeystoneGTK) && os(Linux)
         rerunUnderXvfbWithoutDisplay()
         exit(WebViewDemo(arguments: arguments).run())
         #else

@@ -10,7 +10,7 @@ import FoundationNetworking
 import WebKit
 #endif
 
-#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+#if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 /// Serves the byte channel for the web views of one configuration: each request goes as it is to
 /// the hub of its web view's ``WKWebViewHost``, which reads its body only once its ticket admits it,
 /// and the hub's answer goes back as it is.

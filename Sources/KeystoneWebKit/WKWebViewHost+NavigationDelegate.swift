@@ -10,7 +10,7 @@ import FoundationNetworking
 import WebKit
 #endif
 
-#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+#if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 /// Every `WKNavigationDelegate` method: each asks the app's navigation delegate at call time
 /// (`appNavigationDelegate?.webView?(…)` is `nil` when it has no such method) and otherwise answers
 /// as WebKit does without a navigation delegate (WKNavigationDelegate.h). The host itself takes

@@ -6,7 +6,7 @@ import Keystone
 import WebKit
 #endif
 
-#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+#if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 /// Each method asks the app's UI delegate at call time (`appUIDelegate?.webView?(…)` is `nil` when it
 /// has no such method) and otherwise answers as WebKit does without a UI delegate (WKUIDelegate.h).
 extension WKWebViewHost {
@@ -78,7 +78,7 @@ extension WKWebViewHost {
         if forwarded == nil { decisionHandler(.prompt) }
     }
 
-    #if os(macOS) || KEYSTONE_WEBKIT_STANDIN
+    #if os(macOS) || KEYSTONE_WEBKIT_SHIM
     /// A file input on macOS: the app's open panel, or no files.
     public func webView(
         _ webView: WKWebView,

@@ -10,7 +10,7 @@ import FoundationNetworking
 import WebKit
 #endif
 
-#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+#if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 extension WKWebViewHost {
     /// Whether the navigation is one WVJB uses as a signal (it never reaches the network and is
     /// never a page change); on WVJB's wire, answers it as the wire says, for the frame WebKit

@@ -6,7 +6,7 @@ import Keystone
 import WebKit
 #endif
 
-#if canImport(WebKit) || KEYSTONE_WEBKIT_STANDIN
+#if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 /// Attaches a `BridgeHub` to a `WKWebView`: injects `window._dswk = true` and the page runtime at
 /// document start, answers bridge prompts through the UI delegate's text-input panel, takes
 /// asynchronous calls through a script message handler with a reply, evaluates the evaluator's

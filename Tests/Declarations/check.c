@@ -23,6 +23,12 @@ _Static_assert(KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT == WEBKIT_WEB_PROCESS
 _Static_assert(KS_SOUP_MESSAGE_HEADERS_RESPONSE == SOUP_MESSAGE_HEADERS_RESPONSE, "SOUP_MESSAGE_HEADERS_RESPONSE");
 _Static_assert(KS_WEBKIT_WEB_PROCESS_TERMINATED_BY_API == WEBKIT_WEB_PROCESS_TERMINATED_BY_API, "TERMINATED_BY_API");
 
+_Static_assert(KS_WEBKIT_LOAD_STARTED == WEBKIT_LOAD_STARTED, "WEBKIT_LOAD_STARTED");
+_Static_assert(KS_WEBKIT_LOAD_REDIRECTED == WEBKIT_LOAD_REDIRECTED, "WEBKIT_LOAD_REDIRECTED");
+_Static_assert(KS_WEBKIT_LOAD_FINISHED == WEBKIT_LOAD_FINISHED, "WEBKIT_LOAD_FINISHED");
+_Static_assert(KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION, "NEW_WINDOW_ACTION");
+_Static_assert(KS_WEBKIT_POLICY_DECISION_TYPE_RESPONSE == WEBKIT_POLICY_DECISION_TYPE_RESPONSE, "RESPONSE");
+
 // Each enumeration the header writes as `unsigned int` is that type in this compiler.
 #define SAME_TYPE(a, b) _Static_assert(_Generic((a)0, b: 1, default: 0), #a " is " #b)
 SAME_TYPE(WebKitLoadEvent, unsigned int);
@@ -30,6 +36,7 @@ SAME_TYPE(WebKitScriptDialogType, unsigned int);
 SAME_TYPE(WebKitUserContentInjectedFrames, unsigned int);
 SAME_TYPE(WebKitUserScriptInjectionTime, unsigned int);
 SAME_TYPE(WebKitPolicyDecisionType, unsigned int);
+SAME_TYPE(WebKitNavigationType, unsigned int);
 SAME_TYPE(WebKitWebProcessTerminationReason, unsigned int);
 SAME_TYPE(GtkWindowType, unsigned int);
 SAME_TYPE(GIOCondition, unsigned int);

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# run.sh — the end-to-end suite: every page in Tests/E2E/pages runs in a real WebKitGTK web view
-# through `keystone-demo --page`, with the flags its `e2e-flags:` comment names (--bare, --call …).
+# run.sh [HOST…] — the end-to-end suite: every page in Tests/E2E/pages runs in a real WebKit web view
+# through each host, with the flags its `e2e-flags:` comment names (--bare, --call …): `gtk` is
+# WebKitGTKHost (`keystone-demo --page`), `webkit` is WKWebViewHost on the Cocoa WebKit shim
+# (`keystone-demo-webkit --page`); both by default.
 # A page with an `e2e-url:` comment is loaded over HTTP from the suite's own loopback servers
 # (serve.py: two origins that differ only by port), its `{A}` and `{B}` standing for them in the
 # URL and the flags. Prints each page's results and a closing "e2e: N passed, N failed"; exits
 # non-zero on any failure, or when a page printed more than one summary (a frame forging one).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-demo="$(swift build --show-bin-path)/keystone-demo"
+hosts=("$@")
+[ ${#hosts[@]} -gt 0 ] || hosts=(gtk webkit)
+bin="$(swift build --show-bin-path)"
 ports_file=$(mktemp)
 rm -f "$ports_file"
 python3 Tests/E2E/serve.py "$ports_file" 1800 &
@@ -19,25 +23,32 @@ origin_a="http://127.0.0.1:$port_a"
 origin_b="http://127.0.0.1:$port_b"
 passed=0
 failed=0
-for page in Tests/E2E/pages/*.html; do
-    name=$(basename "$page" .html)
+for host in "${hosts[@]}"; do
+  case "$host" in
+    gtk) demo="$bin/keystone-demo" ;;
+    webkit) demo="$bin/keystone-demo-webkit" ;;
+    *) echo "run.sh: unknown host $host (gtk or webkit)"; exit 1 ;;
+  esac
+  for page in Tests/E2E/pages/*.html; do
+    name="$host/$(basename "$page" .html)"
     substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g"; }
     read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1 | substitute)
     url=$(sed -nE 's/.*e2e-url: ([^ ]*) -->.*/\1/p' "$page" | head -1 | substitute)
-    output=$("$demo" --page "${url:-$page}" "${flags[@]}" --timeout 300 2>&1)  # a guard against a hang, not a speed bar
+    output=$("$demo" --page "${url:-$page}" "${flags[@]}" --timeout "${E2E_TIMEOUT:-300}" 2>&1)  # a guard against a hang, not a speed bar
     status=$?
-    grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s/^/$name: /"
+    grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s|^|$name: |"
     summaries=$(grep -cE '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output")
     summary=$(grep -E '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output" | tail -1)
     if [ "$status" -ne 0 ] || [ -z "$summary" ] || [ "$summaries" -ne 1 ]; then
         echo "$name: not ok - the page did not finish with one summary (exit $status, $summaries summaries)"
-        tail -5 <<<"$output" | sed "s/^/$name:   /"
+        tail -5 <<<"$output" | sed "s|^|$name:   |"
         failed=$((failed + 1))
         continue
     fi
     read -r page_passed page_failed < <(sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$summary")
     passed=$((passed + page_passed))
     failed=$((failed + page_failed))
+  done
 done
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,3 +1,3 @@
 // What the article on adding Keystone to an app leaves to the reader: nothing; its snippets are
-// whole. (Its Apple snippets are type-checked against the WebKit stand-in, in Tests/AppleHostTypeCheck.)
+// whole. (Its Apple snippets are type-checked with the Apple host on the Cocoa WebKit shim, in Tests/WebKitShim.)
 import Keystone

@@ -1,0 +1,192 @@
+// WebKitDemo.swift — `keystone-demo-webkit`: `keystone-demo --page` through the Apple host,
+// `WKWebViewHost`, on the Cocoa WebKit API the shim implements over WebKitGTK (Tests/WebKitShim).
+// Everything here is what an app on a device writes: a configuration, a web view in a window, its
+// own UI delegate, its own script message handler for the page's console, and the host.
+#if KEYSTONE_DEMO_WEBKIT && os(Linux)
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@_spi(KeystoneInternal) import KeystoneInterfaces
+import Keystone
+import KeystoneGTK
+import WebKitShim
+
+/// Runs one page in a `WKWebView` through `WKWebViewHost` until it closes itself or the timeout passes.
+@MainActor
+final class WebKitDemo {
+    let arguments: KeystoneDemo.Arguments
+    private let status = Locked<Int32?>(nil)
+    private let swiftCalls = Locked<Task<Void, Never>?>(nil)
+    private let terminations = Locked(0)
+    private var shownOwnPage = false
+    private let loop = GTKMainLoop()
+
+    init(arguments: KeystoneDemo.Arguments) {
+        self.arguments = arguments
+    }
+
+    func run() -> Int32 {
+        var components = KeystoneComponents()
+        components.policy = arguments.policy
+        components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: arguments.flushPolicy)
+        components.closePage = { [self] in
+            Task {
+                await swiftCalls.withLock { $0 }?.value
+                finish(0)
+            }
+        }
+        let keystone = Keystone(components: components)
+        let configuration = WKWebViewConfiguration()
+        // The page's console, as an app collects it: its own script and handler, beside the host's.
+        let console = ConsoleRelay(hub: keystone)
+        configuration.userContentController.addUserScript(
+            WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
+        configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
+        if !arguments.bare { WKWebViewHost.serveTransfers(in: configuration) }
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let dialogs = DemoUIDelegate { [self] in finish(0) }
+        webView.uiDelegate = dialogs
+        let host: WKWebViewHost
+        do {
+            try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
+            host = try WKWebViewHost(
+                webView: webView, hub: keystone,
+                options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire))
+            try keystone.register(hostInterface(host, webView: webView), namespace: "host")
+        } catch {
+            Output.line("demo failed to start: \(error)")
+            return 1
+        }
+        let window = ShimWindow(showing: webView, title: "Keystone demo (WKWebViewHost)")
+        host.terminationHandler = { [weak self, weak webView] termination in
+            guard let self else { return }
+            terminations.withLock { $0 += 1 }
+            Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
+            if !termination.reloads, !shownOwnPage, let webView, let page = arguments.page {
+                shownOwnPage = true
+                webView.load(URLRequest(url: URL(string: Self.address(of: page) + "#after-terminations")!))
+            }
+        }
+        guard let page = arguments.page else {
+            Output.line("keystone-demo-webkit serves a page: give it --page FILE|URL")
+            return 1
+        }
+        webView.load(URLRequest(url: URL(string: Self.address(of: page))!))
+        let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
+        swiftCalls.withLock {
+            $0 = Task {
+                for (method, call) in calls {
+                    do {
+                        Output.line("swift call \(method) → \(try await call.value)")
+                    } catch {
+                        Output.line("swift call \(method) failed: \(error)")
+                    }
+                }
+            }
+        }
+        loop.after(seconds: max(1, arguments.timeout)) { [self] in
+            Output.line("timed out")
+            finish(2)
+        }
+        loop.run()
+        withExtendedLifetime((host, window, dialogs, console)) {}
+        return status.withLock { $0 } ?? 1
+    }
+
+    private static func address(of page: String) -> String {
+        KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
+    }
+
+    /// The `host` namespace: evaluating app JavaScript, and ending the web content process.
+    private func hostInterface(_ host: WKWebViewHost, webView: WKWebView) -> HostInterface {
+        let kill: @MainActor @Sendable () -> Void = { [weak webView] in webView?.killWebContentProcess() }
+        return HostInterface(
+            evaluate: { [weak host] script in
+                guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
+                return try await host.evaluate(javascript: script)
+            },
+            terminate: { [loop] in
+                loop.after(seconds: 0.05) { Task { @MainActor in kill() } }
+            },
+            terminations: { [terminations] in terminations.withLock { $0 } }
+        )
+    }
+
+    private nonisolated func finish(_ code: Int32) {
+        let first = status.withLock { status -> Bool in
+            guard status == nil else { return false }
+            status = code
+            return true
+        }
+        if first { loop.quit() }
+    }
+}
+
+/// The app's own UI delegate: alerts are printed, every confirm is accepted, a prompt answers its
+/// default text followed by "!", and `window.close()` ends the run.
+@MainActor
+final class DemoUIDelegate: NSObject, WKUIDelegate {
+    private let closed: () -> Void
+
+    init(closed: @escaping () -> Void) {
+        self.closed = closed
+    }
+
+    func webView(_ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void) {
+        Output.line("alert: \(message)")
+        completionHandler()
+    }
+
+    func webView(_ webView: WKWebView, runJavaScriptConfirmPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable (Bool) -> Void) {
+        completionHandler(true)
+    }
+
+    func webView(
+        _ webView: WKWebView, runJavaScriptTextInputPanelWithPrompt prompt: String, defaultText: String?, initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
+    ) {
+        completionHandler((defaultText ?? "") + "!")
+    }
+
+    func webViewDidClose(_ webView: WKWebView) {
+        closed()
+    }
+}
+
+/// The page's console lines, from the documents the hub admits (as the GTK host relays them).
+@MainActor
+final class ConsoleRelay: NSObject, WKScriptMessageHandlerWithReply {
+    static let name = "demoConsole"
+    static let script = """
+        (function () {
+          var post = window.webkit.messageHandlers.\(name);
+          ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
+            var original = console[level];
+            console[level] = function () {
+              var text = Array.prototype.map.call(arguments, function (value) { return typeof value === 'string' ? value : String(value); }).join(' ');
+              post.postMessage([level, text]);
+              return original.apply(console, arguments);
+            };
+          });
+        })();
+        """
+    private let hub: any BridgeHub
+
+    init(hub: any BridgeHub) {
+        self.hub = hub
+    }
+
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        defer { replyHandler(nil, nil) }
+        let origin = message.frameInfo.securityOrigin
+        let frame = CallerFrame(
+            isMainFrame: message.frameInfo.isMainFrame, origin: SecurityOrigin(scheme: origin.protocol, host: origin.host, port: origin.port)?.description)
+        guard hub.refusal(of: frame) == nil, let line = message.body as? [Any], line.count == 2, let level = line[0] as? String, let text = line[1] as? String
+        else { return }
+        Output.line(level == "log" || level == "info" ? text : "[\(level)] \(text)")
+    }
+}
+#endif

@@ -1,0 +1,39 @@
+// UIKit.swift — the UIKit the article snippets use with the host (UIView.h, UIViewController.h): the
+// shim compiles them with the host; nothing here draws.
+#if !canImport(WebKit)
+import Foundation
+
+/// UIView.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIView : UIResponder`.
+@MainActor open class UIView: NSObject {
+    /// UIView.h: `typedef NS_OPTIONS(NSUInteger, UIViewAutoresizing)` (`UIView.AutoresizingMask`).
+    public struct AutoresizingMask: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
+        public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
+    }
+
+    public override init() {}
+
+    /// `@property(nonatomic) CGRect bounds;`
+    open var bounds = CGRect.zero
+    /// `@property(nonatomic) UIViewAutoresizing autoresizingMask;`
+    open var autoresizingMask: AutoresizingMask = []
+    /// `- (void)addSubview:(UIView *)view;`
+    open func addSubview(_ view: UIView) {}
+}
+
+/// UIViewController.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIViewController : UIResponder`.
+@MainActor open class UIViewController: NSObject {
+    /// `- (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil bundle:(nullable NSBundle *)nibBundleOrNil NS_DESIGNATED_INITIALIZER;`
+    public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {}
+    /// `- (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;`
+    public required init?(coder: NSCoder) {}
+    /// `@property(null_resettable, nonatomic, strong) UIView *view;`
+    open var view: UIView! = UIView()
+    /// `@property(nullable, nonatomic, copy) NSString *title;`
+    open var title: String?
+    /// `- (void)viewDidLoad;`
+    open func viewDidLoad() {}
+}
+#endif

@@ -1,0 +1,613 @@
+// WebView.swift — WKWebView and WKWebViewConfiguration over a WebKitGTK web view: loading,
+// evaluation, dialogs, navigation events and policy, the end of the web content process. Each
+// declaration names the header it follows (Source/WebKit/UIProcess/API/Cocoa/ in WebKit's tree);
+// each behaviour that differs from WebKitGTK's own follows WebKit's Cocoa code, as README.md says.
+#if !canImport(WebKit)
+import CWebKitGTK
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// MARK: WKWebViewConfiguration.h
+
+/// WKWebViewConfiguration.h: `WK_SWIFT_UI_ACTOR @interface WKWebViewConfiguration : NSObject <NSSecureCoding, NSCopying>`.
+@MainActor open class WKWebViewConfiguration: NSObject {
+    /// `@property (nonatomic, strong) WKUserContentController *userContentController;`
+    open var userContentController = WKUserContentController()
+    private(set) var schemeHandlers: [String: any WKURLSchemeHandler] = [:]
+
+    /// NSObject's `- (instancetype)init;`
+    public override init() {}
+
+    /// What `-[WKWebView configuration]` returns: a copy, with the same controller and handlers.
+    func copied() -> WKWebViewConfiguration {
+        let copy = WKWebViewConfiguration()
+        copy.userContentController = userContentController
+        copy.schemeHandlers = schemeHandlers
+        return copy
+    }
+
+    /// `- (void)setURLSchemeHandler:(nullable id <WKURLSchemeHandler>)urlSchemeHandler forURLScheme:(NSString *)urlScheme;`
+    /// (iOS 11, macOS 10.13). Raises NSInvalidArgumentException for a scheme WebKit handles itself
+    /// and for one that already has a handler (WKWebViewConfiguration.mm).
+    open func setURLSchemeHandler(_ urlSchemeHandler: (any WKURLSchemeHandler)?, forURLScheme urlScheme: String) {
+        let scheme = urlScheme.lowercased()
+        if WKWebView.handlesURLScheme(scheme) {
+            return ShimFaults.raise("NSInvalidArgumentException: '\(urlScheme)' is a URL scheme that WKWebView handles natively")
+        }
+        if schemeHandlers[scheme] != nil {
+            return ShimFaults.raise("NSInvalidArgumentException: URL scheme '\(urlScheme)' already has a registered URL scheme handler")
+        }
+        schemeHandlers[scheme] = urlSchemeHandler
+    }
+
+    /// `- (nullable id <WKURLSchemeHandler>)urlSchemeHandlerForURLScheme:(NSString *)urlScheme;` (iOS 11, macOS 10.13).
+    open func urlSchemeHandler(forURLScheme urlScheme: String) -> (any WKURLSchemeHandler)? {
+        schemeHandlers[urlScheme.lowercased()]
+    }
+}
+
+// MARK: WKWebView.h
+
+/// WKWebView.h: `WK_SWIFT_UI_ACTOR @interface WKWebView : UIView` (NSView on macOS), over a
+/// WebKitGTK web view in the default web context.
+@MainActor open class WKWebView: UIView {
+    /// The `GtkWidget *` of the WebKitGTK web view, for a window to show (``ShimWindow``).
+    public let widget: OpaquePointer
+    var view: OpaquePointer { ks_web_view(widget) }
+    private let ownConfiguration: WKWebViewConfiguration
+    /// Whether a window shows the web view: WebKit reloads a crashed page only when visible.
+    var isShown = false {
+        didSet { if isShown, reloadsWhenShown { reloadsWhenShown = false; reload() } }
+    }
+    private var reloadsWhenShown = false
+    /// The navigation the app started with `load`/`reload`, whose action no frame started.
+    private var appNavigation: (uri: String, navigation: WKNavigation)?
+    /// The main frame's navigation under way, and whether it failed.
+    private var navigation: WKNavigation?
+    private var navigationFailed = false
+    /// The origin of the committed main document.
+    private(set) var mainOrigin = OriginParts.opaque
+    private var observers: [Observer] = []
+    /// The tasks of this web view's scheme handlers, started and not finished.
+    var runningTasks: [ShimSchemeTask] = []
+
+    private static var views: [OpaquePointer: WeakView] = [:]
+    private struct WeakView { weak var view: WKWebView? }
+
+    /// The web view of a WebKitGTK view.
+    static func of(_ view: OpaquePointer) -> WKWebView? { views[view]?.view }
+
+    /// `- (instancetype)initWithFrame:(CGRect)frame configuration:(WKWebViewConfiguration *)configuration NS_DESIGNATED_INITIALIZER;`
+    /// The web view keeps a copy of `configuration` (`@property (nonatomic, readonly, copy)`).
+    public init(frame: CGRect, configuration: WKWebViewConfiguration) {
+        gtk_init(nil, nil)
+        ownConfiguration = configuration.copied()
+        let controller = configuration.userContentController
+        widget = OpaquePointer(g_object_ref_sink(UnsafeMutableRawPointer(webkit_web_view_new_with_user_content_manager(controller.manager))))
+        super.init()
+        Self.views[view] = WeakView(view: self)
+        controller.webViews.removeAll { $0.webView == nil }
+        controller.webViews.append(.init(webView: self, view: view))
+        for scheme in ownConfiguration.schemeHandlers.keys { ShimSchemeTask.serve(scheme, in: webkit_web_view_get_context(view)) }
+        connectSignals()
+    }
+
+    isolated deinit {
+        for task in runningTasks { task.stop() }
+        ks_disconnect_all(UnsafeMutableRawPointer(view), Unmanaged.passUnretained(self).toOpaque())
+        Self.views[view] = nil
+        g_object_unref(UnsafeMutableRawPointer(widget))
+    }
+
+    /// `+ (BOOL)handlesURLScheme:(NSString *)urlScheme;` (iOS 11, macOS 10.13): the schemes WebKit
+    /// loads itself (WKWebView.mm, `WebKit::URLSchemeHandler`'s built-ins).
+    public static func handlesURLScheme(_ urlScheme: String) -> Bool {
+        ["http", "https", "file", "about", "data", "blob", "ftp", "ws", "wss", "javascript", "webkit-fake-url"].contains(urlScheme.lowercased())
+    }
+
+    /// `@property (nonatomic, readonly, copy) WKWebViewConfiguration *configuration;`: a copy each time,
+    /// sharing the controller and scheme handlers.
+    open var configuration: WKWebViewConfiguration { ownConfiguration.copied() }
+    /// `@property (nullable, nonatomic, weak) id <WKUIDelegate> UIDelegate;`
+    open weak var uiDelegate: (any WKUIDelegate)? {
+        didSet { notify(\WKWebView.uiDelegate) }
+    }
+    /// `@property (nullable, nonatomic, weak) id <WKNavigationDelegate> navigationDelegate;`
+    open weak var navigationDelegate: (any WKNavigationDelegate)? {
+        didSet { notify(\WKWebView.navigationDelegate) }
+    }
+    /// `@property (nullable, nonatomic, readonly, copy) NSURL *URL;`
+    open var url: URL? { webkit_web_view_get_uri(view).flatMap { URL(string: String(cString: $0)) } }
+
+    /// `- (nullable WKNavigation *)loadRequest:(NSURLRequest *)request;` (its address only).
+    @discardableResult open func load(_ request: URLRequest) -> WKNavigation? {
+        guard let url = request.url else { return nil }
+        let navigation = WKNavigation()
+        appNavigation = (url.absoluteString, navigation)
+        webkit_web_view_load_uri(view, url.absoluteString)
+        return navigation
+    }
+
+    /// `- (nullable WKNavigation *)loadHTMLString:(NSString *)string baseURL:(nullable NSURL *)baseURL;`
+    @discardableResult open func loadHTMLString(_ string: String, baseURL: URL?) -> WKNavigation? {
+        let navigation = WKNavigation()
+        appNavigation = (baseURL?.absoluteString ?? "about:blank", navigation)
+        webkit_web_view_load_html(view, string, baseURL?.absoluteString)
+        return navigation
+    }
+
+    /// `- (nullable WKNavigation *)reload;`
+    @discardableResult open func reload() -> WKNavigation? {
+        let navigation = WKNavigation()
+        appNavigation = (url?.absoluteString ?? "", navigation)
+        webkit_web_view_reload(view)
+        return navigation
+    }
+
+    /// Ends the web content process, as a crash would (WebKit's private `_killWebContentProcess`).
+    public func killWebContentProcess() {
+        webkit_web_view_terminate_web_process(view)
+    }
+
+    /// `- (void)evaluateJavaScript:(NSString *)javaScriptString completionHandler:(void (^ _Nullable)(_Nullable id, NSError * _Nullable error))completionHandler;`
+    /// (the SDK marks the handler `WK_SWIFT_UI_ACTOR` and `NS_SWIFT_SENDABLE`). Runs in the main
+    /// frame's page world; the value arrives as a property list, `undefined` as `nil`.
+    open func evaluateJavaScript(
+        _ javaScriptString: String,
+        completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
+    ) {
+        let box = Unmanaged.passRetained(EvaluationBox(completionHandler)).toOpaque()
+        let utf8 = Array(javaScriptString.utf8)
+        utf8.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+                webkit_web_view_evaluate_javascript(
+                    view, text.baseAddress, gssize(text.count), nil, nil, nil,
+                    { source, result, data in
+                        guard let source, let result, let data else { return }
+                        MainActor.assumeIsolated {
+                            Unmanaged<EvaluationBox>.fromOpaque(data).takeRetainedValue().finish(ks_web_view_of(source), result)
+                        }
+                    }, box)
+            }
+        }
+    }
+
+    // MARK: Key-value observing (the Swift overlay's NSObject.observe)
+
+    private struct Observer {
+        weak var observation: NSKeyValueObservation?
+        let keyPath: AnyKeyPath
+        let handler: @Sendable (WKWebView, NSKeyValueObservedChange<Any>) -> Void
+    }
+
+    /// The overlay's `_KeyValueCodingAndObserving.observe(_:options:changeHandler:)`, for the
+    /// properties the shim reports: `uiDelegate` and `navigationDelegate`. Observing stops at
+    /// `invalidate()` or when the observation goes.
+    public nonisolated func observe<Value>(
+        _ keyPath: KeyPath<WKWebView, Value>,
+        options: NSKeyValueObservingOptions = [],
+        changeHandler: @escaping @Sendable (WKWebView, NSKeyValueObservedChange<Value>) -> Void
+    ) -> NSKeyValueObservation {
+        // Key paths to the web view's own properties hold no state of their own.
+        nonisolated(unsafe) let keyPath = keyPath as AnyKeyPath
+        return MainActor.assumeIsolated {
+            let observation = NSKeyValueObservation()
+            observers.append(Observer(observation: observation, keyPath: keyPath) { webView, _ in changeHandler(webView, NSKeyValueObservedChange()) })
+            return observation
+        }
+    }
+
+    private func notify(_ keyPath: AnyKeyPath) {
+        observers.removeAll { $0.observation == nil || $0.observation?.isValid == false }
+        for observer in observers where observer.keyPath == keyPath { observer.handler(self, NSKeyValueObservedChange()) }
+    }
+
+    // MARK: Signals
+
+    private func connectSignals() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        _ = ks_on_script_dialog(
+            view,
+            { _, dialog, data in
+                guard let dialog, let data else { return 0 }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().runDialog(dialog) }
+                return 1
+            }, me)
+        _ = ks_on_decide_policy(
+            view,
+            { _, decision, type, data in
+                guard let decision, let data else { return 0 }
+                return MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().decide(decision, type: type) ? 1 : 0 }
+            }, me)
+        _ = ks_on_load_changed(
+            view,
+            { _, event, data in
+                guard let data else { return }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().loadChanged(event) }
+            }, me)
+        _ = ks_on_load_failed(
+            view,
+            { _, event, _, error, data in
+                guard let data else { return 0 }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().loadFailed(event, error: error) }
+                return 1  // no error page: WebKit's Cocoa API shows none
+            }, me)
+        _ = ks_on_web_process_terminated(
+            view,
+            { _, _, data in
+                guard let data else { return }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().processTerminated() }
+            }, me)
+        _ = ks_on_close(
+            view,
+            { _, data in
+                guard let data else { return }
+                MainActor.assumeIsolated {
+                    let webView = Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue()
+                    _ = webView.uiDelegate.map { delegate in OptionalRequirement.implemented { delegate.webViewDidClose(webView) } }
+                }
+            }, me)
+        _ = ks_on_create(
+            view,
+            { _, _, data in
+                guard let data else { return nil }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().createWindow() }
+                return nil
+            }, me)
+    }
+
+    /// A frame the shim knows only as the main frame, with the committed document's origin.
+    private var mainFrame: WKFrameInfo { WKFrameInfo(isMainFrame: true, origin: mainOrigin, webView: self) }
+
+    // MARK: Dialogs (WKUIDelegate.h; without a delegate method, WebKit behaves as if the user cancelled)
+
+    private func runDialog(_ dialog: OpaquePointer) {
+        let text = String(cString: webkit_script_dialog_get_message(dialog))
+        let tagged = FrameScript.untag(text: text)
+        let frame = tagged.map { WKFrameInfo(isMainFrame: $0.isMainFrame, origin: $0.origin, webView: self) } ?? WKFrameInfo(isMainFrame: false, origin: .opaque, webView: self)
+        let message = tagged?.text ?? text
+        let pending = PendingDialog(dialog)
+        defer { pending.signalReturns() }
+        switch webkit_script_dialog_get_dialog_type(dialog) {
+        case KS_WEBKIT_SCRIPT_DIALOG_ALERT:
+            let checker = CheckedCompletion("webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:")
+            let implemented = uiDelegate.map { delegate in
+                OptionalRequirement.implemented {
+                    delegate.webView(self, runJavaScriptAlertPanelWithMessage: message, initiatedByFrame: frame) { if checker.call() { pending.close() } }
+                }
+            }
+            if implemented != true { checker.disarm(); pending.close() }
+        case KS_WEBKIT_SCRIPT_DIALOG_CONFIRM:
+            let checker = CheckedCompletion("webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:")
+            let implemented = uiDelegate.map { delegate in
+                OptionalRequirement.implemented {
+                    delegate.webView(self, runJavaScriptConfirmPanelWithMessage: message, initiatedByFrame: frame) { confirmed in
+                        if checker.call() { pending.confirm(confirmed) }
+                    }
+                }
+            }
+            if implemented != true { checker.disarm(); pending.confirm(false) }
+        case KS_WEBKIT_SCRIPT_DIALOG_PROMPT:
+            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            let checker = CheckedCompletion("webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:")
+            let implemented = uiDelegate.map { delegate in
+                OptionalRequirement.implemented {
+                    delegate.webView(self, runJavaScriptTextInputPanelWithPrompt: message, defaultText: defaultText, initiatedByFrame: frame) { answer in
+                        if checker.call() { pending.answer(answer) }
+                    }
+                }
+            }
+            if implemented != true { checker.disarm(); pending.answer(nil) }
+        default:
+            pending.close()
+        }
+    }
+
+    // MARK: Navigation (WKNavigationDelegate.h, and NavigationState.mm for what WebKit does without a delegate method)
+
+    private func decide(_ decision: OpaquePointer, type: UInt32) -> Bool {
+        let pending = PendingDecision(decision)
+        if type == KS_WEBKIT_POLICY_DECISION_TYPE_RESPONSE {
+            decideResponse(ks_response_decision(decision), pending)
+            return true
+        }
+        let gtkAction = ks_navigation_action(decision)!
+        let request = webkit_navigation_action_get_request(gtkAction)!
+        let uri = webkit_uri_request_get_uri(request).map { String(cString: $0) } ?? ""
+        var urlRequest = URLRequest(url: URL(string: uri) ?? URL(string: "about:blank")!)
+        urlRequest.httpMethod = webkit_uri_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
+        // A navigation the app started has no source frame; the shim cannot tell a page's frames
+        // apart here, and names the main frame (README.md: frames).
+        var source: WKFrameInfo? = mainFrame
+        if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
+            source = nil
+        }
+        let navigationType = WKNavigationType(rawValue: Int(webkit_navigation_action_get_navigation_type(gtkAction))) ?? .other
+        let action = WKNavigationAction(
+            request: urlRequest, sourceFrame: source, targetFrame: type == KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION ? nil : mainFrame,
+            navigationType: navigationType == .formResubmitted ? .formResubmitted : (navigationType.rawValue == 5 ? .other : navigationType))
+        let apply: @MainActor (WKNavigationActionPolicy) -> Void = { policy in
+            switch policy {
+            case .allow: pending.use()
+            case .cancel: pending.ignore()
+            case .download: pending.download()
+            }
+        }
+        guard let delegate = navigationDelegate else { return true.also { apply(Self.defaultPolicy(for: urlRequest, in: self)) } }
+        let preferences = WKWebpagePreferences()
+        let withPreferences = CheckedCompletion("webView:decidePolicyForNavigationAction:preferences:decisionHandler:")
+        if OptionalRequirement.implemented({
+            delegate.webView(self, decidePolicyFor: action, preferences: preferences) { policy, _ in if withPreferences.call() { apply(policy) } }
+        }) {
+            return true
+        }
+        withPreferences.disarm()
+        let plain = CheckedCompletion("webView:decidePolicyForNavigationAction:decisionHandler:")
+        if OptionalRequirement.implemented({ delegate.webView(self, decidePolicyFor: action) { policy in if plain.call() { apply(policy) } } }) {
+            return true
+        }
+        plain.disarm()
+        apply(Self.defaultPolicy(for: urlRequest, in: self))
+        return true
+    }
+
+    /// NavigationState.mm, `decidePolicyForNavigationAction` without a delegate method: allowed when
+    /// WebKit can load the request (its own schemes, or one with a scheme handler), otherwise
+    /// ignored (macOS then opens it with NSWorkspace, which the shim does not).
+    private static func defaultPolicy(for request: URLRequest, in webView: WKWebView) -> WKNavigationActionPolicy {
+        let scheme = request.url?.scheme?.lowercased() ?? ""
+        return handlesURLScheme(scheme) || webView.ownConfiguration.schemeHandlers[scheme] != nil ? .allow : .cancel
+    }
+
+    private func decideResponse(_ decision: OpaquePointer, _ pending: PendingDecision) {
+        let gtkResponse = webkit_response_policy_decision_get_response(decision)!
+        let uri = webkit_uri_response_get_uri(gtkResponse).map { String(cString: $0) } ?? "about:blank"
+        let url = URL(string: uri) ?? URL(string: "about:blank")!
+        let status = Int(webkit_uri_response_get_status_code(gtkResponse))
+        let mime = webkit_uri_response_get_mime_type(gtkResponse).map { String(cString: $0) }
+        let plain = URLResponse(url: url, mimeType: mime, expectedContentLength: -1, textEncodingName: nil)
+        let response: URLResponse =
+            url.scheme?.hasPrefix("http") == true
+            ? HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: mime.map { ["Content-Type": $0] }) ?? plain : plain
+        let navigationResponse = WKNavigationResponse(
+            isForMainFrame: webkit_response_policy_decision_is_main_frame_main_resource(decision) != 0,
+            canShowMIMEType: webkit_response_policy_decision_is_mime_type_supported(decision) != 0, response: response)
+        let apply: @MainActor (WKNavigationResponsePolicy) -> Void = { policy in
+            switch policy {
+            case .allow: pending.use()
+            case .cancel: pending.ignore()
+            case .download: pending.download()
+            }
+        }
+        let checker = CheckedCompletion("webView:decidePolicyForNavigationResponse:decisionHandler:")
+        if let delegate = navigationDelegate,
+            OptionalRequirement.implemented({ delegate.webView(self, decidePolicyFor: navigationResponse) { policy in if checker.call() { apply(policy) } } })
+        {
+            return
+        }
+        checker.disarm()
+        apply(navigationResponse.canShowMIMEType ? .allow : .cancel)
+    }
+
+    private func loadChanged(_ event: UInt32) {
+        switch event {
+        case KS_WEBKIT_LOAD_STARTED:
+            navigation = appNavigation?.navigation ?? WKNavigation()
+            appNavigation = nil
+            navigationFailed = false
+            callNavigationDelegate { $0.webView(self, didStartProvisionalNavigation: self.navigation) }
+        case KS_WEBKIT_LOAD_REDIRECTED:
+            callNavigationDelegate { $0.webView(self, didReceiveServerRedirectForProvisionalNavigation: self.navigation) }
+        case KS_WEBKIT_LOAD_COMMITTED:
+            // The old document's loads end with it: WebKit stops its scheme tasks.
+            for task in runningTasks { task.stop() }
+            mainOrigin = Self.origin(of: url)
+            callNavigationDelegate { $0.webView(self, didCommit: self.navigation) }
+        case KS_WEBKIT_LOAD_FINISHED:
+            if !navigationFailed { callNavigationDelegate { $0.webView(self, didFinish: self.navigation) } }
+            navigation = nil
+        default:
+            break
+        }
+    }
+
+    private func loadFailed(_ event: UInt32, error: OpaquePointer?) {
+        navigationFailed = true
+        let failure = NSError(
+            domain: "WebKitErrorDomain", code: 0, userInfo: [NSLocalizedDescriptionKey: error.map { String(cString: ks_error_message($0)) } ?? "the load failed"])
+        if event == KS_WEBKIT_LOAD_STARTED || event == KS_WEBKIT_LOAD_REDIRECTED {
+            callNavigationDelegate { $0.webView(self, didFailProvisionalNavigation: self.navigation, withError: failure) }
+        } else {
+            callNavigationDelegate { $0.webView(self, didFail: self.navigation, withError: failure) }
+        }
+    }
+
+    /// WebPageProxy::dispatchProcessDidTerminate: a navigation delegate with the method is told
+    /// and WebKit does nothing more; without one WebKit reloads the page, once it is visible.
+    private func processTerminated() {
+        for task in runningTasks { task.stop() }
+        if let delegate = navigationDelegate, OptionalRequirement.implemented({ delegate.webViewWebContentProcessDidTerminate(self) }) { return }
+        if isShown { reload() } else { reloadsWhenShown = true }
+    }
+
+    private func callNavigationDelegate(_ call: (any WKNavigationDelegate) -> Void) {
+        guard let delegate = navigationDelegate else { return }
+        _ = OptionalRequirement.implemented { call(delegate) }
+    }
+
+    /// WKUIDelegate's `createWebViewWithConfiguration:…`: the shim makes no related web views.
+    private func createWindow() {
+        guard let delegate = uiDelegate else { return }
+        let action = WKNavigationAction(request: URLRequest(url: URL(string: "about:blank")!), sourceFrame: mainFrame, targetFrame: nil, navigationType: .other)
+        var created: WKWebView?
+        _ = OptionalRequirement.implemented {
+            created = delegate.webView(self, createWebViewWith: configuration, for: action, windowFeatures: WKWindowFeatures())
+        }
+        if created != nil { ShimFaults.raise("the shim cannot show a web view made for window.open") }
+    }
+
+    /// The serialised origin of the committed document's address, as its frame script reports it.
+    static func origin(of url: URL?) -> OriginParts {
+        guard let url, let scheme = url.scheme?.lowercased() else { return .opaque }
+        switch scheme {
+        case "http", "https":
+            let defaultPort = scheme == "http" ? 80 : 443
+            return OriginParts(scheme: scheme, host: url.host ?? "", port: url.port.map { $0 == defaultPort ? 0 : $0 } ?? 0)
+        case "file":
+            return OriginParts(scheme: "file", host: "", port: 0)
+        default:
+            return .opaque
+        }
+    }
+}
+
+extension Bool {
+    /// The value, after `body` has run.
+    fileprivate func also(_ body: () -> Void) -> Bool {
+        body()
+        return self
+    }
+}
+
+/// What waits for an evaluation's value.
+@MainActor
+private final class EvaluationBox {
+    let completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?
+
+    init(_ completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?) {
+        self.completion = completion
+    }
+
+    /// WKWebView.mm: an exception is `WKErrorJavaScriptExceptionOccurred` (4); a value with no
+    /// property-list form is `WKErrorJavaScriptResultTypeIsUnsupported` (5).
+    func finish(_ view: OpaquePointer, _ result: OpaquePointer) {
+        var error: OpaquePointer?
+        let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
+        guard let completion else {
+            value.map { g_object_unref(UnsafeMutableRawPointer($0)) }
+            error.map(g_error_free)
+            return
+        }
+        if let error {
+            let message = String(cString: ks_error_message(error))
+            g_error_free(error)
+            return completion(
+                nil, NSError(domain: "WKErrorDomain", code: 4, userInfo: [NSLocalizedDescriptionKey: "A JavaScript exception occurred", "WKJavaScriptExceptionMessage": message]))
+        }
+        guard let value else { return completion(nil, nil) }
+        defer { g_object_unref(UnsafeMutableRawPointer(value)) }
+        if jsc_value_is_function(value) != 0 {
+            return completion(
+                nil, NSError(domain: "WKErrorDomain", code: 5, userInfo: [NSLocalizedDescriptionKey: "JavaScript execution returned a result of an unsupported type"]))
+        }
+        completion(JSValues.propertyList(value), nil)
+    }
+}
+
+/// A script dialog WebKitGTK waits on until the shim closes it. Answered while its signal runs,
+/// WebKitGTK closes it itself when the signal returns (closing it there too would end it twice).
+@MainActor
+private final class PendingDialog {
+    private let dialog: OpaquePointer
+    private var open = true
+    private var inSignal = true
+
+    func signalReturns() {
+        inSignal = false
+    }
+
+    init(_ dialog: OpaquePointer) {
+        self.dialog = webkit_script_dialog_ref(dialog)
+    }
+
+    isolated deinit {
+        close()
+        webkit_script_dialog_unref(dialog)
+    }
+
+    func confirm(_ confirmed: Bool) {
+        webkit_script_dialog_confirm_set_confirmed(dialog, confirmed ? 1 : 0)
+        close()
+    }
+
+    /// A prompt's answer; `nil` answers `null`, as a cancelled prompt does.
+    func answer(_ text: String?) {
+        if let text { webkit_script_dialog_prompt_set_text(dialog, text) }
+        close()
+    }
+
+    func close() {
+        guard open else { return }
+        open = false
+        if !inSignal { webkit_script_dialog_close(dialog) }
+    }
+}
+
+/// A policy decision WebKitGTK waits on until the shim makes it.
+@MainActor
+private final class PendingDecision {
+    private let decision: OpaquePointer
+
+    init(_ decision: OpaquePointer) {
+        self.decision = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decision)))
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(decision))
+    }
+
+    func use() { webkit_policy_decision_use(decision) }
+    func ignore() { webkit_policy_decision_ignore(decision) }
+    func download() { webkit_policy_decision_download(decision) }
+}
+
+// MARK: Key-value observing (Foundation: NSKeyValueObserving.h, and the Swift overlay's NSObject.swift)
+
+/// NSKeyValueObserving.h: `typedef NS_OPTIONS(NSUInteger, NSKeyValueObservingOptions)`.
+public struct NSKeyValueObservingOptions: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let new = NSKeyValueObservingOptions(rawValue: 0x01)
+    public static let old = NSKeyValueObservingOptions(rawValue: 0x02)
+}
+
+/// The overlay's `public struct NSKeyValueObservedChange<Value>`.
+public struct NSKeyValueObservedChange<Value> {}
+
+/// The overlay's `public class NSKeyValueObservation : NSObject`; observing stops at `invalidate()`
+/// or `deinit`.
+public final class NSKeyValueObservation: NSObject, @unchecked Sendable {
+    private(set) var isValid = true
+
+    public func invalidate() {
+        isValid = false
+    }
+}
+
+// MARK: A window for a web view (what an app's view hierarchy does on a device)
+
+/// Shows a web view in a top-level GTK window, as an app's window shows a `WKWebView`.
+@MainActor
+public final class ShimWindow {
+    private let window: OpaquePointer
+    private let webView: WKWebView
+
+    public init(showing webView: WKWebView, title: String, width: Int = 800, height: Int = 600) {
+        gtk_init(nil, nil)
+        self.webView = webView
+        window = gtk_window_new(KS_GTK_WINDOW_TOPLEVEL)
+        gtk_window_set_title(ks_window(window), title)
+        gtk_window_set_default_size(ks_window(window), Int32(width), Int32(height))
+        gtk_container_add(ks_container(window), webView.widget)
+        gtk_widget_show_all(window)
+        webView.isShown = true
+    }
+
+    isolated deinit {
+        webView.isShown = false
+        gtk_widget_destroy(window)
+    }
+}
+#endif
