@@ -268,11 +268,15 @@ struct HostInterface: BridgeInterface {
     let terminate: @Sendable () -> Void
     /// How many times the page's web process has ended.
     let terminations: @Sendable () -> Int
+    /// Which host serves the page: `gtk` (WebKitGTKHost) or `webkit` (WKWebViewHost), for the
+    /// pages that show a difference between them.
+    var host = "gtk"
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("evaluate") { (script: String) async throws -> JSONValue in try await evaluate(script) }
         methods.sync("terminate", terminate)
         methods.sync("terminations", terminations)
+        methods.sync("name") { host }
     }
 }
 

@@ -14,44 +14,50 @@ import WebKit
 /// Every `WKNavigationDelegate` method: each asks the app's navigation delegate at call time
 /// (`appNavigationDelegate?.webView?(…)` is `nil` when it has no such method) and otherwise answers
 /// as WebKit does without a navigation delegate (WKNavigationDelegate.h). The host itself takes
-/// only WebViewJavascriptBridge's signals and the end of the web content process.
-extension WKWebViewHost {
+/// only WebViewJavascriptBridge's signals, committed main documents, and the end of the web
+/// content process.
+extension HostDelegates {
     /// A navigation: a WVJB signal is cancelled (and answered on WVJB's wire); any other goes to the
     /// app's delegate, in whichever form it has, or is allowed (downloaded when WebKit says so).
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void
     ) {
-        if decideWVJBNavigation(navigationAction, in: webView) { return decisionHandler(.cancel) }
+        if host?.decideWVJBNavigation(navigationAction, in: webView) == true { return decisionHandler(.cancel) }
         let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction, decisionHandler: decisionHandler)
-        if forwarded == nil { decisionHandler(Self.defaultPolicy(for: navigationAction)) }
+        if forwarded == nil { decisionHandler(Self.defaultPolicy(for: navigationAction, in: webView)) }
     }
 
     /// The navigation decision with preferences, which WebKit asks instead of the one without when
     /// the delegate has both: the host has both, so a WVJB signal is cancelled here, and the app's
     /// delegate is asked in whichever form it has.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,
         preferences: WKWebpagePreferences,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
     ) {
-        if decideWVJBNavigation(navigationAction, in: webView) { return decisionHandler(.cancel, preferences) }
+        if host?.decideWVJBNavigation(navigationAction, in: webView) == true { return decisionHandler(.cancel, preferences) }
         let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction, preferences: preferences, decisionHandler: decisionHandler)
         if forwarded != nil { return }
         let withoutPreferences: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction) { decisionHandler($0, preferences) }
-        if withoutPreferences == nil { decisionHandler(Self.defaultPolicy(for: navigationAction), preferences) }
+        if withoutPreferences == nil { decisionHandler(Self.defaultPolicy(for: navigationAction, in: webView), preferences) }
     }
 
-    /// What WebKit decides for a navigation when no delegate does: a download when the page asked
-    /// for one (`<a download>`), otherwise allowed.
-    private static func defaultPolicy(for navigationAction: WKNavigationAction) -> WKNavigationActionPolicy {
-        navigationAction.shouldPerformDownload ? .download : .allow
+    /// What WebKit decides for a navigation when no delegate does (NavigationState.mm,
+    /// `decidePolicyForNavigationAction`): a download when the page asked for one (`<a download>`);
+    /// allowed when WebKit can load the address (a scheme it loads itself, or one with a scheme
+    /// handler); otherwise ignored (`mailto:`, `tel:`, another app's scheme), where macOS would
+    /// then open it in its app (the app's navigation delegate does that if it wants it).
+    private static func defaultPolicy(for navigationAction: WKNavigationAction, in webView: WKWebView) -> WKNavigationActionPolicy {
+        if navigationAction.shouldPerformDownload { return .download }
+        guard let scheme = navigationAction.request.url?.scheme?.lowercased() else { return .cancel }
+        return WKWebView.handlesURLScheme(scheme) || webView.configuration.urlSchemeHandler(forURLScheme: scheme) != nil ? .allow : .cancel
     }
 
     /// A response: the app's decision, or shown when WebKit can show its type and cancelled otherwise.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationResponse: WKNavigationResponse,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
@@ -60,32 +66,35 @@ extension WKWebViewHost {
         if forwarded == nil { decisionHandler(navigationResponse.canShowMIMEType ? .allow : .cancel) }
     }
 
-    public func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
+    func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
         appNavigationDelegate?.webView?(webView, didStartProvisionalNavigation: navigation)
     }
 
-    public func webView(_ webView: WKWebView, didReceiveServerRedirectForProvisionalNavigation navigation: WKNavigation!) {
+    func webView(_ webView: WKWebView, didReceiveServerRedirectForProvisionalNavigation navigation: WKNavigation!) {
         appNavigationDelegate?.webView?(webView, didReceiveServerRedirectForProvisionalNavigation: navigation)
     }
 
-    public func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) {
+    func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) {
         appNavigationDelegate?.webView?(webView, didFailProvisionalNavigation: navigation, withError: error)
     }
 
-    public func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
+    /// A main-frame navigation committed a new document: the host's page load ends, whether or not
+    /// the new document runs the host's scripts.
+    func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) {
+        if let host, webView === host.webView { host.documentCommitted() }
         appNavigationDelegate?.webView?(webView, didCommit: navigation)
     }
 
-    public func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
+    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) {
         appNavigationDelegate?.webView?(webView, didFinish: navigation)
     }
 
-    public func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+    func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
         appNavigationDelegate?.webView?(webView, didFail: navigation, withError: error)
     }
 
     /// An authentication challenge: the app's answer, or the system's default handling.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @MainActor @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
@@ -95,7 +104,7 @@ extension WKWebViewHost {
     }
 
     /// A server with deprecated TLS: the app's decision, or refused.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         authenticationChallenge challenge: URLAuthenticationChallenge,
         shouldAllowDeprecatedTLS decisionHandler: @escaping @MainActor @Sendable (Bool) -> Void
@@ -105,20 +114,26 @@ extension WKWebViewHost {
     }
 
     @available(iOS 14.5, macOS 11.3, *)
-    public func webView(_ webView: WKWebView, navigationAction: WKNavigationAction, didBecome download: WKDownload) {
+    func webView(_ webView: WKWebView, navigationAction: WKNavigationAction, didBecome download: WKDownload) {
         appNavigationDelegate?.webView?(webView, navigationAction: navigationAction, didBecome: download)
     }
 
     @available(iOS 14.5, macOS 11.3, *)
-    public func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) {
+    func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) {
         appNavigationDelegate?.webView?(webView, navigationResponse: navigationResponse, didBecome: download)
     }
 
-    /// The web content process ended: for the host's web view the page is gone and reloads (as
-    /// ``terminationHandler`` hears); the app's delegate is told first, whichever web view it was.
-    public func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
-        appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
-        if webView === self.webView { webContentProcessDidTerminate() }
+    /// The web content process ended: the app's delegate is told first, whichever web view it was;
+    /// for the host's web view the page is gone, and it reloads (as the host's terminationHandler
+    /// hears) unless the app's delegate handles the end of the process itself: then the reload is
+    /// the app's, as without Keystone. Without a host, WebKit's own answer: the page reloads.
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        let appHandles: Void? = appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
+        if let host, webView === host.webView {
+            host.webContentProcessDidTerminate(appReloads: appHandles != nil)
+        } else if appHandles == nil, webView.window != nil {
+            webView.reload()
+        }
     }
 }
 #endif

@@ -9,18 +9,18 @@ import WebKit
 #if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 /// Each method asks the app's UI delegate at call time (`appUIDelegate?.webView?(…)` is `nil` when it
 /// has no such method) and otherwise answers as WebKit does without a UI delegate (WKUIDelegate.h).
-extension WKWebViewHost {
+extension HostDelegates {
     /// A page's `prompt`: a bridge prompt from the host's web view is answered by the hub,
     /// synchronously; any other goes to the app's UI delegate, or is cancelled (`nil`).
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         runJavaScriptTextInputPanelWithPrompt prompt: String,
         defaultText: String?,
         initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void
     ) {
-        if webView === self.webView, Keystone.isBridgePrompt(prompt) {
-            return completionHandler(answerPrompt(prompt, defaultText: defaultText, frame: frame))
+        if let host, webView === host.webView, Keystone.isBridgePrompt(prompt) {
+            return completionHandler(host.answerPrompt(prompt, defaultText: defaultText, frame: frame))
         }
         let forwarded: Void? = appUIDelegate?.webView?(
             webView, runJavaScriptTextInputPanelWithPrompt: prompt, defaultText: defaultText, initiatedByFrame: frame, completionHandler: completionHandler)
@@ -28,7 +28,7 @@ extension WKWebViewHost {
     }
 
     /// A page's `alert`: the app's, or dismissed at once.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         runJavaScriptAlertPanelWithMessage message: String,
         initiatedByFrame frame: WKFrameInfo,
@@ -39,7 +39,7 @@ extension WKWebViewHost {
     }
 
     /// A page's `confirm`: the app's, or declined.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         runJavaScriptConfirmPanelWithMessage message: String,
         initiatedByFrame frame: WKFrameInfo,
@@ -50,7 +50,7 @@ extension WKWebViewHost {
     }
 
     /// A new window (`window.open`, a `target=_blank` link): the app's, or none.
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         createWebViewWith configuration: WKWebViewConfiguration,
         for navigationAction: WKNavigationAction,
@@ -60,13 +60,13 @@ extension WKWebViewHost {
     }
 
     /// The page called `window.close()`: the app's to handle.
-    public func webViewDidClose(_ webView: WKWebView) {
+    func webViewDidClose(_ webView: WKWebView) {
         appUIDelegate?.webViewDidClose?(webView)
     }
 
     /// The page asked for the camera or microphone: the app's decision, or WebKit's own prompt.
     @available(iOS 15.0, macOS 12.0, *)
-    public func webView(
+    func webView(
         _ webView: WKWebView,
         requestMediaCapturePermissionFor origin: WKSecurityOrigin,
         initiatedByFrame frame: WKFrameInfo,
@@ -78,9 +78,39 @@ extension WKWebViewHost {
         if forwarded == nil { decisionHandler(.prompt) }
     }
 
-    #if os(macOS) || KEYSTONE_WEBKIT_SHIM
-    /// A file input on macOS: the app's open panel, or no files.
-    public func webView(
+    /// Lockdown Mode's first-use message: the app's, or WebKit's own.
+    @available(iOS 16.0, macOS 13.0, *)
+    func webView(
+        _ webView: WKWebView,
+        showLockdownModeFirstUseMessage message: String,
+        completionHandler: @escaping @MainActor @Sendable (WKDialogResult) -> Void
+    ) {
+        let forwarded: Void? = appUIDelegate?.webView?(webView, showLockdownModeFirstUseMessage: message, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(.showDefault) }
+    }
+
+    #if os(iOS) || KEYSTONE_WEBKIT_SHIM
+    /// The page asked for the device's orientation and motion (iOS): the app's decision, or
+    /// WebKit's own prompt.
+    @available(iOS 15.0, *)
+    @available(macOS, unavailable)
+    func webView(
+        _ webView: WKWebView,
+        requestDeviceOrientationAndMotionPermissionFor origin: WKSecurityOrigin,
+        initiatedByFrame frame: WKFrameInfo,
+        decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void
+    ) {
+        let forwarded: Void? = appUIDelegate?.webView?(
+            webView, requestDeviceOrientationAndMotionPermissionFor: origin, initiatedByFrame: frame, decisionHandler: decisionHandler)
+        if forwarded == nil { decisionHandler(.prompt) }
+    }
+    #endif
+
+    // The open panel is macOS API, and iOS API from iOS 18.4, whose SDK is Xcode 16.3's (Swift 6.1).
+    #if os(macOS) || KEYSTONE_WEBKIT_SHIM || (os(iOS) && compiler(>=6.1))
+    /// A file input: the app's open panel, or no files.
+    @available(iOS 18.4, macOS 10.12, *)
+    func webView(
         _ webView: WKWebView,
         runOpenPanelWith parameters: WKOpenPanelParameters,
         initiatedByFrame frame: WKFrameInfo,

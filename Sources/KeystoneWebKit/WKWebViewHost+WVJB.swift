@@ -18,8 +18,11 @@ extension WKWebViewHost {
     /// URL): only the host's own web view's main document, of a document the hub admits.
     func decideWVJBNavigation(_ navigationAction: WKNavigationAction, in webView: WKWebView) -> Bool {
         guard let uri = navigationAction.request.url?.absoluteString, PageWire.isWVJBSignal(uri) else { return false }
-        guard let wvjb, webView === self.webView else { return true }
-        let frame = Self.callerFrame(navigationAction.sourceFrame)
+        // `sourceFrame` is declared nonnull, yet WebKit hands nil for a navigation no frame started
+        // (WKNavigationAction.mm checks for it itself): read as optional, such a signal is no one's.
+        let source: WKFrameInfo? = navigationAction.sourceFrame
+        guard let wvjb, webView === self.webView, let source else { return true }
+        let frame = Self.callerFrame(source)
         switch wvjb.answer(toNavigation: uri, from: frame) {
         case .fetchQueue(let script):
             fetchWVJBQueue(script, wire: wvjb, from: frame)

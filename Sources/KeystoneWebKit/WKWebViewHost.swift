@@ -8,31 +8,37 @@ import WebKit
 
 #if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
 /// Attaches a `BridgeHub` to a `WKWebView`: injects `window._dswk = true` and the page runtime at
-/// document start, answers bridge prompts through the UI delegate's text-input panel, takes
-/// asynchronous calls through a script message handler with a reply, evaluates the evaluator's
-/// batches, and reports new documents as page loads. It reports who called (`WKFrameInfo`'s frame
-/// and origin) and decides nothing: the hub's policy does.
+/// document start, answers bridge prompts (synchronous and asynchronous calls alike, as DSBridge's
+/// own `dsbridge.js` makes them) through the UI delegate's text-input panel, evaluates the
+/// evaluator's batches, and reports new documents as page loads. It reports who called
+/// (`WKFrameInfo`'s frame and origin) and decides nothing: the hub's policy does.
 ///
-/// The host becomes the web view's `uiDelegate` and `navigationDelegate` and keeps the app's: it
-/// passes every `WKNavigationDelegate` method, and `WKUIDelegate`'s new-window, close, `alert`,
-/// `confirm`, `prompt`, media-capture and (macOS) open-panel methods, to ``appUIDelegate`` and
-/// ``appNavigationDelegate`` when they implement them (asked at each call), and otherwise answers
-/// as WebKit does without a delegate. `WKUIDelegate`'s context-menu and edit-menu methods are not
-/// passed on: answering them at all would replace WebKit's own menus for every app.
-/// A delegate the app sets on the web view later becomes the app's delegate, and the web view's
-/// delegate stays the host.
+/// The page's calls come as text only: the host adds no script message handler to the page's
+/// world, where any page script could post a value the engine would rebuild, however large, in
+/// the app (a sparse array of a hundred million elements, say).
 ///
-/// The app keeps the host (WebKit holds it only weakly); ``detach()`` gives the web view back. The
-/// host refuses a web view whose `WKUserContentController` another host already uses (copies of a
-/// `WKWebViewConfiguration` share one), and answers only its own web view's messages: a
-/// `window.open` popup made from the same configuration is refused.
+/// The web view's `uiDelegate` and `navigationDelegate` become an object of the host's, which keeps
+/// the app's delegates: it passes every `WKNavigationDelegate` method, and `WKUIDelegate`'s
+/// new-window, close, `alert`, `confirm`, `prompt`, media-capture, orientation-permission, Lockdown
+/// Mode and open-panel methods, to ``appUIDelegate`` and ``appNavigationDelegate`` when they
+/// implement them (asked at each call), and otherwise answers as WebKit does without a delegate.
+/// `WKUIDelegate`'s context-menu and edit-menu methods are not passed on: answering them at all
+/// would replace WebKit's own menus for every app. A delegate the app sets on the web view later
+/// becomes the app's delegate. That object lives as long as the web view's content controller:
+/// an app that lets the host go without ``detach()`` keeps its delegates, and may attach a new host.
 ///
-/// New documents are learned from the host's script in an isolated content world, which page
-/// scripts cannot reach: each main document names itself there (and again when the engine restores
-/// it from its back/forward cache), and the host guards every batch with the name of the document
-/// it was made for. The end of the web content process is a page change too.
+/// The app keeps the host; ``detach()`` gives the web view back. The host refuses a web view whose
+/// `WKUserContentController` another live host uses (copies of a `WKWebViewConfiguration` share
+/// one), and answers only its own web view: a `window.open` popup made from the same
+/// configuration is refused.
+///
+/// New documents are learned from the engine (a committed main-frame navigation ends the page
+/// load) and from the host's script in an isolated content world, which page scripts cannot reach:
+/// each main document names itself there (and again when the engine restores it from its
+/// back/forward cache), and the host guards every batch with the name of the document it was made
+/// for. The end of the web content process is a page change too.
 @MainActor
-public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, EvaluationTarget {
+public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// How the host serves pages: the options every host takes.
     public typealias Options = HostOptions
 
@@ -44,40 +50,43 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     public private(set) weak var webView: WKWebView?
     /// The app's own UI delegate, which keeps receiving everything the host does not answer. Setting
     /// the web view's `uiDelegate` sets this instead.
-    public weak var appUIDelegate: (any WKUIDelegate)?
+    public var appUIDelegate: (any WKUIDelegate)? {
+        get { delegates.appUIDelegate }
+        set { delegates.appUIDelegate = newValue }
+    }
     /// The app's own navigation delegate, which keeps receiving every navigation event. Setting the
     /// web view's `navigationDelegate` sets this instead.
-    public weak var appNavigationDelegate: (any WKNavigationDelegate)?
+    public var appNavigationDelegate: (any WKNavigationDelegate)? {
+        get { delegates.appNavigationDelegate }
+        set { delegates.appNavigationDelegate = newValue }
+    }
     /// Told when the page's web content process ends, after the hub has settled everything bound
     /// for the page and before the host reloads it (backing off, and stopping, as
-    /// `HostCore/TerminationLimit` says).
+    /// `HostCore/TerminationLimit` says). The host reloads only a page the app's own navigation
+    /// delegate does not: when it implements `webViewWebContentProcessDidTerminate(_:)`, the
+    /// reload is the app's, as it is without Keystone.
     public var terminationHandler: (@MainActor (WebProcessTermination) -> Void)?
     /// WebViewJavascriptBridge's wire, when the page speaks it.
     let wvjb: WVJBWire?
+    /// The web view's delegates and the host's script message handler, kept by the content controller.
+    let delegates: HostDelegates
     /// What the host decides as every host does: documents, origins, terminations.
     private var core: HostCore
     /// The clock terminations are counted on, from when the host was made.
     private let started = ContinuousClock.now
-    /// The web view's content controller, and the scripts the host added to it.
-    private weak var controller: WKUserContentController?
-    private var scripts: [WKUserScript] = []
-    /// Watches the web view's delegates, which stay the host while it is attached.
-    private var delegateObservations: [NSKeyValueObservation] = []
-    private static let handlerName = "keystone"
-    private static let documentHandlerName = "keystoneDocument"
+    static let documentHandlerName = "keystoneDocument"
     /// The isolated content world of the host's own script: page scripts cannot reach it.
-    private static let world = WKContentWorld.world(name: "keystone-host")
-    /// The content controllers hosts are attached to: WebKit refuses a second handler of one name.
-    private static var controllersInUse: [WeakController] = []
+    static let world = WKContentWorld.world(name: "keystone-host")
 
-    /// Attaches `hub` to `webView`: adds the host's scripts and handlers, and becomes the web view's
-    /// UI and navigation delegate, keeping the app's delegates to pass on what it does not answer.
+    /// Attaches `hub` to `webView`: adds the host's scripts and handler, and puts its delegates in
+    /// front of the app's, which it keeps to pass on what it does not answer.
     /// - Throws: `BridgeError` (`invalidRegistration`) when another host uses the web view's
     ///   content controller, or an allowed origin is not written as the engine writes origins;
     ///   the error of reading the page runtime from the package's resources.
     public init(webView: WKWebView, hub: any BridgeHub, options: Options = Options()) throws {
         let controller = webView.configuration.userContentController
-        guard !Self.isInUse(controller) else {
+        let previous = HostDelegates.attached(to: controller)
+        guard previous?.host == nil else {
             throw BridgeError(
                 code: .invalidRegistration,
                 message: "another WKWebViewHost uses this web view's WKUserContentController: give each web view a configuration of its own, or detach() the other host")
@@ -86,28 +95,23 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         self.options = options
         self.core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
         self.webView = webView
-        self.controller = controller
-        self.appUIDelegate = webView.uiDelegate
-        self.appNavigationDelegate = webView.navigationDelegate
         self.wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
-        super.init()
         let source = try HostScripts.pageWorld(injectsPageRuntime: options.injectsPageRuntime)
+        // A host let go without detach() left its delegates in front of the app's: the app's are
+        // taken over from them, and their scripts and handler give way.
+        let appUI = previous?.appUIDelegate ?? webView.uiDelegate
+        let appNavigation = previous?.appNavigationDelegate ?? webView.navigationDelegate
+        previous?.release()
+        delegates = HostDelegates(webView: webView, controller: controller, appUIDelegate: appUI, appNavigationDelegate: appNavigation)
+        super.init()
         let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(report)")
-        scripts = [
-            WKUserScript(
-                source: core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: .page),
-            WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
-        ]
-        scripts.forEach(controller.addUserScript)
-        // WebKit holds its message handlers strongly: a handler that holds the host weakly lets the
-        // host, the hub and its interfaces go when the app lets them go.
-        let handler = WeakScriptMessageHandler(host: self)
-        controller.addScriptMessageHandler(handler, contentWorld: .page, name: Self.handlerName)
-        controller.addScriptMessageHandler(handler, contentWorld: Self.world, name: Self.documentHandlerName)
-        Self.controllersInUse.append(WeakController(controller: controller))
-        webView.uiDelegate = self
-        webView.navigationDelegate = self
-        observeDelegates(of: webView)
+        delegates.attach(
+            self,
+            scripts: [
+                WKUserScript(
+                    source: core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: .page),
+                WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
+            ])
         hub.attach(to: self)
         if let transfers = webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) as? TransferSchemeHandler {
             transfers.attach(self, to: webView)
@@ -133,59 +137,17 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         configuration.setURLSchemeHandler(TransferSchemeHandler(), forURLScheme: TransferSchemeHandler.scheme)
     }
 
-    /// Gives the web view back: removes the host's scripts and message handlers, restores the app's
-    /// delegates, and ends the page load: Swift's calls waiting for the page settle with `pageGone`.
+    /// Gives the web view back: removes the host's scripts and message handler, restores the app's
+    /// delegates, stops serving the byte channel, and ends the page load: Swift's calls waiting for
+    /// the page settle with `pageGone`.
     public func detach() {
-        delegateObservations.forEach { $0.invalidate() }
-        delegateObservations = []
         perform(core.closed())
         if let webView, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) as? TransferSchemeHandler {
             transfers.detach(webView)
         }
-        if let controller {
-            controller.removeScriptMessageHandler(forName: Self.handlerName, contentWorld: .page)
-            controller.removeScriptMessageHandler(forName: Self.documentHandlerName, contentWorld: Self.world)
-            // WebKit removes user scripts only all at once: the app's own are added back.
-            let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
-            controller.removeAllUserScripts()
-            others.forEach(controller.addUserScript)
-            Self.controllersInUse.removeAll { $0.controller === controller || $0.controller == nil }
-        }
-        scripts = []
-        controller = nil
-        if let webView {
-            webView.uiDelegate = appUIDelegate
-            webView.navigationDelegate = appNavigationDelegate
-        }
+        hub.stopServingTransfers()
+        delegates.release()
         webView = nil
-    }
-
-    /// Whether a host is attached to `controller`.
-    private static func isInUse(_ controller: WKUserContentController) -> Bool {
-        controllersInUse.removeAll { $0.controller == nil }
-        return controllersInUse.contains { $0.controller === controller }
-    }
-
-    /// Keeps the web view's delegates pointing at the host: a delegate the app sets on the web view
-    /// becomes the app's delegate (WebKit reads which methods a delegate has when it is set, so the
-    /// host answers every method it forwards and asks the app's delegate at each call).
-    private func observeDelegates(of webView: WKWebView) {
-        delegateObservations = [
-            webView.observe(\.uiDelegate) { [weak self] _, _ in MainActor.assumeIsolated { self?.reclaimDelegates() } },
-            webView.observe(\.navigationDelegate) { [weak self] _, _ in MainActor.assumeIsolated { self?.reclaimDelegates() } },
-        ]
-    }
-
-    private func reclaimDelegates() {
-        guard let webView else { return }
-        if webView.uiDelegate !== self {
-            appUIDelegate = webView.uiDelegate
-            webView.uiDelegate = self
-        }
-        if webView.navigationDelegate !== self {
-            appNavigationDelegate = webView.navigationDelegate
-            webView.navigationDelegate = self
-        }
     }
 
     // MARK: EvaluationTarget
@@ -264,32 +226,22 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         return .success(data)
     }
 
-    // MARK: Script messages
+    // MARK: Page changes
 
-    /// A script message with a reply, from the web view's content controller: the page's
-    /// asynchronous call, answered through the reply, or the isolated world's report of a new main
-    /// document. Who called comes from the message's `WKFrameInfo`; a message from another web view
-    /// sharing the controller (a popup made from the same configuration) is refused.
-    func receive(_ message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void) {
-        guard let webView, message.webView === webView else {
-            return replyHandler(BridgeError(code: .notAllowed, message: "this web view has no bridge").promptAnswer, nil)
-        }
+    /// The isolated world's report of a new main document: once per main document, at its start,
+    /// and each time the engine restores it from its back/forward cache. Only the host's isolated
+    /// world can post it; a report from another web view sharing the controller is ignored.
+    func receiveDocumentReport(_ message: WKScriptMessage) {
+        guard let webView, message.webView === webView else { return }
         let caller = Self.callerFrame(message.frameInfo)
-        if message.name == Self.documentHandlerName {
-            // Only the host's isolated world can post here: once per main document, at its start,
-            // and each time the engine restores it from its back/forward cache.
-            if caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) {
-                perform(core.documentReported(token: report.token, restored: report.restored, origin: caller.origin))
-            }
-            return replyHandler(nil, nil)
-        }
-        // Who is sending is decided before anything it sent is read.
-        if let refusal = hub.refusal(of: caller) { return replyHandler(refusal, nil) }
-        guard let body = message.body as? [String: Any] else { return replyHandler(nil, "not a Keystone message") }
-        guard let method = body["method"] as? String, let arguments = body["arguments"] as? String else {
-            return replyHandler(BridgeError(code: .malformedMessage, message: "the message names no method").promptAnswer, nil)
-        }
-        replyHandler(hub.handleMessage(method, arguments: arguments, frame: caller), nil)
+        guard caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) else { return }
+        perform(core.documentReported(token: report.token, restored: report.restored, origin: caller.origin))
+    }
+
+    /// The engine committed a new main document: the page load ends, whether or not the new
+    /// document runs the host's scripts (an origin outside the allowed ones, a PDF).
+    func documentCommitted() {
+        perform(core.documentCommitted())
     }
 
     /// A bridge prompt from the host's web view, answered by the hub synchronously.
@@ -302,20 +254,27 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
         core.guarded(script)
     }
 
-    /// The web content process of the host's web view ended: the page is gone, the app hears of
-    /// it, and the page reloads.
-    func webContentProcessDidTerminate() {
-        perform(core.webProcessTerminated(.unknown, at: started.duration(to: .now)))
+    /// The web content process of the host's web view ended: the page is gone and the app hears
+    /// of it; the page reloads unless `appReloads` (the app's navigation delegate handles the end
+    /// of the process, and so its reload).
+    func webContentProcessDidTerminate(appReloads: Bool) {
+        perform(core.webProcessTerminated(.unknown, at: started.duration(to: .now)), reloads: !appReloads)
     }
 
-    /// Carries out what the host core decided; a reload waits on the main queue.
-    private func perform(_ actions: [HostCore.Action]) {
+    /// Carries out what the host core decided; a reload waits on the main queue, and happens only
+    /// while the web view is in a window (WebKit reloads a page whose process ended only when it is
+    /// visible).
+    private func perform(_ actions: [HostCore.Action], reloads: Bool = true) {
         HostCore.perform(
             actions, hub: hub, wire: wvjb, report: { terminationHandler?($0) },
             reload: { delay in
+                guard reloads else { return }
                 let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
                 DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
-                    MainActor.assumeIsolated { _ = self?.webView?.reload() }
+                    MainActor.assumeIsolated {
+                        guard let webView = self?.webView, webView.window != nil else { return }
+                        webView.reload()
+                    }
                 }
             })
     }
@@ -329,28 +288,4 @@ public final class WKWebViewHost: NSObject, WKUIDelegate, WKNavigationDelegate, 
     }
 }
 
-/// A content controller a host is attached to, held weakly.
-private struct WeakController {
-    weak var controller: WKUserContentController?
-}
-
-/// The host's script message handler: WebKit holds it strongly, and it holds the host weakly, so
-/// a host the app lets go (without ``WKWebViewHost/detach()``) goes, and its messages are refused.
-@MainActor
-final class WeakScriptMessageHandler: NSObject, WKScriptMessageHandlerWithReply {
-    private weak var host: WKWebViewHost?
-
-    init(host: WKWebViewHost) {
-        self.host = host
-    }
-
-    func userContentController(
-        _ userContentController: WKUserContentController,
-        didReceive message: WKScriptMessage,
-        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
-    ) {
-        guard let host else { return replyHandler(BridgeError(code: .pageGone, message: "the bridge has gone").promptAnswer, nil) }
-        host.receive(message, replyHandler: replyHandler)
-    }
-}
 #endif

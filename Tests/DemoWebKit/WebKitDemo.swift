@@ -109,7 +109,8 @@ final class WebKitDemo {
             terminate: { [loop] in
                 loop.after(seconds: 0.05) { Task { @MainActor in kill() } }
             },
-            terminations: { [terminations] in terminations.withLock { $0 } }
+            terminations: { [terminations] in terminations.withLock { $0 } },
+            host: "webkit"
         )
     }
 

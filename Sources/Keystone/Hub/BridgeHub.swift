@@ -29,6 +29,9 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// page runtime moves as raw bytes through it, each transfer admitted by a single-use ticket
     /// the hub issues over the call channel.
     func serveTransfers(at base: String)
+    /// The host no longer serves its byte channel (it gave the web view back): from now on `Data`
+    /// moves as base64 in JSON until a host serves one again.
+    func stopServingTransfers()
     /// Answers one request on the host's byte channel: `method` (`GET`, `POST`, `OPTIONS`), the
     /// full `url`, and the `Origin` the engine sent with it (`nil` when none). `readBody` reads the
     /// request's body, at most `limit` bytes (`nil` when it holds more); the hub calls it only once
@@ -82,6 +85,9 @@ extension BridgeHub {
 
     /// Serves no byte channel: `Data` moves as base64 in JSON.
     public func serveTransfers(at base: String) {}
+
+    /// Serves no byte channel: there is none to stop.
+    public func stopServingTransfers() {}
 
     /// The hub's answer to one request on the byte channel, or `nil` when it answers later (a
     /// stream's chunk waiting for room): for the in-memory page, the fuzzer and tests, which

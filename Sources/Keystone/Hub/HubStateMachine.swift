@@ -274,6 +274,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         transferBase = base
     }
 
+    /// The host no longer serves a byte channel: no ticket is issued from now on.
+    mutating func stopServingTransfers() {
+        transferBase = nil
+    }
+
     /// Whether the host serves a byte channel.
     var servesTransfers: Bool { transferBase != nil }
 

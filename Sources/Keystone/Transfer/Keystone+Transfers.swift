@@ -8,6 +8,10 @@ extension Keystone {
         storage.update { $0.serveTransfers(at: base) }
     }
 
+    public func stopServingTransfers() {
+        storage.update { $0.stopServingTransfers() }
+    }
+
     /// The page announced its call's argument as bytes (`"_dsbytes"`): `size` bytes at once, or a
     /// stream. The call is checked as far as it can be without them, and a ticket to send them (or
     /// the stream's first chunk) is its answer. A call sent at once runs when its bytes arrive

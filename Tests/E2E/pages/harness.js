@@ -2,6 +2,16 @@
 // then "e2e: N passed, N failed", then closes the page (which ends keystone-demo --page).
 var tests = [];
 function test(name, body) { tests.push({ name: name, body: body }); }
+/** A test of what only `host` has (`gtk`: WebKitGTKHost, `webkit`: WKWebViewHost): through the
+ *  other host it is reported skipped, saying `why` (Tests/WebKitShim/README.md lists them). */
+function testOn(host, why, name, body) { tests.push({ name: name, body: body, host: host, why: why }); }
+/** Which host serves the page (the demo's `host.name`); `gtk` where the page cannot ask. */
+function hostName() {
+  if (hostName.value === undefined) {
+    try { hostName.value = String(dsBridge.call('host.name') || 'gtk'); } catch (e) { hostName.value = 'gtk'; }
+  }
+  return hostName.value;
+}
 function show(value) {
   var text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value));
   return text.length > 120 ? text.slice(0, 120) + '… (' + text.length + ' chars)' : text;
@@ -89,6 +99,11 @@ function runTests() {
       return;
     }
     var t = tests[index++];
+    if (t.host && t.host !== hostName()) {
+      console.log('# skipped on ' + hostName() + ': ' + t.name + ' (' + t.why + ')');
+      setTimeout(next, 0);
+      return;
+    }
     var result;
     try { result = Promise.resolve(t.body()); } catch (e) { result = Promise.reject(e); }
     result.then(function () { passed++; console.log('ok - ' + t.name); },

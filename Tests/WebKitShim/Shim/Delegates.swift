@@ -223,8 +223,9 @@ extension WKUIDelegate {
 extension WKUIDelegate {
     /// The delegate's optional `webView(…)` methods, as `delegate.webView?(…)` reaches them.
     public var webView: WKUIDelegateOptionalMethods? { WKUIDelegateOptionalMethods(delegate: self) }
-    /// The delegate's optional `webViewDidClose(_:)`, as `delegate.webViewDidClose?(…)` reaches it.
-    public var webViewDidClose: (@MainActor (WKWebView) -> Void)? { { self.webViewDidClose($0) } }
+    /// The delegate's optional `webViewDidClose(_:)`, as `delegate.webViewDidClose?(…)` reaches it:
+    /// the call is `nil` when the delegate has no such method.
+    public var webViewDidClose: (@MainActor (WKWebView) -> Void?)? { { webView in OptionalRequirement.implemented { self.webViewDidClose(webView) } ? () : nil } }
 }
 
 // MARK: WKNavigationDelegate.h: `WK_SWIFT_UI_ACTOR @protocol WKNavigationDelegate <NSObject>`, every
@@ -362,7 +363,10 @@ extension WKNavigationDelegate {
 extension WKNavigationDelegate {
     /// The delegate's optional `webView(…)` methods, as `delegate.webView?(…)` reaches them.
     public var webView: WKNavigationDelegateOptionalMethods? { WKNavigationDelegateOptionalMethods(delegate: self) }
-    /// The delegate's optional `webViewWebContentProcessDidTerminate(_:)`.
-    public var webViewWebContentProcessDidTerminate: (@MainActor (WKWebView) -> Void)? { { self.webViewWebContentProcessDidTerminate($0) } }
+    /// The delegate's optional `webViewWebContentProcessDidTerminate(_:)`: the call is `nil` when
+    /// the delegate has no such method.
+    public var webViewWebContentProcessDidTerminate: (@MainActor (WKWebView) -> Void?)? {
+        { webView in OptionalRequirement.implemented { self.webViewWebContentProcessDidTerminate(webView) } ? () : nil }
+    }
 }
 #endif

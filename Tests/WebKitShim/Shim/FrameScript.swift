@@ -7,6 +7,7 @@
 #if !canImport(WebKit)
 import CWebKitGTK
 import Foundation
+import Keystone
 
 @MainActor
 enum FrameScript {
@@ -31,12 +32,27 @@ enum FrameScript {
         function (settings) {
           'use strict';
           var apply = Reflect.apply, toText = String, getPrototypeOf = Object.getPrototypeOf;
-          var tag = settings.secret + settings.world + '\n' + (window === window.top ? 'main' : 'sub') + '\n' + toText(self.origin) + '\n';
-          function text(value) { return value === undefined ? '' : toText(value); }
+          var stringify = JSON.stringify;
+          // A file document's origin is opaque to its scripts; WebKit reports it as `file://`.
+          var origin = location.protocol === 'file:' ? 'file://' : toText(self.origin);
+          var tag = settings.secret + settings.world + '\n' + (window === window.top ? 'main' : 'sub') + '\n' + origin + '\n';
+          // WebKitGTK hands a dialog's texts over as C strings, which end at a NUL: they go as JSON.
+          function text(value) { return stringify(value === undefined ? '' : toText(value)); }
           var prompt = window.prompt, alert = window.alert, confirm = window.confirm;
           window.prompt = function prompt_(message, defaultText) { return apply(prompt, window, [tag + text(message), text(defaultText)]); };
           window.alert = function alert_(message) { return apply(alert, window, [tag + text(message)]); };
           window.confirm = function confirm_(message) { return apply(confirm, window, [tag + text(message)]); };
+          // WebKitGTK's UI process crashes reading a custom scheme's request body that holds a Blob;
+          // WebKit's Cocoa API hands such a body over. Its bytes go as a buffer of their own.
+          var fetch = window.fetch, Blob_ = typeof Blob === 'function' ? Blob : null;
+          if (typeof fetch === 'function' && Blob_ && !settings.world) {
+            var readBlob = Blob_.prototype.arrayBuffer, then = Promise.prototype.then, assign = Object.assign, web = /^(https?|blob|data):/i;
+            window.fetch = function fetch_(input, init) {
+              var body = init && init.body;
+              if (!(body instanceof Blob_) || web.test(toText(input && input.url !== undefined ? input.url : input))) return apply(fetch, window, [input, init]);
+              return apply(then, apply(readBlob, body, []), [function (buffer) { return apply(fetch, window, [input, assign({}, init, { body: buffer })]); }]);
+            };
+          }
           var handlers = window.webkit && window.webkit.messageHandlers;
           var hidden = handlers && handlers[settings.hidden];
           if (hidden) {
@@ -53,6 +69,13 @@ enum FrameScript {
         let lines = text.dropFirst(secret.count).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
         guard lines.count == 4 else { return nil }
         return (lines[0].isEmpty ? nil : String(lines[0]), lines[1] == "main", OriginParts(serialized: String(lines[2])), String(lines[3]))
+    }
+
+    /// A text the frame script sent as JSON (a dialog's message or default text), as Swift reads an
+    /// `NSString`: a lone surrogate becomes U+FFFD.
+    static func decoded(_ json: String) -> String? {
+        guard case .string(let text)? = try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(json.utf8)) else { return nil }
+        return text
     }
 
     /// A script message's value as the frame script posted it, `[tag, body]`: its frame and world,
@@ -92,7 +115,47 @@ enum JSValues {
         if jsc_value_is_function(value) != 0 { return nil }
         guard let json = jsc_value_to_json(value, 0) else { return nil }
         defer { g_free(json) }
-        return try? JSONSerialization.jsonObject(with: Data(String(cString: json).utf8), options: [.fragmentsAllowed])
+        return (try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(repairingLoneSurrogates(String(cString: json)).utf8))).map(propertyList)
+    }
+
+    /// JSON text with each escaped lone surrogate (`JSON.stringify` writes them as `\udXXX`) made
+    /// U+FFFD, as Swift reads an `NSString` that holds one.
+    static func repairingLoneSurrogates(_ json: String) -> String {
+        var units = Array(json.utf16)
+        func surrogate(at index: Int) -> UInt16? {
+            guard index + 5 < units.count, units[index] == 0x5C, units[index + 1] == 0x75 else { return nil }
+            let hex = String(decoding: units[(index + 2)...(index + 5)], as: UTF16.self)
+            guard let value = UInt16(hex, radix: 16), (0xD800...0xDFFF).contains(value) else { return nil }
+            return value
+        }
+        var index = 0
+        while index < units.count {
+            if units[index] == 0x5C, index + 1 < units.count, units[index + 1] != 0x75 {
+                index += 2  // an escape of one character: `\\`, `\"`, …
+                continue
+            }
+            if let unit = surrogate(at: index) {
+                if unit < 0xDC00, let next = surrogate(at: index + 6), next >= 0xDC00 {
+                    index += 12
+                    continue
+                }
+                units.replaceSubrange((index + 2)...(index + 5), with: Array("fffd".utf16))
+            }
+            index += 1
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// A JSON value as the property-list types: numbers as `NSNumber`, objects as dictionaries.
+    static func propertyList(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .bool(let flag): NSNumber(value: flag)
+        case .number(let number): NSNumber(value: number)
+        case .string(let text): text
+        case .array(let items): items.map(propertyList)
+        case .object(let members): Dictionary(members.map { ($0.key, propertyList($0.value)) }, uniquingKeysWith: { _, last in last })
+        }
     }
 
     /// A JavaScript value in `context` for a property list (`nil` is `undefined`); the caller owns it.

@@ -21,7 +21,14 @@ import Foundation
     open var autoresizingMask: AutoresizingMask = []
     /// `- (void)addSubview:(UIView *)view;`
     open func addSubview(_ view: UIView) {}
+    /// `@property(nullable, nonatomic, readonly) UIWindow *window;`: the shim's window showing the
+    /// view (``ShimWindow``), or none.
+    open var window: UIWindow? { shownIn }
+    var shownIn: UIWindow?
 }
+
+/// UIWindow.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIWindow : UIView`.
+@MainActor open class UIWindow: UIView {}
 
 /// UIViewController.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIViewController : UIResponder`.
 @MainActor open class UIViewController: NSObject {

@@ -58,8 +58,15 @@ import FoundationNetworking
     var view: OpaquePointer { ks_web_view(widget) }
     private let ownConfiguration: WKWebViewConfiguration
     /// Whether a window shows the web view: WebKit reloads a crashed page only when visible.
-    var isShown = false {
-        didSet { if isShown, reloadsWhenShown { reloadsWhenShown = false; reload() } }
+    var isShown: Bool {
+        get { shownIn != nil }
+        set {
+            shownIn = newValue ? UIWindow() : nil
+            if newValue, reloadsWhenShown {
+                reloadsWhenShown = false
+                reload()
+            }
+        }
     }
     private var reloadsWhenShown = false
     /// The navigation the app started with `load`/`reload`, whose action no frame started.
@@ -267,7 +274,7 @@ import FoundationNetworking
         let text = String(cString: webkit_script_dialog_get_message(dialog))
         let tagged = FrameScript.untag(text: text)
         let frame = tagged.map { WKFrameInfo(isMainFrame: $0.isMainFrame, origin: $0.origin, webView: self) } ?? WKFrameInfo(isMainFrame: false, origin: .opaque, webView: self)
-        let message = tagged?.text ?? text
+        let message = tagged.flatMap { FrameScript.decoded($0.text) } ?? text
         let pending = PendingDialog(dialog)
         defer { pending.signalReturns() }
         switch webkit_script_dialog_get_dialog_type(dialog) {
@@ -290,7 +297,8 @@ import FoundationNetworking
             }
             if implemented != true { checker.disarm(); pending.confirm(false) }
         case KS_WEBKIT_SCRIPT_DIALOG_PROMPT:
-            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            let rawDefault = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+            let defaultText = tagged == nil ? rawDefault : rawDefault.flatMap(FrameScript.decoded)
             let checker = CheckedCompletion("webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:")
             let implemented = uiDelegate.map { delegate in
                 OptionalRequirement.implemented {

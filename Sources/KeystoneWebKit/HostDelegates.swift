@@ -1,0 +1,116 @@
+// HostDelegates.swift — what stands in front of the app's delegates: the web view's UI and
+// navigation delegate, and the host's script message handler, kept alive by the content controller.
+import Foundation
+import Keystone
+
+#if canImport(WebKit)
+import WebKit
+#endif
+
+#if canImport(WebKit) || KEYSTONE_WEBKIT_SHIM
+/// The web view's `uiDelegate` and `navigationDelegate` while a host is attached, and the host's
+/// script message handler. WebKit holds a web view's delegates weakly and its message handlers
+/// strongly: being the handler, this object lives as long as the content controller, so the app's
+/// delegates it keeps (weakly, as WebKit would) go on being told everything when the app lets the
+/// host go without ``WKWebViewHost/detach()``. It holds the host weakly: without one, it only
+/// passes everything on, and a new host takes its place.
+@MainActor
+final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScriptMessageHandlerWithReply {
+    /// The host answering the page, while there is one.
+    private(set) weak var host: WKWebViewHost?
+    private weak var webView: WKWebView?
+    private weak var controller: WKUserContentController?
+    /// The app's own delegates, asked at each call.
+    weak var appUIDelegate: (any WKUIDelegate)?
+    weak var appNavigationDelegate: (any WKNavigationDelegate)?
+    /// The host's scripts in the controller.
+    private var scripts: [WKUserScript] = []
+    /// Watches the web view's delegates, which stay this object while it is in place.
+    private var delegateObservations: [NSKeyValueObservation] = []
+
+    /// The delegates in place on each content controller, held weakly.
+    private static var placed: [Placed] = []
+    private struct Placed {
+        weak var controller: WKUserContentController?
+        weak var delegates: HostDelegates?
+    }
+
+    init(webView: WKWebView, controller: WKUserContentController, appUIDelegate: (any WKUIDelegate)?, appNavigationDelegate: (any WKNavigationDelegate)?) {
+        self.webView = webView
+        self.controller = controller
+        self.appUIDelegate = appUIDelegate
+        self.appNavigationDelegate = appNavigationDelegate
+    }
+
+    /// The delegates in place on `controller`, if any: their host, when alive, is using it.
+    static func attached(to controller: WKUserContentController) -> HostDelegates? {
+        placed.removeAll { $0.controller == nil || $0.delegates == nil }
+        return placed.first { $0.controller === controller }?.delegates
+    }
+
+    /// Puts these delegates in place for `host`: its scripts and message handler in the controller,
+    /// and itself as the web view's delegates.
+    func attach(_ host: WKWebViewHost, scripts: [WKUserScript]) {
+        guard let webView, let controller else { return }
+        self.host = host
+        self.scripts = scripts
+        scripts.forEach(controller.addUserScript)
+        controller.addScriptMessageHandler(self, contentWorld: WKWebViewHost.world, name: WKWebViewHost.documentHandlerName)
+        Self.placed.append(Placed(controller: controller, delegates: self))
+        webView.uiDelegate = self
+        webView.navigationDelegate = self
+        delegateObservations = [
+            webView.observe(\.uiDelegate) { [weak self] _, _ in MainActor.assumeIsolated { self?.reclaimDelegates() } },
+            webView.observe(\.navigationDelegate) { [weak self] _, _ in MainActor.assumeIsolated { self?.reclaimDelegates() } },
+        ]
+    }
+
+    /// Takes itself away: the host's scripts and message handler leave the controller, and the
+    /// app's delegates become the web view's again.
+    func release() {
+        delegateObservations.forEach { $0.invalidate() }
+        delegateObservations = []
+        host = nil
+        if let controller {
+            controller.removeScriptMessageHandler(forName: WKWebViewHost.documentHandlerName, contentWorld: WKWebViewHost.world)
+            // WebKit removes user scripts only all at once: the app's own are added back.
+            let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
+            controller.removeAllUserScripts()
+            others.forEach(controller.addUserScript)
+        }
+        scripts = []
+        Self.placed.removeAll { $0.delegates === self || $0.delegates == nil }
+        if let webView {
+            if webView.uiDelegate === self { webView.uiDelegate = appUIDelegate }
+            if webView.navigationDelegate === self { webView.navigationDelegate = appNavigationDelegate }
+        }
+        controller = nil
+        webView = nil
+    }
+
+    /// A delegate the app sets on the web view becomes the app's delegate (WebKit reads which
+    /// methods a delegate has when it is set, so this object answers every method it passes on and
+    /// asks the app's delegate at each call).
+    private func reclaimDelegates() {
+        guard let webView else { return }
+        if webView.uiDelegate !== self {
+            appUIDelegate = webView.uiDelegate
+            webView.uiDelegate = self
+        }
+        if webView.navigationDelegate !== self {
+            appNavigationDelegate = webView.navigationDelegate
+            webView.navigationDelegate = self
+        }
+    }
+
+    /// The host's isolated world reports a new main document.
+    func userContentController(
+        _ userContentController: WKUserContentController,
+        didReceive message: WKScriptMessage,
+        replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        host?.receiveDocumentReport(message)
+        replyHandler(nil, nil)
+    }
+}
+#endif
