@@ -29,7 +29,7 @@ for host in "${hosts[@]}"; do
     webkit) demo="$bin/keystone-demo-webkit" ;;
     *) echo "run.sh: unknown host $host (gtk or webkit)"; exit 1 ;;
   esac
-  for page in Tests/E2E/pages/*.html; do
+  for page in Tests/E2E/pages/${E2E_ONLY:-*}.html; do  # E2E_ONLY=name runs one page
     name="$host/$(basename "$page" .html)"
     substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g"; }
     read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1 | substitute)

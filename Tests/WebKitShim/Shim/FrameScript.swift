@@ -58,6 +58,23 @@ enum FrameScript {
           if (hidden) {
             var prototype = getPrototypeOf(hidden), post = prototype.postMessage;
             prototype.postMessage = function postMessage(body) { return apply(post, this, [[tag, body]]); };
+            // WebKitGTK names no navigation's source frame: this frame says which addresses it points
+            // its iframes at, before the navigation starts (README.md: frames).
+            if (!settings.world && typeof HTMLIFrameElement === 'function') {
+              var IFrame = HTMLIFrameElement, Address = URL, setAttribute = Element.prototype.setAttribute;
+              var src = Object.getOwnPropertyDescriptor(IFrame.prototype, 'src'), lower = String.prototype.toLowerCase;
+              var report = function (value) {
+                try { apply(post, hidden, [[tag, ['navigates', new Address(toText(value), document.baseURI).href]]]); } catch (e) {}
+              };
+              Object.defineProperty(IFrame.prototype, 'src', {
+                configurable: true, enumerable: src.enumerable, get: src.get,
+                set: function (value) { report(value); apply(src.set, this, [value]); }
+              });
+              Element.prototype.setAttribute = function setAttribute_(name, value) {
+                if (this instanceof IFrame && apply(lower, toText(name), []) === 'src') report(value);
+                return apply(setAttribute, this, [name, value]);
+              };
+            }
           }
         }
         """#

@@ -193,6 +193,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         for registration in handlers.values {
             ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(registration).toOpaque())
         }
+        ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(self).toOpaque())
         g_object_unref(UnsafeMutableRawPointer(manager))
     }
 
@@ -259,7 +260,40 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     /// A handler no page can name, in `world`: with it the world has `window.webkit`, whose
     /// handlers' `postMessage` the frame script wraps before any page script runs.
     private func registerHiddenHandler(world: String?) {
-        webkit_user_content_manager_register_script_message_handler_with_reply(manager, FrameScript.hiddenHandler(world: world), world)
+        guard world == nil else {
+            webkit_user_content_manager_register_script_message_handler_with_reply(manager, FrameScript.hiddenHandler(world: world), world)
+            return
+        }
+        // The page world's frame script reports here where its frame points its iframes.
+        _ = ks_on_message_with_reply(
+            manager, FrameScript.hiddenHandler(world: nil), nil,
+            { _, value, reply, data in
+                guard let value, let reply, let data else { return 0 }
+                MainActor.assumeIsolated {
+                    let controller = Unmanaged<WKUserContentController>.fromOpaque(data).takeUnretainedValue()
+                    if let tagged = FrameScript.untag(value), tagged.world == nil, let report = tagged.body as? [Any], report.count == 2,
+                        report[0] as? String == "navigates", let address = report[1] as? String
+                    {
+                        controller.navigationSources.append((address, tagged.isMainFrame, tagged.origin))
+                        if controller.navigationSources.count > 64 { controller.navigationSources.removeFirst() }
+                    }
+                    let answer = jsc_value_new_undefined(jsc_value_get_context(value))
+                    webkit_script_message_reply_return_value(reply, answer)
+                    g_object_unref(UnsafeMutableRawPointer(answer))
+                }
+                return 1
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Where frames said they point their iframes, oldest first: a navigation to one of these
+    /// addresses was started by that frame.
+    var navigationSources: [(address: String, isMainFrame: Bool, origin: OriginParts)] = []
+
+    /// The frame that said it points an iframe at `address`, taken from the list.
+    func takeNavigationSource(_ address: String) -> (isMainFrame: Bool, origin: OriginParts)? {
+        guard let index = navigationSources.firstIndex(where: { $0.address == address }) else { return nil }
+        let source = navigationSources.remove(at: index)
+        return (source.isMainFrame, source.origin)
     }
 
     /// Puts the user scripts in WebKitGTK's manager again: the shim's frame script first in every

@@ -329,7 +329,9 @@ import FoundationNetworking
         // A navigation the app started has no source frame; the shim cannot tell a page's frames
         // apart here, and names the main frame (README.md: frames).
         var source: WKFrameInfo? = mainFrame
-        if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
+        if let reported = ownConfiguration.userContentController.takeNavigationSource(uri) {
+            source = WKFrameInfo(isMainFrame: reported.isMainFrame, origin: reported.origin, webView: self)
+        } else if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
             source = nil
         }
         let navigationType = WKNavigationType(rawValue: Int(webkit_navigation_action_get_navigation_type(gtkAction))) ?? .other
