@@ -37,6 +37,7 @@ let package = Package(
             dependencies: [
                 "Keystone",
                 .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
+                .target(name: "CWebKitGTK", condition: .when(platforms: [.linux])),
             ],
             resources: [.copy("Resources/demo.html")]
         ),

@@ -1,5 +1,6 @@
 // WebViewDemo.swift — the demo's run: a window with a web view, the Keystone, and the main loop.
 #if canImport(KeystoneGTK) && os(Linux)
+import CWebKitGTK
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 import Keystone
@@ -49,6 +50,7 @@ final class WebViewDemo: Sendable {
             Output.line("demo failed to start: \(error)")
             return 1
         }
+        if let file = arguments.trustedCertificate { Self.trust(certificate: file, in: host) }
         let window = WebViewWindow(showing: host, title: "Keystone demo")
         host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
         host.dialogHandler = Self.dialogHandler
@@ -77,6 +79,13 @@ final class WebViewDemo: Sendable {
         loop.run()
         withExtendedLifetime((host, window)) {}
         return status.withLock { $0 } ?? 1
+    }
+
+    /// Trusts the PEM certificate in `file` for 127.0.0.1 in the host's web context.
+    private static func trust(certificate file: String, in host: WebKitGTKHost) {
+        guard let certificate = g_tls_certificate_new_from_file(file, nil) else { return Output.line("no certificate in \(file)") }
+        webkit_web_context_allow_tls_certificate_for_host(webkit_web_view_get_context(ks_web_view(OpaquePointer(host.widget))), certificate, "127.0.0.1")
+        g_object_unref(UnsafeMutableRawPointer(certificate))
     }
 
     /// Loads the page and makes Swift's calls of it, which wait for the page's `dsinit`.

@@ -236,6 +236,16 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         let caller = Self.callerFrame(message.frameInfo)
         guard caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) else { return }
         perform(core.documentReported(token: report.token, restored: report.restored, origin: caller.origin))
+        // Before any of the document's own scripts runs, so before its first call: the channel is
+        // served only to a document that can reach it (never to an https one, see
+        // `HostCore/documentReachesByteChannel(origin:channelIsSecure:)`).
+        if webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) is TransferSchemeHandler {
+            if HostCore.documentReachesByteChannel(origin: caller.origin, channelIsSecure: false) {
+                hub.serveTransfers(at: TransferSchemeHandler.base)
+            } else {
+                hub.stopServingTransfers()
+            }
+        }
     }
 
     /// The engine committed a new main document: the page load ends, whether or not the new

@@ -39,13 +39,13 @@ final class WebKitDemo {
         let keystone = Keystone(components: components)
         let configuration = WKWebViewConfiguration()
         // The page's console, as an app collects it: its own script and handler, beside the host's.
-        let console = ConsoleRelay(hub: keystone)
+        let console = ConsoleRelay(hub: keystone, lines: Output.line)
         configuration.userContentController.addUserScript(
             WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
         configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
         if !arguments.bare { WKWebViewHost.serveTransfers(in: configuration) }
         let webView = WKWebView(frame: .zero, configuration: configuration)
-        let dialogs = DemoUIDelegate { [self] in finish(0) }
+        let dialogs = DemoUIDelegate(lines: Output.line) { [self] in finish(0) }
         webView.uiDelegate = dialogs
         let host: WKWebViewHost
         do {
@@ -58,6 +58,7 @@ final class WebKitDemo {
             Output.line("demo failed to start: \(error)")
             return 1
         }
+        if let file = arguments.trustedCertificate, !webView.trustCertificate(file: file, host: "127.0.0.1") { Output.line("no certificate in \(file)") }
         let window = ShimWindow(showing: webView, title: "Keystone demo (WKWebViewHost)")
         host.terminationHandler = { [weak self, weak webView] termination in
             guard let self else { return }
@@ -100,7 +101,7 @@ final class WebKitDemo {
 
     /// The `host` namespace: evaluating app JavaScript, and ending the web content process.
     private func hostInterface(_ host: WKWebViewHost, webView: WKWebView) -> HostInterface {
-        let kill: @MainActor @Sendable () -> Void = { [weak webView] in webView?.killWebContentProcess() }
+        let kill: @MainActor @Sendable () -> Void = { [weak webView] in _ = webView?.perform(NSSelectorFromString("_killWebContentProcess")) }
         return HostInterface(
             evaluate: { [weak host] script in
                 guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
@@ -124,70 +125,4 @@ final class WebKitDemo {
     }
 }
 
-/// The app's own UI delegate: alerts are printed, every confirm is accepted, a prompt answers its
-/// default text followed by "!", and `window.close()` ends the run.
-@MainActor
-final class DemoUIDelegate: NSObject, WKUIDelegate {
-    private let closed: () -> Void
-
-    init(closed: @escaping () -> Void) {
-        self.closed = closed
-    }
-
-    func webView(_ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void) {
-        Output.line("alert: \(message)")
-        completionHandler()
-    }
-
-    func webView(_ webView: WKWebView, runJavaScriptConfirmPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable (Bool) -> Void) {
-        completionHandler(true)
-    }
-
-    func webView(
-        _ webView: WKWebView, runJavaScriptTextInputPanelWithPrompt prompt: String, defaultText: String?, initiatedByFrame frame: WKFrameInfo,
-        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
-    ) {
-        completionHandler((defaultText ?? "") + "!")
-    }
-
-    func webViewDidClose(_ webView: WKWebView) {
-        closed()
-    }
-}
-
-/// The page's console lines, from the documents the hub admits (as the GTK host relays them).
-@MainActor
-final class ConsoleRelay: NSObject, WKScriptMessageHandlerWithReply {
-    static let name = "demoConsole"
-    static let script = """
-        (function () {
-          var post = window.webkit.messageHandlers.\(name);
-          ['log', 'info', 'warn', 'error', 'debug'].forEach(function (level) {
-            var original = console[level];
-            console[level] = function () {
-              var text = Array.prototype.map.call(arguments, function (value) { return typeof value === 'string' ? value : String(value); }).join(' ');
-              post.postMessage([level, text]);
-              return original.apply(console, arguments);
-            };
-          });
-        })();
-        """
-    private let hub: any BridgeHub
-
-    init(hub: any BridgeHub) {
-        self.hub = hub
-    }
-
-    func userContentController(
-        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
-    ) {
-        defer { replyHandler(nil, nil) }
-        let origin = message.frameInfo.securityOrigin
-        let frame = CallerFrame(
-            isMainFrame: message.frameInfo.isMainFrame, origin: SecurityOrigin(scheme: origin.protocol, host: origin.host, port: origin.port)?.description)
-        guard hub.refusal(of: frame) == nil, let line = message.body as? [Any], line.count == 2, let level = line[0] as? String, let text = line[1] as? String
-        else { return }
-        Output.line(level == "log" || level == "info" ? text : "[\(level)] \(text)")
-    }
-}
 #endif

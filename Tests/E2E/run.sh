@@ -3,9 +3,9 @@
 # through each host, with the flags its `e2e-flags:` comment names (--bare, --call …): `gtk` is
 # WebKitGTKHost (`keystone-demo --page`), `webkit` is WKWebViewHost on the Cocoa WebKit shim
 # (`keystone-demo-webkit --page`); both by default.
-# A page with an `e2e-url:` comment is loaded over HTTP from the suite's own loopback servers
-# (serve.py: two origins that differ only by port), its `{A}` and `{B}` standing for them in the
-# URL and the flags. Prints each page's results and a closing "e2e: N passed, N failed"; exits
+# A page with an `e2e-url:` comment is loaded from the suite's own loopback servers (serve.py: two
+# HTTP origins that differ only by port, and an HTTPS one), its `{A}`, `{B}` and `{S}` standing for
+# them in the URL and the flags. Prints each page's results and a closing "e2e: N passed, N failed"; exits
 # non-zero on any failure, or when a page printed more than one summary (a frame forging one).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,13 +14,19 @@ hosts=("$@")
 bin="$(swift build --show-bin-path)"
 ports_file=$(mktemp)
 rm -f "$ports_file"
-python3 Tests/E2E/serve.py "$ports_file" 1800 &
+# The https origin's certificate, made for this run; the web views are told to trust it
+# (--trust-certificate), as a device trusts a certificate its profile installs.
+certificates=$(mktemp -d)
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" \
+    -keyout "$certificates/key.pem" -out "$certificates/certificate.pem" 2>/dev/null
+python3 Tests/E2E/serve.py "$ports_file" 1800 "$certificates/certificate.pem" "$certificates/key.pem" &
 server=$!
-trap 'kill $server 2>/dev/null' EXIT
+trap 'kill $server 2>/dev/null; rm -rf "$certificates"' EXIT
 for _ in $(seq 100); do [ -s "$ports_file" ] && break; sleep 0.1; done
-read -r port_a port_b <"$ports_file"
+read -r port_a port_b port_s <"$ports_file"
 origin_a="http://127.0.0.1:$port_a"
 origin_b="http://127.0.0.1:$port_b"
+origin_s="https://127.0.0.1:$port_s"
 passed=0
 failed=0
 for host in "${hosts[@]}"; do
@@ -31,10 +37,10 @@ for host in "${hosts[@]}"; do
   esac
   for page in Tests/E2E/pages/${E2E_ONLY:-*}.html; do  # E2E_ONLY=name runs one page
     name="$host/$(basename "$page" .html)"
-    substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g"; }
+    substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g" -e "s#{S}#$origin_s#g"; }
     read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1 | substitute)
     url=$(sed -nE 's/.*e2e-url: ([^ ]*) -->.*/\1/p' "$page" | head -1 | substitute)
-    output=$("$demo" --page "${url:-$page}" "${flags[@]}" --timeout "${E2E_TIMEOUT:-300}" 2>&1)  # a guard against a hang, not a speed bar
+    output=$("$demo" --page "${url:-$page}" "${flags[@]}" --trust-certificate "$certificates/certificate.pem" --timeout "${E2E_TIMEOUT:-300}" 2>&1)  # a guard against a hang, not a speed bar
     status=$?
     grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s|^|$name: |"
     summaries=$(grep -cE '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output")

@@ -1,8 +1,9 @@
-# serve.py — the end-to-end suite's own loopback HTTP servers: Tests/E2E/pages served on two
-# origins that differ only by port (127.0.0.1:A and 127.0.0.1:B), so ports and cross-origin frames
-# are tested for real. Binds free ports, writes "A B" to the file named on the command line, and
-# stops by itself after the number of seconds given (run.sh also stops it when it ends).
-import functools, http.server, os, sys, threading
+# serve.py PORTS_FILE SECONDS [CERTIFICATE KEY] — the end-to-end suite's own loopback servers:
+# Tests/E2E/pages served on two HTTP origins that differ only by port (127.0.0.1:A and
+# 127.0.0.1:B), so ports and cross-origin frames are tested for real, and, given a certificate and
+# its key, on an HTTPS origin (127.0.0.1:S), whose documents are secure contexts. Binds free ports,
+# writes "A B [S]" to PORTS_FILE, and stops by itself after SECONDS (run.sh also stops it when it ends).
+import functools, http.server, os, ssl, sys, threading
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
@@ -18,6 +19,12 @@ def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages")
     handler = functools.partial(Quiet, directory=root)
     servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) for _ in range(2)]
+    if len(sys.argv) > 4:
+        secure = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[3], sys.argv[4])
+        secure.socket = context.wrap_socket(secure.socket, server_side=True)
+        servers.append(secure)
     for server in servers:
         threading.Thread(target=server.serve_forever, daemon=True).start()
     with open(ports_file + ".tmp", "w") as out:

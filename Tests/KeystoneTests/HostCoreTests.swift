@@ -9,6 +9,15 @@ struct HostCoreTests {
         try HostCore(allowedOrigins: origins, reloadsAfterTermination: reloads)
     }
 
+    @Test func anHttpsDocumentReachesOnlyASecureByteChannel() {
+        #expect(HostCore.documentReachesByteChannel(origin: "https://greeter.example", channelIsSecure: true))
+        #expect(!HostCore.documentReachesByteChannel(origin: "https://greeter.example", channelIsSecure: false))
+        #expect(!HostCore.documentReachesByteChannel(origin: "https://127.0.0.1:8443", channelIsSecure: false))
+        for origin in ["http://127.0.0.1:8000", "file://", "app://bundle", nil] as [String?] {
+            #expect(HostCore.documentReachesByteChannel(origin: origin, channelIsSecure: false))
+        }
+    }
+
     @Test func theFirstCommittedDocumentEndsNothingAndEveryLaterOneEndsThePageLoad() throws {
         var core = try core()
         #expect(core.documentCommitted() == [])

@@ -151,6 +151,15 @@ public struct HostCore: Sendable {
 
     // MARK: Documents
 
+    /// Whether a document of `origin` can fetch the host's byte channel: an https document is a
+    /// secure context, where WebKit blocks a `fetch` of a scheme that is not secure as mixed content
+    /// (WebCore's MixedContentChecker; WebKit's Cocoa API registers no scheme with a handler as
+    /// secure). Where it cannot, the host serves no channel for that document, and the page's bytes
+    /// go as base64.
+    public static func documentReachesByteChannel(origin: String?, channelIsSecure: Bool) -> Bool {
+        channelIsSecure || origin?.hasPrefix("https://") != true
+    }
+
     /// The engine committed a new main document: the page load ends, unless it is the first.
     public mutating func documentCommitted() -> [Action] {
         defer { hasCommittedDocument = true }

@@ -44,3 +44,26 @@ import Foundation
     open func viewDidLoad() {}
 }
 #endif
+
+// MARK: The Objective-C runtime's selectors (objc/runtime.h, Foundation's NSObjCRuntime.h)
+
+#if !canImport(WebKit)
+/// objc.h: `typedef struct objc_selector *SEL;`, imported as `Selector`.
+public struct Selector: Sendable, Equatable {
+    let name: String
+}
+
+/// NSObjCRuntime.h: `FOUNDATION_EXPORT SEL NSSelectorFromString(NSString *aSelectorName);`
+public func NSSelectorFromString(_ aSelectorName: String) -> Selector {
+    Selector(name: aSelectorName)
+}
+
+extension WKWebView {
+    /// NSObject.h: `- (id)performSelector:(SEL)aSelector;`. The shim answers WebKit's private
+    /// `_killWebContentProcess`, which ends the web content process as a crash would.
+    @discardableResult public func perform(_ aSelector: Selector!) -> Unmanaged<AnyObject>! {
+        if aSelector.name == "_killWebContentProcess" { killWebContentProcess() }
+        return nil
+    }
+}
+#endif

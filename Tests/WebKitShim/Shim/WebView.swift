@@ -153,6 +153,15 @@ import FoundationNetworking
         return navigation
     }
 
+    /// Trusts the PEM certificate in `file` for `host` (not WebKit API: what a device does for a
+    /// certificate its configuration profile installs). Returns whether the file held one.
+    @discardableResult public func trustCertificate(file: String, host: String) -> Bool {
+        guard let certificate = g_tls_certificate_new_from_file(file, nil) else { return false }
+        webkit_web_context_allow_tls_certificate_for_host(webkit_web_view_get_context(view), certificate, host)
+        g_object_unref(UnsafeMutableRawPointer(certificate))
+        return true
+    }
+
     /// Ends the web content process, as a crash would (WebKit's private `_killWebContentProcess`).
     public func killWebContentProcess() {
         webkit_web_view_terminate_web_process(view)
