@@ -87,6 +87,17 @@ let package = Package(
             path: "Tests/DemoWebKit",
             swiftSettings: [.define("KEYSTONE_DEMO_WEBKIT")]
         ),
+        // On a Mac, every end-to-end page in a real WKWebView through WKWebViewHost; on Linux built
+        // against the shim, with the suite off (Docs/Development.md).
+        .testTarget(
+            name: "AppleHostTests",
+            dependencies: [
+                "Keystone",
+                .target(name: "KeystoneWebKit", condition: .when(platforms: [.macOS, .iOS])),
+                .target(name: "WebKitShim", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: [.define("KEYSTONE_DEMO_WEBKIT")]
+        ),
         .testTarget(name: "InterfacesTests", dependencies: ["KeystoneInterfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["KeystoneEvaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),

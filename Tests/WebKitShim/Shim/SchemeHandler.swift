@@ -138,10 +138,12 @@ final class ShimSchemeTask: NSObject, WKURLSchemeTask, @unchecked Sendable {
     @MainActor
     static func serve(_ scheme: String, in context: OpaquePointer?) {
         guard let context, served.insert(scheme).inserted else { return }
-        webkit_web_context_register_uri_scheme(context, scheme, { request, _ in
-            guard let request else { return }
-            MainActor.assumeIsolated { ShimSchemeTask.start(request) }
-        }, nil, nil)
+        webkit_web_context_register_uri_scheme(
+            context, scheme,
+            { request, _ in
+                guard let request else { return }
+                MainActor.assumeIsolated { ShimSchemeTask.start(request) }
+            }, nil, nil)
         webkit_security_manager_register_uri_scheme_as_cors_enabled(webkit_web_context_get_security_manager(context), scheme)
     }
 
@@ -160,10 +162,12 @@ final class ShimSchemeTask: NSObject, WKURLSchemeTask, @unchecked Sendable {
         request.httpMethod = webkit_uri_scheme_request_get_http_method(gtkRequest).map { String(cString: $0) } ?? "GET"
         if let headers = webkit_uri_scheme_request_get_http_headers(gtkRequest) {
             let box = HeaderBox()
-            soup_message_headers_foreach(headers, { name, value, data in
-                guard let name, let value, let data else { return }
-                Unmanaged<HeaderBox>.fromOpaque(data).takeUnretainedValue().fields.append((String(cString: name), String(cString: value)))
-            }, Unmanaged.passUnretained(box).toOpaque())
+            soup_message_headers_foreach(
+                headers,
+                { name, value, data in
+                    guard let name, let value, let data else { return }
+                    Unmanaged<HeaderBox>.fromOpaque(data).takeUnretainedValue().fields.append((String(cString: name), String(cString: value)))
+                }, Unmanaged.passUnretained(box).toOpaque())
             for (name, value) in box.fields { request.addValue(value, forHTTPHeaderField: name) }
         }
         if let stream = webkit_uri_scheme_request_get_http_body(gtkRequest) {

@@ -54,6 +54,7 @@ public struct Selector: Sendable, Equatable {
 }
 
 /// NSObjCRuntime.h: `FOUNDATION_EXPORT SEL NSSelectorFromString(NSString *aSelectorName);`
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func NSSelectorFromString(_ aSelectorName: String) -> Selector {
     Selector(name: aSelectorName)
 }

@@ -1,0 +1,1 @@
+../DemoWebKit/PageDelegates.swift
