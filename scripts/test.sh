@@ -4,8 +4,8 @@
 # the documentation (DocC, with its articles' snippets compiled in the examples package), the page-side
 # JavaScript suites, the examples package (parts written outside the package, public API only),
 # the type check of the page API's declarations, the Linux host's WebKitGTK declarations checked
-# against the real headers, the end-to-end suite in a real
-# WebKitGTK web view (under Xvfb), the speed bars counted in instructions (valgrind), never in
+# against the real headers, the end-to-end suite in a real WebKit web view (under Xvfb) through
+# both hosts (WebKitGTKHost, and WKWebViewHost on the Cocoa WebKit shim), the speed bars counted in instructions (valgrind), never in
 # time, so nothing here passes or fails on how busy the machine is; a downstream app built, tested
 # and run with nothing but Debian's WebKitGTK; and a minute of fuzzing
 # (libFuzzer with AddressSanitizer), which fails on any finding.
@@ -16,8 +16,9 @@ command -v tsc >/dev/null || install_packages node-typescript
 command -v valgrind >/dev/null || install_packages valgrind
 
 command -v python3 >/dev/null || install_packages python3
+command -v openssl >/dev/null || install_packages openssl  # the end-to-end suite's https certificate
 swift format lint --strict --recursive Package.swift Sources Tests Examples/Package.swift Examples/Sources Examples/ArticleSnippets/*/Context.swift
-# The articles' snippets, written into the examples package and (Apple ones) the stand-in type check.
+# The articles' snippets, written into the examples package and (Apple ones) the Apple host's build on the shim.
 python3 Tests/Docs/snippets.py
 # The Linux host's own declarations of WebKitGTK, compiled after the real headers: any difference fails.
 # shellcheck disable=SC2046  # pkg-config's flags are words

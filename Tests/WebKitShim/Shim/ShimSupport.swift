@@ -74,8 +74,11 @@ final class CheckedCompletion {
         armed = false
     }
 
-    isolated deinit {
-        if armed, !called { ShimFaults.raise("completion handler passed to \(what) was not called") }
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            if armed, !called { ShimFaults.raise("completion handler passed to \(what) was not called") }
+        }
     }
 }
 

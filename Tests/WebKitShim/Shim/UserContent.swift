@@ -189,12 +189,15 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         rebuildScripts()
     }
 
-    isolated deinit {
-        for registration in handlers.values {
-            ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(registration).toOpaque())
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            for registration in handlers.values {
+                ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(registration).toOpaque())
+            }
+            ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(self).toOpaque())
+            g_object_unref(UnsafeMutableRawPointer(manager))
         }
-        ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(self).toOpaque())
-        g_object_unref(UnsafeMutableRawPointer(manager))
     }
 
     /// `@property (nonatomic, readonly, copy) NSArray<WKUserScript *> *userScripts;`
@@ -354,9 +357,12 @@ final class PendingReply {
         g_object_ref(UnsafeMutableRawPointer(context))
     }
 
-    isolated deinit {
-        webkit_script_message_reply_unref(reply)
-        g_object_unref(UnsafeMutableRawPointer(context))
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            webkit_script_message_reply_unref(reply)
+            g_object_unref(UnsafeMutableRawPointer(context))
+        }
     }
 
     /// Settles the page's promise: rejected with `error`, or resolved with `result` converted as

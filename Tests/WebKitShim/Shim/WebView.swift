@@ -101,11 +101,14 @@ import FoundationNetworking
         connectSignals()
     }
 
-    isolated deinit {
-        for task in runningTasks { task.stop() }
-        ks_disconnect_all(UnsafeMutableRawPointer(view), Unmanaged.passUnretained(self).toOpaque())
-        Self.views[view] = nil
-        g_object_unref(UnsafeMutableRawPointer(widget))
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            for task in runningTasks { task.stop() }
+            ks_disconnect_all(UnsafeMutableRawPointer(view), Unmanaged.passUnretained(self).toOpaque())
+            Self.views[view] = nil
+            g_object_unref(UnsafeMutableRawPointer(widget))
+        }
     }
 
     /// `+ (BOOL)handlesURLScheme:(NSString *)urlScheme;` (iOS 11, macOS 10.13): the schemes WebKit
@@ -541,9 +544,12 @@ private final class PendingDialog {
         self.dialog = webkit_script_dialog_ref(dialog)
     }
 
-    isolated deinit {
-        close()
-        webkit_script_dialog_unref(dialog)
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            close()
+            webkit_script_dialog_unref(dialog)
+        }
     }
 
     func confirm(_ confirmed: Bool) {
@@ -573,8 +579,11 @@ private final class PendingDecision {
         self.decision = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(decision)))
     }
 
-    isolated deinit {
-        g_object_unref(UnsafeMutableRawPointer(decision))
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            g_object_unref(UnsafeMutableRawPointer(decision))
+        }
     }
 
     func use() { webkit_policy_decision_use(decision) }
@@ -624,9 +633,12 @@ public final class ShimWindow {
         webView.isShown = true
     }
 
-    isolated deinit {
-        webView.isShown = false
-        gtk_widget_destroy(window)
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            webView.isShown = false
+            gtk_widget_destroy(window)
+        }
     }
 }
 #endif
