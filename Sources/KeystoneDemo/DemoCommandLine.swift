@@ -115,6 +115,32 @@ enum DemoCommandLine {
             }
         }
 
+        /// The demo's Keystone: the policy and evaluator the flags ask for, and `closePage` for the
+        /// page's `window.close()`.
+        func keystone(closePage: @escaping @Sendable () -> Void) -> Keystone {
+            var components = KeystoneComponents()
+            components.policy = policy
+            components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: flushPolicy)
+            components.closePage = closePage
+            return Keystone(components: components)
+        }
+
+        /// Makes Swift's calls of the page handlers `--call` names, at once and in order (they wait
+        /// for the page's dsinit and reach it in the order they were made), and tells `print` each
+        /// one's outcome, in order.
+        func startSwiftCalls(on keystone: Keystone, print: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+            let calls = self.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
+            return Task {
+                for (method, call) in calls {
+                    do {
+                        print("swift call \(method) → \(try await call.value)")
+                    } catch {
+                        print("swift call \(method) failed: \(error)")
+                    }
+                }
+            }
+        }
+
         /// Whether `page` is an http(s) address to load rather than a file to serve.
         static func isURL(_ page: String) -> Bool {
             page.hasPrefix("http://") || page.hasPrefix("https://")

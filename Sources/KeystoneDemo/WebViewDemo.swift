@@ -26,16 +26,12 @@ final class WebViewDemo: Sendable {
 
     /// Runs the main loop and returns the exit status.
     func run() -> Int32 {
-        var components = KeystoneComponents()
-        components.policy = arguments.policy
-        components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: arguments.flushPolicy)
-        components.closePage = { [self] in
+        let keystone = arguments.keystone { [self] in
             Task {
                 await swiftCalls.withLock { $0 }?.value
                 finish(0)
             }
         }
-        let keystone = Keystone(components: components)
         let host: WebKitGTKHost
         do {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
@@ -112,20 +108,8 @@ final class WebViewDemo: Sendable {
         }
         // The command line was refused already if the file is not there.
         host.load(uri: KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString)
-        // Made at once, in order, before the page has loaded: they wait for its dsinit and reach
-        // it in the order they were made.
-        let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
-        swiftCalls.withLock {
-            $0 = Task {
-                for (method, call) in calls {
-                    do {
-                        Output.line("swift call \(method) → \(try await call.value)")
-                    } catch {
-                        Output.line("swift call \(method) failed: \(error)")
-                    }
-                }
-            }
-        }
+        let calls = arguments.startSwiftCalls(on: keystone, print: Output.line)
+        swiftCalls.withLock { $0 = calls }
         return true
     }
 

@@ -21,7 +21,7 @@ import WebKitShim
 
 @Suite("Apple host: the end-to-end pages in a real WKWebView", .serialized, .enabled(if: PageRun.onAMac))
 struct AppleHostPageTests {
-    @Test(arguments: PageRun.pages)
+    @Test(.timeLimit(.minutes(5)), arguments: PageRun.pages)
     @MainActor func pagePasses(_ page: String) async throws {
         let result = try await PageRun(page: page).run()
         #expect(result.summaries == 1, "\(page): \(result.lines.suffix(5))")
@@ -64,7 +64,7 @@ final class PageRun {
         self.page = page
     }
 
-    /// Serves the page until it closes itself (or five minutes pass, a guard against a hang).
+    /// Serves the page until it closes itself.
     func run() async throws -> Result {
         let file = Self.root.appendingPathComponent("pages").appendingPathComponent(page)
         let source = try String(contentsOf: file, encoding: .utf8)
@@ -73,11 +73,7 @@ final class PageRun {
         let address = Self.comment("e2e-url", in: source).map { servers?.substitute($0) ?? $0 } ?? file.absoluteString
         guard case .run(let arguments) = try DemoCommandLine.request(["--page", file.path] + flags) else { return Result(lines: []) }
 
-        var components = KeystoneComponents()
-        components.policy = arguments.policy
-        components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: arguments.flushPolicy)
-        components.closePage = { [weak self] in Task { @MainActor in self?.finish() } }
-        let keystone = Keystone(components: components)
+        let keystone = arguments.keystone { [weak self] in Task { @MainActor in self?.finish() } }
         try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
 
         let configuration = WKWebViewConfiguration()
@@ -110,15 +106,12 @@ final class PageRun {
             ), namespace: "host")
         let window = PageWindow(showing: webView)
         webView.load(URLRequest(url: URL(string: address)!))
-        let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
-        let guardTask = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: .seconds(300))
-            self?.lines.append("timed out")
-            self?.finish()
-        }
+        let printed = Locked<[String]>([])
+        let calls = arguments.startSwiftCalls(on: keystone) { line in printed.withLock { $0.append(line) } }
+        // A page that never closes is stopped by the test's time limit.
         await withCheckedContinuation { closed = $0 }
-        guardTask.cancel()
-        for (method, call) in calls { lines.append("swift call \(method) → \((try? await call.value).map { "\($0)" } ?? "failed")") }
+        await calls.value
+        lines += printed.withLock { $0 }
         host.detach()
         withExtendedLifetime((window, dialogs, console, trust)) {}
         return Result(lines: lines)
@@ -162,10 +155,16 @@ final class Servers: Sendable {
                     "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
                 ], wait: true)
-            let ports = folder.appendingPathComponent("ports").path
-            try run("/usr/bin/env", ["python3", PageRun.root.appendingPathComponent("serve.py").path, ports, "3600", certificate, key], wait: false)
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: ports) { usleep(100_000) }
-            let numbers = try String(contentsOfFile: ports, encoding: .utf8).split(separator: " ").map(String.init)
+            // serve.py writes its ports as one line on its standard output when given "-".
+            let output = Pipe()
+            try run("/usr/bin/env", ["python3", PageRun.root.appendingPathComponent("serve.py").path, "-", "3600", certificate, key], wait: false, output: output)
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let more = output.fileHandleForReading.availableData
+                if more.isEmpty { break }
+                line += more
+            }
+            let numbers = String(decoding: line, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
             guard numbers.count == 3 else { throw BridgeError(code: .failed, message: "the suite's servers did not start") }
             let made = Servers(
                 origins: ["{A}": "http://127.0.0.1:\(numbers[0])", "{B}": "http://127.0.0.1:\(numbers[1])", "{S}": "https://127.0.0.1:\(numbers[2])"],
@@ -175,11 +174,12 @@ final class Servers: Sendable {
         }
     }
 
-    private static func run(_ tool: String, _ arguments: [String], wait: Bool) throws {
+    private static func run(_ tool: String, _ arguments: [String], wait: Bool, output: Pipe? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice
+        if let output { process.standardOutput = output }
         try process.run()
         if wait { process.waitUntilExit() }
     }

@@ -27,16 +27,12 @@ final class WebKitDemo {
     }
 
     func run() -> Int32 {
-        var components = KeystoneComponents()
-        components.policy = arguments.policy
-        components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: arguments.flushPolicy)
-        components.closePage = { [self] in
+        let keystone = arguments.keystone { [self] in
             Task {
                 await swiftCalls.withLock { $0 }?.value
                 finish(0)
             }
         }
-        let keystone = Keystone(components: components)
         let configuration = WKWebViewConfiguration()
         // The page's console, as an app collects it: its own script and handler, beside the host's.
         let console = ConsoleRelay(hub: keystone, lines: Output.line)
@@ -74,18 +70,8 @@ final class WebKitDemo {
             return 1
         }
         webView.load(URLRequest(url: URL(string: Self.address(of: page))!))
-        let calls = arguments.calls.map { ($0, keystone.start($0, as: JSONValue.self)) }
-        swiftCalls.withLock {
-            $0 = Task {
-                for (method, call) in calls {
-                    do {
-                        Output.line("swift call \(method) → \(try await call.value)")
-                    } catch {
-                        Output.line("swift call \(method) failed: \(error)")
-                    }
-                }
-            }
-        }
+        let calls = arguments.startSwiftCalls(on: keystone, print: Output.line)
+        swiftCalls.withLock { $0 = calls }
         loop.after(seconds: max(1, arguments.timeout)) { [self] in
             Output.line("timed out")
             finish(2)

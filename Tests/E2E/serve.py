@@ -2,7 +2,7 @@
 # Tests/E2E/pages served on two HTTP origins that differ only by port (127.0.0.1:A and
 # 127.0.0.1:B), so ports and cross-origin frames are tested for real, and, given a certificate and
 # its key, on an HTTPS origin (127.0.0.1:S), whose documents are secure contexts. Binds free ports,
-# writes "A B [S]" to PORTS_FILE, and stops by itself after SECONDS (run.sh also stops it when it ends).
+# writes "A B [S]" to PORTS_FILE (a line on standard output for "-"), and stops by itself after SECONDS (run.sh also stops it when it ends).
 import functools, http.server, os, ssl, sys, threading
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -27,9 +27,13 @@ def main():
         servers.append(secure)
     for server in servers:
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    with open(ports_file + ".tmp", "w") as out:
-        out.write(" ".join(str(server.server_address[1]) for server in servers))
-    os.replace(ports_file + ".tmp", ports_file)
+    ports = " ".join(str(server.server_address[1]) for server in servers)
+    if ports_file == "-":
+        print(ports, flush=True)
+    else:
+        with open(ports_file + ".tmp", "w") as out:
+            out.write(ports)
+        os.replace(ports_file + ".tmp", ports_file)
     threading.Event().wait(lifetime)
 
 main()

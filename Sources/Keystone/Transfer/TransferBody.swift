@@ -10,8 +10,10 @@ package enum TransferBody {
     /// read. `nil` when it holds more than `limit` bytes (reading stops at the piece that goes past
     /// it) or cannot be read.
     package static func read(limit: Int, _ read: (UnsafeMutableRawBufferPointer) -> Int) -> Data? {
+        // The limit is what a ticket allows (up to `BridgeLimits/transferBytes`), not what a body
+        // holds: a chunk of a stream is one piece of 1 MiB at most, so no more is set aside at first.
         var body = Data()
-        body.reserveCapacity(limit)
+        body.reserveCapacity(min(max(limit, 0), 1 << 20))
         // One byte past the limit is enough to know the body is too long.
         var buffer = [UInt8](repeating: 0, count: min(1 << 20, max(limit, 0) + 1))
         while true {
