@@ -98,6 +98,16 @@ let package = Package(
             ],
             swiftSettings: [.define("KEYSTONE_DEMO_WEBKIT")]
         ),
+        // What no page can show of the Apple host, checked on the shim; Tests/E2E/run.sh runs it.
+        .executableTarget(
+            name: "AppleHostChecks",
+            dependencies: [
+                "Keystone",
+                .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
+                .target(name: "WebKitShim", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/AppleHostChecks"
+        ),
         .testTarget(name: "InterfacesTests", dependencies: ["KeystoneInterfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["KeystoneEvaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),

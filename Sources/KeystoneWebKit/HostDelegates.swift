@@ -55,6 +55,9 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
         self.host = host
         self.scripts = scripts
         scripts.forEach(controller.addUserScript)
+        // The world is the host's own: a handler of this name in it was left by a host this process
+        // lost track of, and WebKit raises (an exception no Swift code can catch) on a second one.
+        controller.removeScriptMessageHandler(forName: WKWebViewHost.documentHandlerName, contentWorld: WKWebViewHost.world)
         controller.addScriptMessageHandler(self, contentWorld: WKWebViewHost.world, name: WKWebViewHost.documentHandlerName)
         Self.placed.append(Placed(controller: controller, delegates: self))
         webView.uiDelegate = self

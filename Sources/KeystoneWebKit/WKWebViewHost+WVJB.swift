@@ -19,8 +19,10 @@ extension WKWebViewHost {
     func decideWVJBNavigation(_ navigationAction: WKNavigationAction, in webView: WKWebView) -> Bool {
         guard let uri = navigationAction.request.url?.absoluteString, PageWire.isWVJBSignal(uri) else { return false }
         // `sourceFrame` is declared nonnull, yet WebKit hands nil for a navigation no frame started
-        // (WKNavigationAction.mm checks for it itself): read as optional, such a signal is no one's.
-        let source: WKFrameInfo? = navigationAction.sourceFrame
+        // (WKNavigationAction.mm checks for it itself): such a signal is no one's. Its bits are read
+        // as an optional: a plain conversion to an optional is folded to "not nil" by the compiler,
+        // which trusts the declaration.
+        let source = unsafeBitCast(navigationAction.sourceFrame, to: WKFrameInfo?.self)
         guard let wvjb, webView === self.webView, let source else { return true }
         let frame = Self.callerFrame(source)
         switch wvjb.answer(toNavigation: uri, from: frame) {

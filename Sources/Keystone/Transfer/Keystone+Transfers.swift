@@ -12,6 +12,12 @@ extension Keystone {
         storage.update { $0.stopServingTransfers() }
     }
 
+    /// Whether a host serves a byte channel to the page now: from ``serveTransfers(at:)`` until
+    /// ``stopServingTransfers()``.
+    public var servesTransfers: Bool {
+        storage.read(\.servesTransfers)
+    }
+
     /// The page announced its call's argument as bytes (`"_dsbytes"`): `size` bytes at once, or a
     /// stream. The call is checked as far as it can be without them, and a ticket to send them (or
     /// the stream's first chunk) is its answer. A call sent at once runs when its bytes arrive

@@ -42,6 +42,12 @@ public enum WKNavigationType: Int, Sendable {
     private let target: WKFrameInfo?
     private let type: WKNavigationType
 
+    /// Not WebKit API (WebKit makes navigation actions): for the shim's checks, which ask a delegate
+    /// as WebKit does.
+    public convenience init(shimRequest request: URLRequest, sourceFrame: WKFrameInfo?) {
+        self.init(request: request, sourceFrame: sourceFrame, targetFrame: sourceFrame, navigationType: .linkActivated)
+    }
+
     init(request: URLRequest, sourceFrame: WKFrameInfo?, targetFrame: WKFrameInfo?, navigationType: WKNavigationType) {
         self.actionRequest = request
         self.source = sourceFrame

@@ -70,6 +70,12 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         self.parts = parts
     }
 
+    /// Not WebKit API (WebKit makes security origins): the origin `serialized` names, for the
+    /// shim's checks.
+    public convenience init(shimOrigin serialized: String) {
+        self.init(OriginParts(serialized: serialized))
+    }
+
     /// `@property (nonatomic, readonly, copy) NSString *protocol;`
     open var `protocol`: String { parts.scheme }
     /// `@property (nonatomic, readonly, copy) NSString *host;`
@@ -84,6 +90,11 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     private let mainFrame: Bool
     private let origin: WKSecurityOrigin
     private weak var view: WKWebView?
+
+    /// Not WebKit API (WebKit makes frame infos): a frame, for the shim's checks.
+    public convenience init(shimMainFrame isMainFrame: Bool, origin serialized: String, webView: WKWebView?) {
+        self.init(isMainFrame: isMainFrame, origin: OriginParts(serialized: serialized), webView: webView)
+    }
 
     init(isMainFrame: Bool, origin: OriginParts, webView: WKWebView?) {
         self.mainFrame = isMainFrame

@@ -1,0 +1,281 @@
+// AppleHostChecks.swift — what no page can show of WKWebViewHost: what it does with the app's
+// delegates, with a host the app lets go, with a navigation the app itself starts, and with the
+// hub's byte channel, checked in a real engine through the Cocoa WebKit shim and asked as WebKit
+// asks. Prints "ok - …" or "not ok - …: why" for each check, then "e2e: N passed, N failed", as
+// the pages do; Tests/E2E/run.sh runs it with the pages.
+#if os(Linux)
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Keystone
+import KeystoneGTK
+import WebKitShim
+
+@main
+struct AppleHostChecks {
+    static func main() {
+        let loop = GTKMainLoop()
+        Task { @MainActor in
+            await Checks().run()
+            loop.quit()
+        }
+        loop.run()
+    }
+}
+
+/// Prints a line at once (unbuffered: a check that crashes leaves the lines before it).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// A failed check, with why.
+struct CheckFailure: Error {
+    var why: String
+}
+
+func expect(_ condition: Bool, _ why: @autoclosure () -> String) throws {
+    if !condition { throw CheckFailure(why: why()) }
+}
+
+@MainActor
+final class Checks {
+    private var passed = 0
+    private var failed = 0
+
+    func run() async {
+        await check("a host let go without detach() leaves the app its delegates, and a new host attaches", hostLetGo)
+        await check("Lockdown Mode's message, orientation permission and the open panel reach the app's UI delegate", forwardsNewerMethods)
+        await check("an app delegate method whose signature only nearly matches WebKit's is never called", nearMissNeverCalled)
+        await check("a link WebKit cannot load is cancelled when the app does not decide, as WebKit does", navigationDefault)
+        await check("a WVJB signal the app loads itself (no source frame) is cancelled, and nothing crashes", signalWithoutSourceFrame)
+        await check("a Keystone handler left in the host's own world gives way to the new host instead of raising", handlerLeftBehind)
+        await check("a committed document that runs no host script ends the page load: Swift's call to the page settles", documentWithoutHostScript)
+        await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
+        say("e2e: \(passed) passed, \(failed) failed")
+    }
+
+    private func check(_ name: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            passed += 1
+            say("ok - \(name)")
+        } catch {
+            failed += 1
+            say("not ok - \(name): \((error as? CheckFailure)?.why ?? "\(error)")")
+        }
+    }
+
+    // MARK: The checks
+
+    private func hostLetGo() async throws {
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let ui = RecordingUIDelegate(), navigation = RecordingNavigationDelegate()
+        webView.uiDelegate = ui
+        webView.navigationDelegate = navigation
+        var host: WKWebViewHost? = try WKWebViewHost(webView: webView, hub: Keystone())
+        try expect(host?.appUIDelegate === ui, "the host keeps the app's UI delegate")
+        host = nil
+        // WebKit asks the web view's delegate, as it would for the page's alert.
+        let alerted = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            webView.uiDelegate?.webView?(webView, runJavaScriptAlertPanelWithMessage: "hello", initiatedByFrame: Self.frame(webView)) { done.resume(returning: true) }
+                ?? done.resume(returning: false)
+        }
+        try expect(alerted && ui.alerts == ["hello"], "the app's UI delegate heard the alert after the host went: \(ui.alerts)")
+        let again = try WKWebViewHost(webView: webView, hub: Keystone())
+        try expect(again.appUIDelegate === ui && again.appNavigationDelegate === navigation, "the new host keeps the app's delegates")
+        again.detach()
+        try expect(webView.uiDelegate === ui && webView.navigationDelegate === navigation, "detach() gives the web view its delegates back")
+    }
+
+    private func forwardsNewerMethods() async throws {
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let ui = RecordingUIDelegate()
+        webView.uiDelegate = ui
+        let host = try WKWebViewHost(webView: webView, hub: Keystone())
+        defer { host.detach() }
+        let delegate = try webViewUIDelegate(webView)
+        let origin = WKSecurityOrigin(shimOrigin: "https://app.example")
+        let lockdown: Void? = delegate.webView?(webView, showLockdownModeFirstUseMessage: "lockdown") { _ in }
+        let orientation: Void? = delegate.webView?(webView, requestDeviceOrientationAndMotionPermissionFor: origin, initiatedByFrame: Self.frame(webView)) { _ in }
+        let panel: Void? = delegate.webView?(webView, runOpenPanelWith: WKOpenPanelParameters(), initiatedByFrame: Self.frame(webView)) { _ in }
+        try expect(lockdown != nil && orientation != nil && panel != nil, "the host's delegate answers each (lockdown \(lockdown != nil), orientation \(orientation != nil), panel \(panel != nil))")
+        try expect(ui.heard == ["lockdown", "orientation", "open panel"], "the app's delegate heard \(ui.heard)")
+    }
+
+    private func nearMissNeverCalled() async throws {
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let nearMiss = NearMissUIDelegate()
+        webView.uiDelegate = nearMiss
+        let host = try WKWebViewHost(webView: webView, hub: Keystone())
+        defer { host.detach() }
+        let answered = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            _ = try? webViewUIDelegate(webView).webView?(webView, runJavaScriptConfirmPanelWithMessage: "sure?", initiatedByFrame: Self.frame(webView)) {
+                done.resume(returning: $0)
+            }
+        }
+        try expect(!nearMiss.called, "the near miss was called")
+        try expect(answered == false, "a confirm no delegate answers is declined")
+    }
+
+    private func navigationDefault() async throws {
+        let configuration = WKWebViewConfiguration()
+        WKWebViewHost.serveTransfers(in: configuration)
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let host = try WKWebViewHost(webView: webView, hub: Keystone())
+        defer { host.detach() }
+        var decided: [String: WKNavigationActionPolicy] = [:]
+        for address in ["mailto:someone@example.com", "tel:+15551234567", "otherapp://open", "https://example.com/", "keystone://transfer/x", "about:blank"] {
+            let action = WKNavigationAction(shimRequest: URLRequest(url: URL(string: address)!), sourceFrame: Self.frame(webView))
+            webView.navigationDelegate?.webView?(webView, decidePolicyFor: action) { decided[address] = $0 }
+        }
+        try expect(
+            decided == [
+                "mailto:someone@example.com": .cancel, "tel:+15551234567": .cancel, "otherapp://open": .cancel, "https://example.com/": .allow,
+                "keystone://transfer/x": .allow, "about:blank": .allow,
+            ], "decided \(decided)")
+    }
+
+    private func signalWithoutSourceFrame() async throws {
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let host = try WKWebViewHost(webView: webView, hub: Keystone(), options: .init(injectsPageRuntime: false, wire: .webViewJavascriptBridge))
+        defer { host.detach() }
+        let action = WKNavigationAction(shimRequest: URLRequest(url: URL(string: "https://__wvjb_queue_message__/")!), sourceFrame: nil)
+        var policy: WKNavigationActionPolicy?
+        webView.navigationDelegate?.webView?(webView, decidePolicyFor: action) { policy = $0 }
+        try expect(policy == .cancel, "the signal is cancelled: \(String(describing: policy))")
+    }
+
+    private func handlerLeftBehind() async throws {
+        let configuration = WKWebViewConfiguration()
+        // What a host of an older Keystone, or one this process lost track of, leaves behind.
+        configuration.userContentController.addScriptMessageHandler(
+            LeftBehindHandler(), contentWorld: .world(name: "keystone-host"), name: "keystoneDocument")
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let host = try WKWebViewHost(webView: webView, hub: Keystone())
+        host.detach()
+    }
+
+    private func documentWithoutHostScript() async throws {
+        let keystone = Keystone(components: KeystoneComponents(policy: DefaultCallPolicy(allowedOrigins: ["file://"])))
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let window = ShimWindow(showing: webView, title: "checks")
+        let host = try WKWebViewHost(webView: webView, hub: keystone)
+        defer { host.detach() }
+        let page = "<script>dsBridge.registerAsyn('page.neverAnswered', function (respond) {});</script>"
+        webView.loadHTMLString(page, baseURL: URL(fileURLWithPath: "/keystone-checks/page.html"))
+        let call = keystone.start("page.neverAnswered", as: JSONValue.self)
+        try await keystone.pageReady()
+        // A document of no allowed origin: the host's scripts do not run in it, so only the
+        // engine's commit tells the host the page has changed.
+        webView.loadHTMLString("<p>elsewhere</p>", baseURL: URL(string: "http://127.0.0.1:9/"))
+        let outcome = await withTaskGroup(of: String.self) { group in
+            group.addTask {
+                do {
+                    _ = try await call.value
+                    return "answered"
+                } catch {
+                    return (error as? BridgeError).map { "\($0.code)" } ?? "\(error)"
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))  // a guard against a hang, not a speed bar
+                return "still waiting after 30 s"
+            }
+            let first = await group.next() ?? ""
+            group.cancelAll()
+            return first
+        }
+        try expect(outcome == "\(BridgeError.Code.pageGone)", "Swift's call: \(outcome)")
+        withExtendedLifetime(window) {}
+    }
+
+    private func detachStopsByteChannel() async throws {
+        let keystone = Keystone()
+        let configuration = WKWebViewConfiguration()
+        WKWebViewHost.serveTransfers(in: configuration)
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let host = try WKWebViewHost(webView: webView, hub: keystone)
+        try expect(keystone.servesTransfers, "the host serves the byte channel while attached")
+        host.detach()
+        try expect(!keystone.servesTransfers, "the hub still serves the byte channel after detach()")
+    }
+
+    // MARK: Helpers
+
+    private static func frame(_ webView: WKWebView) -> WKFrameInfo {
+        WKFrameInfo(shimMainFrame: true, origin: "https://app.example", webView: webView)
+    }
+
+    private func webViewUIDelegate(_ webView: WKWebView) throws -> any WKUIDelegate {
+        guard let delegate = webView.uiDelegate else { throw CheckFailure(why: "the web view has no UI delegate") }
+        return delegate
+    }
+}
+
+/// An app's UI delegate that notes what it is told.
+@MainActor
+final class RecordingUIDelegate: NSObject, WKUIDelegate {
+    var alerts: [String] = []
+    var heard: [String] = []
+
+    func webView(_ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void) {
+        alerts.append(message)
+        completionHandler()
+    }
+
+    func webView(_ webView: WKWebView, showLockdownModeFirstUseMessage message: String, completionHandler: @escaping @MainActor @Sendable (WKDialogResult) -> Void) {
+        heard.append("lockdown")
+        completionHandler(.handled)
+    }
+
+    func webView(
+        _ webView: WKWebView, requestDeviceOrientationAndMotionPermissionFor origin: WKSecurityOrigin, initiatedByFrame frame: WKFrameInfo,
+        decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void
+    ) {
+        heard.append("orientation")
+        decisionHandler(.grant)
+    }
+
+    func webView(
+        _ webView: WKWebView, runOpenPanelWith parameters: WKOpenPanelParameters, initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable ([URL]?) -> Void
+    ) {
+        heard.append("open panel")
+        completionHandler(nil)
+    }
+}
+
+/// An app's navigation delegate with no methods of its own.
+@MainActor
+final class RecordingNavigationDelegate: NSObject, WKNavigationDelegate {}
+
+/// An app's UI delegate whose confirm method only nearly matches WebKit's: its handler is not
+/// `@MainActor @Sendable`, so it witnesses nothing and WebKit never calls it.
+@MainActor
+final class NearMissUIDelegate: NSObject, WKUIDelegate {
+    var called = false
+
+    func webView(_ webView: WKWebView, runJavaScriptConfirmPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping (Bool) -> Void) {
+        called = true
+        completionHandler(true)
+    }
+}
+
+/// A script message handler that answers nothing.
+@MainActor
+final class LeftBehindHandler: NSObject, WKScriptMessageHandlerWithReply {
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        replyHandler(nil, nil)
+    }
+}
+#else
+@main
+struct AppleHostChecks {
+    static func main() {
+        print("the Apple host's checks run on the Cocoa WebKit shim, on Linux; on a Mac, Tests/AppleHostTests runs the pages")
+    }
+}
+#endif
