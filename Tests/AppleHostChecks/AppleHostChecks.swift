@@ -52,6 +52,7 @@ final class Checks {
         await check("a Keystone handler left in the host's own world gives way to the new host instead of raising", handlerLeftBehind)
         await check("a committed document that runs no host script ends the page load: Swift's call to the page settles", documentWithoutHostScript)
         await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
+        await check("the end of the web content process: the app's delegate that handles it reloads, not the host; an unseen view is not reloaded", terminationReload)
         say("e2e: \(passed) passed, \(failed) failed")
     }
 
@@ -201,6 +202,27 @@ final class Checks {
         try expect(!keystone.servesTransfers, "the hub still serves the byte channel after detach()")
     }
 
+    private func terminationReload() async throws {
+        var reloads: [String: Int] = [:]
+        for (name, app, shown) in [("app handles it", true, true), ("host, shown", false, true), ("host, not shown", false, false)] {
+            let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+            let window = shown ? ShimWindow(showing: webView, title: "checks") : nil
+            let terminations = TerminationDelegate()
+            if app { webView.navigationDelegate = terminations }
+            let host = try WKWebViewHost(webView: webView, hub: Keystone())
+            let before = webView.reloads
+            // As WebKit tells the web view's navigation delegate.
+            webView.navigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
+            // The host's first reload waits no time: it has run once the main queue has moved on.
+            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { done.resume() } }
+            reloads[name] = webView.reloads - before
+            try expect(terminations.told == (app ? 1 : 0), "\(name): the app's delegate was told \(terminations.told) times")
+            host.detach()
+            withExtendedLifetime(window) {}
+        }
+        try expect(reloads == ["app handles it": 0, "host, shown": 1, "host, not shown": 0], "reloads: \(reloads)")
+    }
+
     // MARK: Helpers
 
     private static func frame(_ webView: WKWebView) -> WKFrameInfo {
@@ -259,6 +281,16 @@ final class NearMissUIDelegate: NSObject, WKUIDelegate {
     func webView(_ webView: WKWebView, runJavaScriptConfirmPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping (Bool) -> Void) {
         called = true
         completionHandler(true)
+    }
+}
+
+/// An app's navigation delegate that handles the end of the web content process itself.
+@MainActor
+final class TerminationDelegate: NSObject, WKNavigationDelegate {
+    var told = 0
+
+    func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
+        told += 1
     }
 }
 

@@ -2,7 +2,8 @@
 # run.sh [HOST…] — the end-to-end suite: every page in Tests/E2E/pages runs in a real WebKit web view
 # through each host, with the flags its `e2e-flags:` comment names (--bare, --call …): `gtk` is
 # WebKitGTKHost (`keystone-demo --page`), `webkit` is WKWebViewHost on the Cocoa WebKit shim
-# (`keystone-demo-webkit --page`); both by default.
+# (`keystone-demo-webkit --page`); both by default. Through `webkit`, the Apple host's checks of what
+# no page can show (Tests/AppleHostChecks) run too.
 # A page with an `e2e-url:` comment is loaded from the suite's own loopback servers (serve.py: two
 # HTTP origins that differ only by port, and an HTTPS one), its `{A}`, `{B}` and `{S}` standing for
 # them in the URL and the flags. Prints each page's results and a closing "e2e: N passed, N failed"; exits
@@ -29,18 +30,12 @@ origin_b="http://127.0.0.1:$port_b"
 origin_s="https://127.0.0.1:$port_s"
 passed=0
 failed=0
-for host in "${hosts[@]}"; do
-  case "$host" in
-    gtk) demo="$bin/keystone-demo" ;;
-    webkit) demo="$bin/keystone-demo-webkit" ;;
-    *) echo "run.sh: unknown host $host (gtk or webkit)"; exit 1 ;;
-  esac
-  for page in Tests/E2E/pages/${E2E_ONLY:-*}.html; do  # E2E_ONLY=name runs one page
-    name="$host/$(basename "$page" .html)"
-    substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g" -e "s#{S}#$origin_s#g"; }
-    read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1 | substitute)
-    url=$(sed -nE 's/.*e2e-url: ([^ ]*) -->.*/\1/p' "$page" | head -1 | substitute)
-    output=$("$demo" --page "${url:-$page}" "${flags[@]}" --trust-certificate "$certificates/certificate.pem" --timeout "${E2E_TIMEOUT:-300}" 2>&1)  # a guard against a hang, not a speed bar
+# Runs one page (or the checks) as `name`: prints its results and adds them up.
+run_one() {
+    local name=$1
+    shift
+    local output status summaries summary page_passed page_failed
+    output=$("$@" 2>&1)
     status=$?
     grep -E '^(ok|not ok) - |^# ' <<<"$output" | sed "s|^|$name: |"
     summaries=$(grep -cE '^e2e: [0-9]+ passed, [0-9]+ failed$' <<<"$output")
@@ -49,12 +44,28 @@ for host in "${hosts[@]}"; do
         echo "$name: not ok - the page did not finish with one summary (exit $status, $summaries summaries)"
         tail -5 <<<"$output" | sed "s|^|$name:   |"
         failed=$((failed + 1))
-        continue
+        return
     fi
     read -r page_passed page_failed < <(sed -E 's/^e2e: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$summary")
     passed=$((passed + page_passed))
     failed=$((failed + page_failed))
+}
+substitute() { sed -e "s#{A}#$origin_a#g" -e "s#{B}#$origin_b#g" -e "s#{S}#$origin_s#g"; }
+for host in "${hosts[@]}"; do
+  case "$host" in
+    gtk) demo="$bin/keystone-demo" ;;
+    webkit) demo="$bin/keystone-demo-webkit" ;;
+    *) echo "run.sh: unknown host $host (gtk or webkit)"; exit 1 ;;
+  esac
+  for page in Tests/E2E/pages/${E2E_ONLY:-*}.html; do  # E2E_ONLY=name runs one page
+    read -r -a flags < <(sed -nE 's/.*e2e-flags: (.*) -->.*/\1/p' "$page" | head -1 | substitute)
+    url=$(sed -nE 's/.*e2e-url: ([^ ]*) -->.*/\1/p' "$page" | head -1 | substitute)
+    # The timeout is a guard against a hang, not a speed bar.
+    run_one "$host/$(basename "$page" .html)" "$demo" --page "${url:-$page}" "${flags[@]}" \
+        --trust-certificate "$certificates/certificate.pem" --timeout "${E2E_TIMEOUT:-300}"
   done
+  # What no page can show of the Apple host: its delegates, a host let go, navigations the app starts.
+  [ "$host" = webkit ] && [ -z "${E2E_ONLY:-}" ] && run_one "webkit/checks" timeout 300 "$bin/AppleHostChecks"
 done
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

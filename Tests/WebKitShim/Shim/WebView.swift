@@ -148,8 +148,12 @@ import FoundationNetworking
         return navigation
     }
 
+    /// How many times `reload()` was called: not WebKit API, for the shim's checks.
+    public private(set) var reloads = 0
+
     /// `- (nullable WKNavigation *)reload;`
     @discardableResult open func reload() -> WKNavigation? {
+        reloads += 1
         let navigation = WKNavigation()
         appNavigation = (url?.absoluteString ?? "", navigation)
         webkit_web_view_reload(view)
