@@ -71,7 +71,8 @@ final class Checks {
 
     private func hostLetGo() async throws {
         let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
-        let ui = RecordingUIDelegate(), navigation = RecordingNavigationDelegate()
+        let ui = RecordingUIDelegate()
+        let navigation = RecordingNavigationDelegate()
         webView.uiDelegate = ui
         webView.navigationDelegate = navigation
         var host: WKWebViewHost? = try WKWebViewHost(webView: webView, hub: Keystone())
