@@ -45,30 +45,29 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
         attached.removeAll { $0.webView == nil || $0.webView === webView }
     }
 
-    /// Hands the request to its web view's hub. The hub answers most requests before this returns;
-    /// a chunk of a stream into Swift waits until the method reading it has room, and its answer
-    /// comes back to the main actor then.
+    /// Hands the request to its web view's hub, off the main thread: the hub reads the body (up to
+    /// `BridgeLimits/transferBytes`) only once the request's ticket admits it, and a chunk of a
+    /// stream into Swift waits until the method reading it has room. The answer comes back to the
+    /// main actor, where WebKit is answered.
     func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
         let request = urlSchemeTask.request
-        guard let host = attached.first(where: { $0.webView === webView })?.host else {
+        guard let hub = attached.first(where: { $0.webView === webView })?.host?.hub else {
             return Self.answer(urlSchemeTask, with: TransferResponse(status: 404, contentType: "text/plain", body: Data()))
         }
         let task = StartedTask(urlSchemeTask)
         running.insert(task.id)
-        host.hub.handleTransfer(
-            method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "", origin: request.value(forHTTPHeaderField: "Origin")
-        ) { limit in
-            Self.body(of: request, limit: limit)
-        } respond: { [weak self] response in
-            let finish: @MainActor () -> Void = {
+        let respond: @Sendable (TransferResponse) -> Void = { [weak self] response in
+            Task { @MainActor in
                 guard let self, self.running.remove(task.id) != nil else { return }  // stopped meanwhile
                 Self.answer(task.task, with: response)
             }
-            if Thread.isMainThread {
-                MainActor.assumeIsolated(finish)
-            } else {
-                Task { @MainActor in finish() }
-            }
+        }
+        let method = request.httpMethod ?? "GET"
+        let url = request.url?.absoluteString ?? ""
+        let origin = request.value(forHTTPHeaderField: "Origin")
+        let body = RequestBody(request)
+        DispatchQueue.global(qos: .userInitiated).async {
+            hub.handleTransfer(method: method, url: url, origin: origin, readBody: body.read, respond: respond)
         }
     }
 
@@ -102,15 +101,24 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
         urlSchemeTask.didFinish()
     }
 
-    /// The request's body, whole: `nil` when it holds more than `limit` bytes. WebKit hands a
-    /// body as `httpBody`, or as a stream when it is large.
-    private static func body(of request: URLRequest, limit: Int) -> Data? {
-        if let body = request.httpBody { return body.count <= limit ? body : nil }
-        guard let stream = request.httpBodyStream else { return Data() }
-        stream.open()
-        defer { stream.close() }
-        return TransferBody.read(limit: limit) { buffer in
-            buffer.baseAddress.map { stream.read($0.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count) } ?? -1
+    /// A request's body, read where the hub reads it: WebKit hands a body as `httpBody`, or as a
+    /// stream when it is large. The request is read by one thread at a time, the hub's.
+    private struct RequestBody: @unchecked Sendable {
+        let request: URLRequest
+
+        init(_ request: URLRequest) {
+            self.request = request
+        }
+
+        /// The body, whole: `nil` when it holds more than `limit` bytes.
+        func read(limit: Int) -> Data? {
+            if let body = request.httpBody { return body.count <= limit ? body : nil }
+            guard let stream = request.httpBodyStream else { return Data() }
+            stream.open()
+            defer { stream.close() }
+            return TransferBody.read(limit: limit) { buffer in
+                buffer.baseAddress.map { stream.read($0.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count) } ?? -1
+            }
         }
     }
 }

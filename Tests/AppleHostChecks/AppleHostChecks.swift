@@ -12,6 +12,8 @@ import Keystone
 import KeystoneGTK
 import WebKitShim
 
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
 @main
 struct AppleHostChecks {
     static func main() {
@@ -52,6 +54,7 @@ final class Checks {
         await check("a Keystone handler left in the host's own world gives way to the new host instead of raising", handlerLeftBehind)
         await check("a committed document that runs no host script ends the page load: Swift's call to the page settles", documentWithoutHostScript)
         await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
+        await check("the byte channel reads a request's body off the main thread, and the call it carries is answered", bodyReadOffMain)
         await check("the end of the web content process: the app's delegate that handles it reloads, not the host; an unseen view is not reloaded", terminationReload)
         say("e2e: \(passed) passed, \(failed) failed")
     }
@@ -224,6 +227,33 @@ final class Checks {
         try expect(reloads == ["app handles it": 0, "host, shown": 1, "host, not shown": 0], "reloads: \(reloads)")
     }
 
+    private func bodyReadOffMain() async throws {
+        let hub = ThreadNotingHub(Keystone())
+        let (counts, counted) = AsyncStream<Int>.makeStream()
+        try hub.inner.register(CountingInterface { counted.yield($0) }, namespace: "bytes")
+        let configuration = WKWebViewConfiguration()
+        WKWebViewHost.serveTransfers(in: configuration)
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let window = ShimWindow(showing: webView, title: "checks")
+        let host = try WKWebViewHost(webView: webView, hub: hub)
+        defer { host.detach() }
+        webView.loadHTMLString("<script>dsBridge.invoke('bytes.count', new Uint8Array(70000));</script>", baseURL: URL(fileURLWithPath: "/keystone-checks/bytes.html"))
+        let count = await withTaskGroup(of: Int?.self) { group in
+            group.addTask { await counts.first { _ in true } }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))  // a guard against a hang, not a speed bar
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        try expect(count == 70000, "the method counted \(String(describing: count))")
+        let reads = hub.bodyReadsOnMainThread.withLock { $0 }
+        try expect(reads == [false], "the body was read on the main thread: \(reads)")
+        withExtendedLifetime(window) {}
+    }
+
     // MARK: Helpers
 
     private static func frame(_ webView: WKWebView) -> WKFrameInfo {
@@ -292,6 +322,53 @@ final class TerminationDelegate: NSObject, WKNavigationDelegate {
 
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
         told += 1
+    }
+}
+
+/// A Keystone, with a note of the thread each byte-channel body is read on.
+final class ThreadNotingHub: BridgeHub {
+    let inner: Keystone
+    let bodyReadsOnMainThread = Locked<[Bool]>([])
+
+    init(_ inner: Keystone) {
+        self.inner = inner
+    }
+
+    func handleTransfer(
+        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
+    ) {
+        inner.handleTransfer(
+            method: method, url: url, origin: origin,
+            readBody: { limit in
+                bodyReadsOnMainThread.withLock { $0.append(Thread.isMainThread) }
+                return readBody(limit)
+            }, respond: respond)
+    }
+
+    func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? { inner.handlePrompt(text, defaultText: defaultText, frame: frame) }
+    func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String { inner.handleMessage(method, arguments: arguments, frame: frame) }
+    func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        inner.handleCall(method, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, frame: frame)
+    }
+    func serveTransfers(at base: String) { inner.serveTransfers(at: base) }
+    func stopServingTransfers() { inner.stopServingTransfers() }
+    func admitSender(_ frame: CallerFrame) throws(BridgeError) { try inner.admitSender(frame) }
+    func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
+    func pageDidUnload() { inner.pageDidUnload() }
+    var pageLoad: PageEpoch { inner.pageLoad }
+    var runtimeOrigins: Set<String>? { inner.runtimeOrigins }
+    var limits: BridgeLimits { inner.limits }
+}
+
+/// Namespace `bytes`: counts the bytes it is sent, and says so.
+struct CountingInterface: BridgeInterface {
+    let counted: @Sendable (Int) -> Void
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("count") { (bytes: Data) -> Int in
+            counted(bytes.count)
+            return bytes.count
+        }
     }
 }
 
