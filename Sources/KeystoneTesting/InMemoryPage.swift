@@ -250,9 +250,11 @@ public final class InMemoryPage: EvaluationTarget {
         var answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
         // Each chunk goes once the answer to the one before hands the page the next ticket; an
         // answer without one (the method stopped reading, or a refusal) ends the sending.
-        for chunk in chunks + [Data()] {
+        // An empty chunk is skipped, as the runtime skips one; the end is posted to the ticket's
+        // address with `?end`.
+        for chunk in chunks.filter({ !$0.isEmpty }) + [Data()] {
             guard let address = uploadAddress(answer) else { break }
-            let response = await transfer("POST", address, body: chunk)
+            let response = await transfer("POST", chunk.isEmpty ? address + "?end" : address, body: chunk)
             answer = String(decoding: response.body, as: UTF8.self)
             // A piece's ticket no longer valid (the method stopped reading as it was posted, or
             // Swift ended the call): the sending ends, and the call's callback says how it ended,

@@ -102,7 +102,9 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
     }
 
     /// A request's body, read where the hub reads it: WebKit hands a body as `httpBody`, or as a
-    /// stream when it is large. The request is read by one thread at a time, the hub's.
+    /// stream when it is large, and a body it does not hand over reads as empty, which the hub
+    /// refuses for a piece of a stream (whose end is said with `?end`, never by an empty body). The
+    /// request is read by one thread at a time, the hub's.
     private struct RequestBody: @unchecked Sendable {
         let request: URLRequest
 

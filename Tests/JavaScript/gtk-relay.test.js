@@ -184,8 +184,11 @@ test("the next ticket a stream's piece is answered with stays in the relay too",
   const next = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.upload}', new Uint8Array(3))`));
   assert.equal(next.upload, 'relay:2');
   doc.host.answerFetch = (size) => JSON.stringify({ code: 0, data: size });
-  assert.equal(await doc.page(`window._keystoneHost.upload('relay:2', new Uint8Array(0))`), '{"code":0,"data":0}');
-  assert.equal(doc.host.fetches[1].url, 'keystone://transfer/' + 'fedcba9876543210'.repeat(2));
+  // The end of the stream: the handle with `?end`, posted to its ticket's address with `?end`.
+  assert.equal(await doc.page(`window._keystoneHost.upload('relay:2?end', new Uint8Array(0))`), '{"code":0,"data":0}');
+  assert.equal(doc.host.fetches[1].url, 'keystone://transfer/' + 'fedcba9876543210'.repeat(2) + '?end');
+  // Spent: the handle without `?end` is gone too.
+  assert.equal(JSON.parse(await doc.page(`window._keystoneHost.upload('relay:2', new Uint8Array(1))`)).error.code, 11);
 });
 
 test('the relay posts through the isolated world, which hands each answer back to its own call', async () => {

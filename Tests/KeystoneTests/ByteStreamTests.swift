@@ -75,6 +75,23 @@ struct ByteStreamTests {
         #expect(keystone.openTransferCount == 0)
     }
 
+    @Test(arguments: ["streams.count", "streams.gather"])
+    func aPieceWhoseBytesDidNotArriveFailsTheStreamInsteadOfEndingIt(_ method: String) async throws {
+        // An engine that does not hand a request's body over shows it empty: the end of a stream
+        // is said with `?end`, so an empty piece is never taken for it.
+        let first = try announce(method, callback: "dscb7_x")
+        let piece = try #require(keystone.transferNow(method: "POST", url: first, origin: nil) { _ in bytePattern(5) })
+        let next = try #require(uploadAddress(piece))
+        let empty = try #require(keystone.transferNow(method: "POST", url: next, origin: nil) { _ in Data() })
+        #expect(empty.status == 400)
+        #expect(String(decoding: empty.body, as: UTF8.self).contains(#""code":4"#))
+        await untilNoCallRuns(keystone)
+        #expect(result(of: "dscb7_x") == nil)  // never answered with the 5 bytes alone
+        // An end that carries bytes is refused too.
+        let other = try #require(uploadAddress(try #require(keystone.transferNow(method: "POST", url: try announce(method, callback: "dscb8_x"), origin: nil) { _ in bytePattern(3) })))
+        #expect(try #require(keystone.transferNow(method: "POST", url: other + "?end", origin: nil) { _ in bytePattern(1) }).status == 400)
+    }
+
     @Test func aStreamIntoAMethodThatTakesDataIsGathered() async throws {
         let count: Int = try await page.invoke("streams.gather", streaming: [bytePattern(3), bytePattern(5), bytePattern(1 << 20)])
         #expect(count == 8 + (1 << 20))
@@ -136,7 +153,7 @@ struct ByteStreamTests {
         // A small chunk leaves room: answered at once; then the end.
         let small = try #require(keystone.transferNow(method: "POST", url: next, origin: nil) { _ in Data(count: 10) })
         let last = try #require(uploadAddress(small))
-        let end = try #require(keystone.transferNow(method: "POST", url: last, origin: nil) { _ in Data() })
+        let end = try #require(keystone.transferNow(method: "POST", url: last + "?end", origin: nil) { _ in Data() })
         #expect(String(decoding: end.body, as: UTF8.self) == #"{"code":0,"data":""}"#)
         gate.yield()
         gate.yield()

@@ -449,8 +449,10 @@
           return send(bytes.byteLength > STREAM_PIECE ? bytes.subarray(0, STREAM_PIECE) : bytes, false);
         });
       }
+      // The end is said on its own address (the ticket's, with `?end`), never read from an empty
+      // body: an engine that drops a body must not end a stream early.
       function send(piece, last) {
-        return post(call, address, piece).then(function (reply) {
+        return post(call, last ? address + '?end' : address, piece).then(function (reply) {
           var posted = readAnswer(reply);
           if (!last && typeof posted.upload === 'string') {
             address = posted.upload;

@@ -142,6 +142,9 @@ extension Keystone {
         storage.update { $0.takeBackTransfer(String(source.suffix(TransferTickets<TransferPayload>.tokenLength))) }
     }
 
+    /// What the end of a stream adds to its ticket's address.
+    static let endOfStream = "?end"
+
     public func handleTransfer(
         method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
     ) {
@@ -149,7 +152,12 @@ extension Keystone {
         guard let base = storage.read(\.transferBase), url.hasPrefix(base) else {
             return respond(refuseTransfer(BridgeError(code: .notFound, message: "no such transfer"), status: 404))
         }
-        let token = String(url.utf8.dropFirst(base.utf8.count)) ?? ""
+        // The end of a stream is said, never read from a body: it is posted to the ticket's address
+        // with `?end`. An empty body is otherwise what an engine that did not hand the body over
+        // looks like.
+        var token = String(url.utf8.dropFirst(base.utf8.count)) ?? ""
+        let isEnd = token.hasSuffix(Self.endOfStream)
+        if isEnd { token.removeLast(Self.endOfStream.count) }
         let direction: TransferTickets<TransferPayload>.Direction
         switch method {
         case "POST": direction = .toSwift
@@ -192,6 +200,13 @@ extension Keystone {
             if case .stream(let stream) = payload { stream.fail(error) }
             return respond(refuseTransfer(error, status: 413))
         }
+        if isEnd != (isStream && body.isEmpty) {
+            // An end with bytes, an end of no stream, or a piece with none: no piece of Keystone's
+            // runtime is any of these, so an engine dropped the body.
+            let error = BridgeError(code: .malformedMessage, message: isEnd ? "the end of a stream carries no bytes" : "the piece's bytes did not arrive")
+            if case .stream(let stream) = payload { stream.fail(error) }
+            return respond(refuseTransfer(error, status: 400))
+        }
         switch payload {
         case .upload(let call, let route):
             guard body.count == grant.maximumBytes else {
@@ -199,8 +214,8 @@ extension Keystone {
             }
             respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: body), epoch: grant.pageLoad, route: route).answer()))
         case .gather(let call, let route, let gathered):
-            // An empty chunk ends the stream: the call runs with what was gathered.
-            guard !body.isEmpty else {
+            // The end of the stream: the call runs with what was gathered.
+            guard !isEnd else {
                 let bytes = gathered.withLock { $0 }
                 return respond(.answer(InboundCallRunner(keystone: self, call: call.with(bytes: bytes), epoch: grant.pageLoad, route: route).answer()))
             }
@@ -209,7 +224,7 @@ extension Keystone {
             next.maximumBytes -= body.count
             respond(.answer(openTicket(next, payload: .gather(call, route, gathered))))
         case .stream(let stream):
-            guard !body.isEmpty else {
+            guard !isEnd else {
                 stream.finish()
                 return respond(.answer(.accepted))
             }

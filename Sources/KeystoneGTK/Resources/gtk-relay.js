@@ -36,9 +36,13 @@
     return stringify(parsed);
   }
   function upload(handle, bytes) {
-    var address = uploads[toText(handle)];
-    delete uploads[toText(handle)];
+    // The end of a stream is posted to the ticket's address with `?end`: the handle says it so too.
+    var name = toText(handle), end = apply(slice, name, [-4]) === '?end';
+    if (end) name = apply(slice, name, [0, -4]);
+    var address = uploads[name];
+    delete uploads[name];
     if (!address || !fetchBytes) return NewPromise.resolve(spent);
+    if (end) address += '?end';
     // A buffer or a view of one (told by the engine's own checks, which a page cannot fool) goes
     // as it is; anything else is read into a buffer first.
     var body;

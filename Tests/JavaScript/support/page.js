@@ -39,7 +39,7 @@ class FakeNative {
   }
 
   /** A call whose argument is a stream, announced with `_dsbytes: "stream"`: the first piece's
-   *  ticket; each piece's answer carries the next, and an empty piece ends the stream. */
+   *  ticket; each piece's answer carries the next, and the end is posted to the last one with `?end`. */
   openStream(method, arg) {
     if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
     return this.streamTicket({ method, stub: arg._dscbstub, stream: [] });
@@ -64,11 +64,17 @@ class FakeNative {
   fetch(url, init = {}) {
     if (!this.byteChannel) return Promise.reject(new TypeError('Load failed'));
     if ((init.method || 'GET') === 'POST') {
-      const ticket = this.tickets.find((t) => t.address === url);
+      // The end of a stream is posted to its ticket's address with `?end`, and carries no bytes.
+      const end = url.endsWith('?end');
+      const address = end ? url.slice(0, -4) : url;
+      const ticket = this.tickets.find((t) => t.address === address);
       if (!ticket) return Promise.resolve({ ok: false, status: 403, text: () => Promise.resolve(refuse(11, 'no valid ticket')) });
       this.tickets = this.tickets.filter((t) => t !== ticket);
       const body = init.body;
       const bytes = ArrayBuffer.isView(body) ? new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) : new Uint8Array(body.slice(0));
+      if (end !== Boolean(ticket.stream && !bytes.length)) {
+        return Promise.resolve({ ok: false, status: 400, text: () => Promise.resolve(refuse(4, 'a piece without bytes, or an end with some')) });
+      }
       if (ticket.stream) return Promise.resolve({ ok: true, status: 200, text: () => Promise.resolve(this.piece(ticket, bytes)) });
       this.posted = bytes;
       this.async[ticket.method](bytes, this.reply(ticket.stub));
