@@ -35,8 +35,9 @@ final class GatheredStream: EvaluationTarget, @unchecked Sendable {
         var answer = Data(keystone.handleMessage("bench.size", arguments: #"{"data":null,"_dscbstub":"dscb1_g","_dsbytes":"stream"}"#).utf8)
         for index in 0...chunks {
             guard let address = Self.upload(in: answer) else { return -1 }
-            let body = index < chunks ? chunk : Data()  // an empty piece ends the stream
-            answer = keystone.transferNow(method: "POST", url: address, origin: nil) { _ in body }?.body ?? Data()
+            // The end of the stream is posted to the last ticket's address with `?end`.
+            let (body, url) = index < chunks ? (chunk, address) : (Data(), address + "?end")
+            answer = keystone.transferNow(method: "POST", url: url, origin: nil) { _ in body }?.body ?? Data()
         }
         handedOn.wait()
         return answer.count

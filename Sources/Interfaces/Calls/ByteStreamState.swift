@@ -124,7 +124,7 @@ package struct ByteStreamState<Reader, Poster> {
         return actions
     }
 
-    /// The page's stream ended (an empty post): the reader gets the chunks held, then the end.
+    /// The page's stream ended (its end posted with `?end`): the reader gets the chunks held, then the end.
     package mutating func finish() -> Actions {
         var actions = Actions()
         guard case .none = end else { return actions }

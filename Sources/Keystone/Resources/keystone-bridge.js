@@ -414,7 +414,7 @@
 
   /** Sends `stream` as the argument of `call`, chunk by chunk: announced as a stream, then each
    *  piece posted to the ticket the answer to the one before carried, which native gives once it
-   *  has room; an empty post ends it. A method that takes `Data` gets the chunks gathered. Where
+   *  has room; the end is posted to the last ticket with `?end`. A method that takes `Data` gets the chunks gathered. Where
    *  native takes no stream (no byte channel, or a synchronous method), the stream is gathered
    *  and sent whole. */
   function uploadStream(call, method, stream, sink) {
@@ -444,7 +444,7 @@
           if (read.done) return send(new Uint8Array(0), true);
           var bytes = chunkBytes(read.value);
           if (!bytes) throw bridgeError(CODE_INVALID_ARGUMENT, 'a chunk of the stream is not bytes');
-          if (!bytes.byteLength) return next(); // an empty post is the end: an empty chunk is skipped
+          if (!bytes.byteLength) return next(); // an empty chunk is skipped: no piece goes without bytes
           pending = bytes.byteLength > STREAM_PIECE ? bytes.subarray(STREAM_PIECE) : null;
           return send(bytes.byteLength > STREAM_PIECE ? bytes.subarray(0, STREAM_PIECE) : bytes, false);
         });
