@@ -350,10 +350,11 @@ import FoundationNetworking
         } else if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
             source = nil
         }
+        // WebKitGTK's types 0 to 4 are WebKit's; its OTHER (5) is WebKit's `.other` (-1).
         let navigationType = WKNavigationType(rawValue: Int(webkit_navigation_action_get_navigation_type(gtkAction))) ?? .other
         let action = WKNavigationAction(
             request: urlRequest, sourceFrame: source, targetFrame: type == KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION ? nil : mainFrame,
-            navigationType: navigationType == .formResubmitted ? .formResubmitted : (navigationType.rawValue == 5 ? .other : navigationType))
+            navigationType: navigationType)
         let apply: @MainActor (WKNavigationActionPolicy) -> Void = { policy in
             switch policy {
             case .allow: pending.use()
@@ -361,7 +362,10 @@ import FoundationNetworking
             case .download: pending.download()
             }
         }
-        guard let delegate = navigationDelegate else { return true.also { apply(Self.defaultPolicy(for: urlRequest, in: self)) } }
+        guard let delegate = navigationDelegate else {
+            apply(Self.defaultPolicy(for: urlRequest, in: self))
+            return true
+        }
         let preferences = WKWebpagePreferences()
         let withPreferences = CheckedCompletion("webView:decidePolicyForNavigationAction:preferences:decisionHandler:")
         if OptionalRequirement.implemented({
@@ -486,14 +490,6 @@ import FoundationNetworking
         default:
             return .opaque
         }
-    }
-}
-
-extension Bool {
-    /// The value, after `body` has run.
-    fileprivate func also(_ body: () -> Void) -> Bool {
-        body()
-        return self
     }
 }
 
