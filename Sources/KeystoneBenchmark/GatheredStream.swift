@@ -22,7 +22,7 @@ final class GatheredStream: EvaluationTarget, @unchecked Sendable {
         keystone = Keystone()
         try keystone.register(namespace: "bench") { $0.async("size") { (bytes: Data) in bytes.count } }
         keystone.attach(to: self)
-        keystone.serveTransfers(at: "keystone://transfer/")
+        keystone.serveBytes(over: URLSchemeTransport.keystone)
         _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)
     }
 
@@ -32,20 +32,18 @@ final class GatheredStream: EvaluationTarget, @unchecked Sendable {
 
     /// One stream, from its announcement to the method's result handed on.
     func run() -> Int {
-        var answer = Data(keystone.handleMessage("bench.size", arguments: #"{"data":null,"_dscbstub":"dscb1_g","_dsbytes":"stream"}"#).utf8)
+        let answer = Data(keystone.handleMessage("bench.size", arguments: #"{"data":0,"_dscbstub":"dscb1_g","_dsparts":"stream"}"#).utf8)
+        struct Ticket: Decodable { var ticket: String? }
+        guard let address = (try? JSONDecoder().decode(Ticket.self, from: answer))?.ticket else { return -1 }
+        let ticket = String(address.dropFirst(URLSchemeTransport.keystone.base.count))
+        var last: ByteResponse?
         for index in 0...chunks {
-            guard let address = Self.upload(in: answer) else { return -1 }
-            // The end of the stream is posted to the last ticket's address with `?end`.
-            let (body, url) = index < chunks ? (chunk, address) : (Data(), address + "?end")
-            answer = keystone.transferNow(method: "POST", url: url, origin: nil) { _ in body }?.body ?? Data()
+            // The end of the stream comes after its last piece.
+            let (body, kind) = index < chunks ? (chunk, ByteRequest.Kind.piece(index)) : (Data(), .end(chunks))
+            last = keystone.receiveBytesNow(ByteRequest(ticket: ticket, kind: kind, origin: nil)) { _ in body }
+            guard last == .more || index == chunks else { return -1 }
         }
         handedOn.wait()
-        return answer.count
-    }
-
-    /// The next piece's address in an answer.
-    private static func upload(in answer: Data) -> String? {
-        struct Upload: Decodable { var upload: String? }
-        return (try? JSONDecoder().decode(Upload.self, from: answer))?.upload
+        return last == .done ? 1 : -1
     }
 }

@@ -65,12 +65,12 @@ final class AsyncHandOff: EvaluationTarget, @unchecked Sendable {
     private let arguments: String
 
     /// With `takingBytes`, the call is made as Keystone's runtime makes it on a host with a byte
-    /// channel (`dsBridge.stream` asks for `Data` results as bytes): the path every such call takes.
+    /// channel (`dsBridge.stream` asks for results' `Data` as parts): the path every such call takes.
     init(takingBytes: Bool = false) throws {
         keystone = try SyncCallWorkload.makeKeystone()
-        arguments = takingBytes ? #"{"data":1,"_dscbstub":"dscb1_b","_dsbytes":true}"# : #"{"data":1,"_dscbstub":"dscb1_b"}"#
+        arguments = takingBytes ? #"{"data":1,"_dscbstub":"dscb1_b","_dsparts":[]}"# : #"{"data":1,"_dscbstub":"dscb1_b"}"#
         keystone.attach(to: self)
-        if takingBytes { keystone.serveTransfers(at: "keystone://transfer/") }
+        if takingBytes { keystone.serveBytes(over: URLSchemeTransport.keystone) }
         _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)
     }
 

@@ -1,6 +1,7 @@
 // FuzzHarness.swift — what one fuzz input is checked against: the inbound path and the wrapper split.
 import Foundation
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Takes one input and fails loudly (a trap, which the fuzzer reports) when Keystone misbehaves.
 ///
@@ -158,24 +159,33 @@ enum FuzzHarness {
         let parts = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard parts.count == 4 else { return }
         let (method, wrapper, request, body) = (parts[0], parts[1], parts[2], Data(parts[3].utf8))
+        // The request's own query: the piece the fuzzed method names, when it names one.
+        let query = body.first.map { ["", "?piece=0", "?piece=1", "?end=0", "?end=1"][Int($0) % 5] } ?? ""
         withFreshKeystone(Data(bytes)) { keystone in
             let answer = keystone.handleMessage(method, arguments: wrapper)
             checkAnswer(answer, Data(bytes))
-            struct Upload: Decodable { var upload: String? }
-            let address = (try? JSONDecoder().decode(Upload.self, from: Data(answer.utf8)))?.upload ?? "keystone://transfer/" + wrapper
+            struct Ticket: Decodable { var ticket: String? }
+            let address = (try? JSONDecoder().decode(Ticket.self, from: Data(answer.utf8)))?.ticket ?? "keystone://transfer/" + wrapper
             var read = false
             // Nothing a fuzzed input sends fills a stream's window: every request is answered at once.
-            let answered = keystone.transferNow(method: request, url: address, origin: nil) { limit in
+            let answered = Locked<URLSchemeTransport.Response?>(nil)
+            URLSchemeTransport.keystone.serve(method: request, url: address + query, origin: nil, hub: keystone) { limit in
                 read = true
                 return body.count <= limit ? body : nil
+            } respond: { response in
+                answered.withLock { $0 = response }
             }
-            guard let response = answered else { return fail("a byte-channel request was not answered", Data(bytes)) }
+            guard let response = answered.withLock({ $0 }) else { return fail("a byte-channel request was not answered", Data(bytes)) }
             if read, [403, 404, 405].contains(response.status) {
                 fail("a refused request's body was read", Data(bytes))
             }
-            if response.contentType == "application/json" || response.status != 200 {
+            if response.status != 200 || response.contentType == "application/json" {
                 guard !response.body.isEmpty || response.status == 204 else { return fail("a byte-channel answer is empty", Data(bytes)) }
-                if response.status != 204 { checkAnswer(String(decoding: response.body, as: UTF8.self), Data(bytes)) }
+                struct Refusal: Decodable { var code: Int?; var message: String?; var more: Bool? }
+                guard response.status == 204 || (try? JSONDecoder().decode(Refusal.self, from: response.body)) != nil else {
+                    return fail("a byte-channel answer is not JSON", Data(bytes))
+                }
+                if response.body.count > 700 { fail("a byte-channel refusal is long enough to quote a payload", Data(bytes)) }
             }
         }
     }
@@ -252,7 +262,7 @@ enum FuzzHarness {
         let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ContinuousClock(), window: .zero)))
         try! keystone.register(Everything())
         try! keystone.register(Everything(), namespace: "a.b")
-        keystone.serveTransfers(at: "keystone://transfer/")
+        keystone.serveBytes(over: URLSchemeTransport.keystone)
         let sink = Sink()
         keystone.attach(to: sink)
         _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone"}}"#)

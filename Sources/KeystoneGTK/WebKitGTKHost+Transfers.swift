@@ -1,16 +1,14 @@
 // WebKitGTKHost+Transfers.swift — the byte channel: the custom scheme `keystone:`, whose requests
-// go to the hub as they are, and whose answers are the hub's.
+// go to the hub through its transport, and whose answers are the hub's.
 #if canImport(CWebKitGTK)
 import CWebKitGTK
 import Foundation
 import Keystone
 
 extension WebKitGTKHost {
-    /// The scheme of the byte channel, registered CORS-enabled and secure, so a page of any
-    /// origin, http or https, may `fetch` it.
-    static let transferScheme = "keystone"
-    /// The address prefix the hub is told the channel is served under.
-    static let transferBase = "keystone://transfer/"
+    /// The byte channel's transport: its scheme is registered CORS-enabled and secure, so a page of
+    /// any origin, http or https, may `fetch` it.
+    static let transport = URLSchemeTransport.keystone
 
     /// A host, held weakly.
     struct WeakHost {
@@ -25,19 +23,19 @@ extension WebKitGTKHost {
     nonisolated(unsafe) private static var servedContexts: Set<OpaquePointer> = []
 
     /// Serves the byte channel for this host's web view and tells the hub so.
-    func serveTransfers() {
+    func serveBytes() {
         Self.hostsByView[webView] = WeakHost(host: self)
         if let context = webkit_web_view_get_context(webView), Self.servedContexts.insert(context).inserted {
-            webkit_web_context_register_uri_scheme(context, Self.transferScheme, { request, _ in WebKitGTKHost.answerTransfer(request) }, nil, nil)
+            webkit_web_context_register_uri_scheme(context, URLSchemeTransport.scheme, { request, _ in WebKitGTKHost.answerTransfer(request) }, nil, nil)
             let security = webkit_web_context_get_security_manager(context)
-            webkit_security_manager_register_uri_scheme_as_secure(security, Self.transferScheme)
-            webkit_security_manager_register_uri_scheme_as_cors_enabled(security, Self.transferScheme)
+            webkit_security_manager_register_uri_scheme_as_secure(security, URLSchemeTransport.scheme)
+            webkit_security_manager_register_uri_scheme_as_cors_enabled(security, URLSchemeTransport.scheme)
         }
-        hub.serveTransfers(at: Self.transferBase)
+        hub.serveBytes(over: Self.transport)
     }
 
     /// The host is going: its web view's requests find no hub.
-    func stopServingTransfers() {
+    func stopServingBytes() {
         Self.hostsByView[webView] = nil
     }
 
@@ -47,7 +45,7 @@ extension WebKitGTKHost {
     private static func answerTransfer(_ request: OpaquePointer?) {
         guard let request else { return }
         guard let view = webkit_uri_scheme_request_get_web_view(request), let host = hostsByView[view]?.host else {
-            finish(request, with: TransferResponse(status: 404, contentType: "text/plain", body: Data()))
+            finish(request, with: .notFound)
             return
         }
         let method = webkit_uri_scheme_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
@@ -56,7 +54,7 @@ extension WebKitGTKHost {
             String(cString: $0)
         }
         let pending = PendingTransfer(request)
-        host.hub.handleTransfer(method: method, url: url, origin: origin) { limit in
+        transport.serve(method: method, url: url, origin: origin, hub: host.hub) { limit in
             readBody(of: request, limit: limit)
         } respond: { response in
             pending.finish(with: response)
@@ -74,7 +72,7 @@ extension WebKitGTKHost {
             g_object_ref(UnsafeMutableRawPointer(request))
         }
 
-        func finish(with response: TransferResponse) {
+        func finish(with response: URLSchemeTransport.Response) {
             guard Thread.isMainThread else {
                 DispatchQueue.main.async { self.finish(with: response) }
                 return
@@ -93,7 +91,7 @@ extension WebKitGTKHost {
     }
 
     /// Hands the engine the hub's answer: its status, headers and body.
-    fileprivate static func finish(_ request: OpaquePointer, with response: TransferResponse) {
+    fileprivate static func finish(_ request: OpaquePointer, with response: URLSchemeTransport.Response) {
         let bytes = response.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         let stream = g_memory_input_stream_new_from_bytes(bytes)
         g_bytes_unref(bytes)

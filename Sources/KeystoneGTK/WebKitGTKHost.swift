@@ -79,7 +79,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         connectSignals()
         MainQueueSource.install()
         hub.attach(to: self)
-        if options.injectsPageRuntime { serveTransfers() }
+        if options.injectsPageRuntime { serveBytes() }
     }
 
     /// Adds the host's scripts at document start, in the page world and the isolated world, each
@@ -168,7 +168,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     deinit {
         // The page load ends with the host: nothing waits for a page no host answers.
         perform(core.closed())
-        stopServingTransfers()
+        stopServingBytes()
         let me = Unmanaged.passUnretained(self).toOpaque()
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)

@@ -47,24 +47,20 @@ public final class InMemoryPage: EvaluationTarget {
         case async(@Sendable ([JSONValue], Reply) -> Void)
     }
 
-    /// What a callback receives: a result's JSON (`nil` for a method that returns nothing), or a
-    /// result's bytes, fetched over the byte channel.
-    private enum Delivery: Sendable {
-        case value(JSONText?)
-        case bytes(Data)
-    }
+    /// What a callback receives: a result's JSON (`nil` for a method that returns nothing), each
+    /// `Data` in it as base64, whether it came as bytes or not.
+    private typealias Results = AsyncThrowingStream<JSONText?, any Error>
 
-    private typealias Results = AsyncThrowingStream<Delivery, any Error>
-
-    /// Where this page's byte channel is served, as a host serves it: Keystone's runtime moves a
-    /// `Data` argument or result through it.
-    public static let transferBase = "keystone://transfer/"
+    /// The most bytes one piece of a call's parts carries, as Keystone's runtime sends them.
+    static let pieceBytes = 1 << 20
 
     private struct State {
         var lastCallback = -1
         var callbacks: [String: Results.Continuation] = [:]
         /// Whether the page has announced itself (``initialize()``) since its document began.
         var isInitialized = false
+        /// Whether the hub said, when the page announced itself, that it has a byte channel.
+        var hasByteChannel = false
         /// Swift's calls of this page's handlers that Swift withdrew, until their handler answers.
         var withdrawn: Set<Int> = []
         var handlers: [String: Handler] = [:]
@@ -94,19 +90,26 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// Creates a page attached to `hub` whose calls come from `frame`. The page has registered
     /// `_hasJavascriptMethod`, as both runtimes do; call ``initialize()`` to send `_dsb.dsinit`.
+    /// As `PageRuntime/keystone`, the page serves the hub a byte channel, as a host does, unless
+    /// `servesBytes` is `false`: then every `Data` travels as base64, as where a host has none.
     public init(
         hub: any BridgeHub,
         runtime: PageRuntime = .dsbridge,
         frame: CallerFrame = .mainFrame,
-        serializer: any JSONSerializer = DefaultJSONSerializer()
+        serializer: any JSONSerializer = DefaultJSONSerializer(),
+        servesBytes: Bool = true
     ) {
         self.hub = hub
         self.runtime = runtime
         self.frame = frame
         self.serializer = serializer
         hub.attach(to: self)
-        if runtime == .keystone { hub.serveTransfers(at: Self.transferBase) }
+        if runtime == .keystone, servesBytes { hub.serveBytes(over: URLSchemeTransport.keystone) }
     }
+
+    /// Whether the hub told the page, when it announced itself, that it has a byte channel: the
+    /// `Data` in this page's values then moves as raw bytes.
+    public var hasByteChannel: Bool { state.withLock { $0.hasByteChannel } }
 
     // MARK: What the page received
 
@@ -126,7 +129,10 @@ public final class InMemoryPage: EvaluationTarget {
     public func initialize() {
         state.withLock { $0.isInitialized = true }
         let data = runtime == .keystone ? #"{"runtime":"keystone"}"# : "null"
-        _ = prompt("_dsb.dsinit", argumentText: #"{"data":\#(data)}"#)
+        let answer = prompt("_dsb.dsinit", argumentText: #"{"data":\#(data)}"#)
+        struct Announcement: Decodable { var bytes: Bool? }
+        let announced = try? decodeAnswer(answer, as: Announcement.self).get()
+        state.withLock { $0.hasByteChannel = runtime == .keystone && announced?.bytes == true }
     }
 
     /// Calls `window.close()`, which dsbridge.js turns into `_dsb.closePage`.
@@ -223,43 +229,32 @@ public final class InMemoryPage: EvaluationTarget {
     public func callAsync<Result: Decodable & Sendable>(
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {
-        try await firstResult(of: method, try start(method, data), as: Result.self, nothing: Self.emptyString)
-    }
-
-    /// Keystone's runtime's `dsBridge.invoke(method, bytes)` with an `ArrayBuffer` or typed array:
-    /// the call announces `bytes.count`, and once the hub has issued a ticket the bytes go over the
-    /// byte channel (`BridgeHub/handleTransfer(method:url:origin:readBody:respond:)`), whose answer is
-    /// the call's; a `Data` result comes back as bytes. A page made as `PageRuntime/dsbridge` has no
-    /// byte channel: it sends the bytes as base64 in the call's JSON, as dsbridge.js would, so the
-    /// method gets the same `Data` either way.
-    public func invoke<Result: Decodable & Sendable>(_ method: String, bytes: Data, as: Result.Type = Result.self) async throws -> Result {
-        guard runtime == .keystone else { return try await callAsync(method, bytes, as: Result.self) }
-        return try await firstResult(of: method, try start(method, JSONValue.null, inline: true, upload: bytes), as: Result.self, nothing: nil)
+        try await firstResult(of: method, try startNow(method, data), as: Result.self, nothing: Self.emptyString)
     }
 
     /// Keystone's runtime's `dsBridge.invoke(method, readableStream)`: the call announces a stream
-    /// (`"_dsbytes": "stream"`), then each of `chunks` goes over the byte channel to the ticket the
-    /// answer to the one before carried, which comes once the method has room for it; an empty
-    /// post ends the stream. A method that takes a `ByteStream` reads the chunks as they arrive;
-    /// one that takes `Data` gets them gathered. A page made as `PageRuntime/dsbridge` gathers the
-    /// chunks and sends them as base64, as Keystone's runtime does where there is no byte channel.
+    /// (`"_dsparts": "stream"`), then each of `chunks` goes over the byte channel as a numbered piece
+    /// under the ticket the answer carried, the next once the hub has answered this one (once the
+    /// method has room for it); the end is posted after the last. A method that takes a
+    /// `ByteStream` reads the chunks as they arrive; one that takes `Data` gets them gathered.
+    /// Where the page has no byte channel, the chunks are gathered and sent as base64, as
+    /// Keystone's runtime does.
     public func invoke<Result: Decodable & Sendable>(_ method: String, streaming chunks: [Data], as: Result.Type = Result.self) async throws -> Result {
-        guard runtime == .keystone else { return try await callAsync(method, chunks.reduce(into: Data()) { $0.append($1) }, as: Result.self) }
+        guard hasByteChannel else { return try await invoke(method, chunks.reduce(into: Data()) { $0.append($1) }, as: Result.self) }
         let (callback, results) = try openCallback()
-        let arguments = try encodeCall(JSONValue.null, callback: callback, takesBytes: true, upload: .string("stream"))
-        var answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
-        // Each chunk goes once the answer to the one before hands the page the next ticket; an
-        // answer without one (the method stopped reading, or a refusal) ends the sending.
-        // An empty chunk is skipped, as the runtime skips one; the end is posted to the ticket's
-        // address with `?end`.
-        for chunk in chunks.filter({ !$0.isEmpty }) + [Data()] {
-            guard let address = uploadAddress(answer) else { break }
-            let response = await transfer("POST", chunk.isEmpty ? address + "?end" : address, body: chunk)
-            answer = String(decoding: response.body, as: UTF8.self)
-            // A piece's ticket no longer valid (the method stopped reading as it was posted, or
-            // Swift ended the call): the sending ends, and the call's callback says how it ended,
-            // as Keystone's runtime reads it.
-            if Self.ticketRefusal(answer) { answer = Self.accepted }
+        let arguments = try encodeCall(JSONValue.number(0), callback: callback, parts: .string("stream"))
+        let answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
+        if let address = ticket(answer) {
+            // Each chunk goes once the hub answered the one before; an answer that wants no more
+            // (the method stopped reading, or a refusal) ends the sending, and the call's callback
+            // says how the call ended. An empty chunk is skipped, as the runtime skips one.
+            var sent = 0
+            for chunk in chunks where !chunk.isEmpty {
+                guard await send(.piece(sent), chunk, to: address) == .more else { break }
+                sent += 1
+            }
+            if sent == chunks.count(where: { !$0.isEmpty }) { _ = await send(.end(sent), Data(), to: address) }
+            return try await firstResult(of: method, (callback, results), as: Result.self, nothing: nil)
         }
         return try await firstResult(of: method, settle(callback, results, by: answer, inline: false), as: Result.self, nothing: nil)
     }
@@ -272,7 +267,7 @@ public final class InMemoryPage: EvaluationTarget {
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, as: Result.Type = Result.self
     ) async throws -> Result {
         do {
-            return try await firstResult(of: method, try start(method, data, inline: true), as: Result.self, nothing: nil)
+            return try await firstResult(of: method, try await start(method, data, inline: true), as: Result.self, nothing: nil)
         } catch let error as BridgeError where error.code == .unsupportedCallKind {
             // A native side that does not answer inline: the runtime asks the synchronous way.
             let answer = prompt(method, argumentText: try encodeCall(data, callback: nil))
@@ -288,11 +283,8 @@ public final class InMemoryPage: EvaluationTarget {
         of method: String, _ started: (callback: String, results: Results), as: Result.Type, nothing: JSONText?
     ) async throws -> Result {
         try await withTaskCancellationHandler {
-            for try await delivery in started.results {
-                switch delivery {
-                case .value(let value): return try decode(value ?? nothing, as: Result.self)
-                case .bytes(let bytes): return try decode(bytes, as: Result.self)
-                }
+            for try await value in started.results {
+                return try decode(value ?? nothing, as: Result.self)
             }
             // Completed without a value: Keystone's runtime resolves `invoke` with `undefined`.
             guard nothing == nil else { throw BridgeError(code: .malformedMessage, message: "\"\(method)\" completed without a result") }
@@ -319,14 +311,6 @@ public final class InMemoryPage: EvaluationTarget {
         }
     }
 
-    /// A result that came as bytes (a `Uint8Array` in Keystone's runtime), as `Result`: `Data`.
-    private func decode<Result: Decodable>(_ bytes: Data, as: Result.Type) throws -> Result {
-        guard let result = bytes as? Result else {
-            throw BridgeError(code: .invalidResult, message: "the result is bytes, read as \(Result.self)")
-        }
-        return result
-    }
-
     /// A multi-response call: every result the callback receives until the call completes.
     public func stream<Element: Decodable & Sendable>(
         _ method: String, _ data: some Encodable & Sendable = JSONValue.null, of: Element.Type = Element.self
@@ -335,7 +319,7 @@ public final class InMemoryPage: EvaluationTarget {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let started: (String, Results)
         do {
-            started = try start(method, data, streamed: true)
+            started = try startNow(method, data, streamed: true)
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -343,12 +327,9 @@ public final class InMemoryPage: EvaluationTarget {
         let (callback, results) = started
         let task = Task {
             do {
-                for try await delivery in results {
-                    switch delivery {
-                    case .value(nil): continue  // a method that returns nothing yields nothing
-                    case .value(let value?): continuation.yield(try Self.answerDecoding(Element.self) { try serializer.decode(Element.self, from: value.bytes) })
-                    case .bytes(let bytes): continuation.yield(try self.decode(bytes, as: Element.self))
-                    }
+                for try await value in results {
+                    guard let value else { continue }  // a method that returns nothing yields nothing
+                    continuation.yield(try Self.answerDecoding(Element.self) { try serializer.decode(Element.self, from: value.bytes) })
                 }
                 continuation.finish()
             } catch {
@@ -432,22 +413,21 @@ public final class InMemoryPage: EvaluationTarget {
         switch message {
         case .result(let callback, let value, let complete):
             let continuation = state.withLock { complete ? $0.callbacks.removeValue(forKey: callback) : $0.callbacks[callback] }
-            continuation?.yield(.value(value))
+            continuation?.yield(value)
             if complete { continuation?.finish() }
-        case .bytes(let callback, let source, let size, let complete):
-            // As Keystone's runtime does: fetch the bytes from the byte channel, then hand them on.
-            // A callback it did not open fetches nothing.
-            guard let continuation = state.withLock({ complete ? $0.callbacks.removeValue(forKey: callback) : $0.callbacks[callback] }) else { return }
-            let response = transferNow("GET", source, body: Data())
-            if response.status == 200, response.body.count == size {
-                continuation.yield(.bytes(response.body))
-                if complete { continuation.finish() }
-            } else {
-                continuation.finish(throwing: Self.failure(in: response.body))
+        case .withParts(let inner, let parts):
+            // As Keystone's runtime does: the parts fetched from the byte channel (or read from the
+            // message), then put in their places. Here each is base64 in its place, as a typed
+            // value reads `Data`; a page's runtime puts a Uint8Array there. A result for a callback
+            // the page did not open fetches nothing.
+            if case .result(let callback, _, _) = inner, state.withLock({ $0.callbacks[callback] == nil }) { return }
+            switch fetch(parts) {
+            case .success(let parts): deliver(inner.inliningParts(parts))
+            case .failure(let error): fail(inner, with: error)
             }
         case .noResult(let callback):
             let continuation = state.withLock { $0.callbacks.removeValue(forKey: callback) }
-            continuation?.yield(.value(nil))
+            continuation?.yield(nil)
             continuation?.finish()
         case .cancel(let callbackId):
             guard runtime == .keystone else { return }  // dsbridge.js never hears it
@@ -458,24 +438,49 @@ public final class InMemoryPage: EvaluationTarget {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
         case .call(let method, let callbackId, let arguments):
             handleNativeCall(method, callbackId: callbackId, arguments: arguments)
-        case .callWithBytes(let method, let callbackId, let arguments, let bytes):
-            // As Keystone's runtime does: each argument that is bytes fetched from the byte channel
-            // first. A handler here reads it as the base64 of those bytes (a page's gets a Uint8Array).
-            guard var values = try? serializer.decode([JSONValue].self, from: arguments.bytes) else { return }
-            for argument in bytes where values.indices.contains(argument.index) {
-                let response = transferNow("GET", argument.source, body: Data())
-                guard response.status == 200, response.body.count == argument.size else {
-                    return returnValue(.failure(Self.failure(in: response.body)), id: callbackId, complete: true)
-                }
-                values[argument.index] = .string(response.body.base64EncodedString())
-            }
-            guard let text = try? JSONText(validating: serializer.encode(values)) else { return }
-            handleNativeCall(method, callbackId: callbackId, arguments: text)
         case .event(let name, let value):
             guard runtime == .keystone, let value = try? serializer.decode(JSONValue.self, from: value.bytes) else { return }
             for listener in state.withLock({ $0.listeners[name] ?? [] }) {
                 listener(value)
             }
+        }
+    }
+
+    /// A message's parts, as Keystone's runtime gets them: fetched with their ticket (a fetch the
+    /// hub answers at once), or read from the message.
+    private func fetch(_ parts: MessageParts) -> Swift.Result<ByteParts, BridgeError> {
+        switch parts.source {
+        case .inline(let data):
+            return .success(ByteParts(marker: parts.marker, data: data))
+        case .ticket(let address):
+            guard case .success(let request) = URLSchemeTransport.keystone.request(method: "GET", url: address, origin: frame.origin) else {
+                return .failure(BridgeError(code: .notFound, message: "no such transfer"))
+            }
+            switch hub.receiveBytesNow(request, readBody: { _ in Data() }) {
+            case .bytes(let bytes) where bytes.count == parts.sizes.reduce(0, +):
+                var data: [Data] = []
+                var start = bytes.startIndex
+                for size in parts.sizes {
+                    data.append(bytes[start..<(start + size)])
+                    start += size
+                }
+                return .success(ByteParts(marker: parts.marker, data: data))
+            case .refused(let error): return .failure(error)
+            default: return .failure(BridgeError(code: .failed, message: "the bytes arrived cut short"))
+            }
+        }
+    }
+
+    /// What the page does with a message whose parts could not be fetched: a result's callback
+    /// fails, a call of a handler is answered with the failure.
+    private func fail(_ message: PageMessage, with error: BridgeError) {
+        switch message {
+        case .result(let callback, _, _):
+            state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish(throwing: error)
+        case .call(_, let callbackId, _):
+            returnValue(.failure(error), id: callbackId, complete: true)
+        default:
+            break
         }
     }
 
@@ -544,29 +549,62 @@ public final class InMemoryPage: EvaluationTarget {
     /// Registers `window.dscbN`, sends the asynchronous call (as a script message in Keystone's
     /// runtime, a `prompt` otherwise), and returns the callback's name and what it receives.
     /// With `inline`, it asks for a synchronous method's result in the answer (`_dsinline`), as
-    /// Keystone's runtime does from `invoke`.
-    private func start(
-        _ method: String, _ data: some Encodable & Sendable, inline: Bool = false, upload: Data? = nil, streamed: Bool = false
-    ) throws -> (String, Results) {
+    /// Keystone's runtime does from `invoke`. Keystone's runtime sends each `Data` in `data` as a
+    /// part over the byte channel where the page has one (its pieces posted once the ticket is the
+    /// answer), and as base64 in its place where it has none.
+    private func start(_ method: String, _ data: some Encodable & Sendable, inline: Bool = false) async throws -> (String, Results) {
+        guard runtime == .keystone, hasByteChannel, let parts = try partsSerializer?.encodeMovingParts(data), let found = parts.parts else {
+            return try startNow(method, data, inline: inline)
+        }
         let (callback, results) = try openCallback()
-        // `invoke`, `stream` and `callHandler` of Keystone's runtime take `Data` results as bytes.
-        let takesBytes = runtime == .keystone && (inline || upload != nil || streamed)
-        let arguments = try encodeCall(data, callback: callback, inline: inline, takesBytes: takesBytes, upload: upload.map { .number(Double($0.count)) })
-        var answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
-        if let upload, let address = uploadAddress(answer) {
-            // The ticket is the answer: the bytes go over the byte channel, whose answer is the call's.
-            answer = String(decoding: transferNow("POST", address, body: upload).body, as: UTF8.self)
+        let sizes = JSONValue.array(found.sizes.map { .number(Double($0)) })
+        let value = try DefaultJSONSerializer().decode(JSONValue.self, from: found.numbered(parts.json))
+        let arguments = try encodeCall(value, callback: callback, parts: sizes)
+        let answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
+        if let address = ticket(answer) {
+            var bytes = Data()
+            for part in found.data { bytes.append(part) }
+            var piece = 0
+            while !bytes.isEmpty {
+                let next = bytes.prefix(Self.pieceBytes)
+                bytes = bytes.dropFirst(next.count)
+                guard await send(.piece(piece), next, to: address) == .more else { break }
+                piece += 1
+            }
+            return (callback, results)
         }
         return settle(callback, results, by: answer, inline: inline)
     }
 
-    /// Whether `answer` refuses a piece of a stream for its ticket (`notAllowed`).
-    private static func ticketRefusal(_ answer: String) -> Bool {
-        (try? DefaultJSONSerializer().decode(AnswerHeader.self, from: Data(answer.utf8)).error?.code) == .notAllowed
+    /// ``start(_:_:inline:)`` of a call that moves no parts: `streamed` asks, as `stream` does, for
+    /// results' `Data` as bytes.
+    private func startNow(_ method: String, _ data: some Encodable & Sendable, inline: Bool = false, streamed: Bool = false) throws -> (String, Results) {
+        let (callback, results) = try openCallback()
+        // `invoke` and `stream` of Keystone's runtime take results' `Data` as parts.
+        let speaksParts = runtime == .keystone && (inline || streamed)
+        let arguments = try encodeCall(data, callback: callback, inline: inline, parts: speaksParts ? .array([]) : nil)
+        let answer = runtime == .keystone ? (hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)) : prompt(method, argumentText: arguments)
+        return settle(callback, results, by: answer, inline: inline)
     }
 
-    /// An answer that leaves the call to its callback.
-    private static let accepted = #"{"code":0,"data":null}"#
+    /// The page's serializer as it moves `Data` as parts, if it does.
+    private var partsSerializer: (any BytePartsSerializer)? {
+        (serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
+    }
+
+    /// Posts one piece (or the end) of a call's parts under the ticket at `address`, as the page's
+    /// `fetch` posts it, answered whenever the hub answers it.
+    private func send(_ kind: ByteRequest.Kind, _ body: Data, to address: String) async -> ByteResponse {
+        let ticket = String(address.dropFirst(URLSchemeTransport.keystone.base.count))
+        let request = ByteRequest(ticket: ticket, kind: kind, origin: frame.origin)
+        return await withCheckedContinuation { continuation in
+            hub.receiveBytes(request) { limit in
+                body.count <= limit ? body : nil
+            } respond: {
+                continuation.resume(returning: $0)
+            }
+        }
+    }
 
     /// Registers `window.dscbN`: the callback's name and what it receives.
     private func openCallback() throws -> (String, Results) {
@@ -595,7 +633,7 @@ public final class InMemoryPage: EvaluationTarget {
             return (
                 callback,
                 Results {
-                    $0.yield(.value(value)); $0.finish()
+                    $0.yield(value); $0.finish()
                 }
             )
         }
@@ -608,47 +646,17 @@ public final class InMemoryPage: EvaluationTarget {
         return (callback, stream)
     }
 
-    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true`, and `_dsbytes:
-    /// true` (or the argument's byte count, or `"stream"`) when asked, as Keystone's runtime sends
-    /// them.
-    private func encodeCall(
-        _ data: some Encodable & Sendable, callback: String?, inline: Bool = false, takesBytes: Bool = false, upload: JSONValue? = nil
-    ) throws -> String {
-        let bytes: JSONValue? = upload ?? (takesBytes ? .some(.bool(true)) : .none)
-        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsbytes: bytes)
+    /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true` and `_dsparts`
+    /// when asked, as Keystone's runtime sends them.
+    private func encodeCall(_ data: some Encodable & Sendable, callback: String?, inline: Bool = false, parts: JSONValue? = nil) throws -> String {
+        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsparts: parts)
         return String(decoding: try serializer.encode(arguments), as: UTF8.self)
     }
 
-    /// One request on the byte channel, as the page's `fetch` makes it, answered whenever the hub
-    /// answers it.
-    private func transfer(_ method: String, _ url: String, body: Data) async -> TransferResponse {
-        await withCheckedContinuation { continuation in
-            hub.handleTransfer(method: method, url: url, origin: frame.origin) { limit in
-                body.count <= limit ? body : nil
-            } respond: {
-                continuation.resume(returning: $0)
-            }
-        }
-    }
-
-    /// One request on the byte channel that Keystone answers at once: a result's bytes, or bytes
-    /// sent at once. A hub that answers it later is read as a failure.
-    private func transferNow(_ method: String, _ url: String, body: Data) -> TransferResponse {
-        let response = hub.transferNow(method: method, url: url, origin: frame.origin) { limit in body.count <= limit ? body : nil }
-        let failure = BridgeError(code: .failed, message: "the byte channel did not answer at once")
-        return response ?? TransferResponse(status: 500, contentType: "application/json", body: Data(CallAnswer.failure(failure).text.utf8))
-    }
-
-    /// The byte channel's address in an answer that asks for the call's bytes (`"upload"`).
-    private func uploadAddress(_ answer: String?) -> String? {
-        struct Upload: Decodable { var upload: String? }
-        return answer.flatMap { try? serializer.decode(Upload.self, from: Data($0.utf8)).upload }
-    }
-
-    /// The error a refused transfer's answer carries, read as a page reads it.
-    private static func failure(in body: Data) -> BridgeError {
-        (try? DefaultJSONSerializer().decode(AnswerHeader.self, from: body).error)
-            ?? BridgeError(code: .failed, message: "the byte channel's answer does not decode")
+    /// The ticket's address in an answer that asks for the call's parts (`"ticket"`).
+    private func ticket(_ answer: String?) -> String? {
+        struct Ticket: Decodable { var ticket: String? }
+        return answer.flatMap { try? serializer.decode(Ticket.self, from: Data($0.utf8)).ticket }
     }
 
     /// The `data` of an answer marked `"inline": true`, as JSON text; `.some(nil)` for one marked
@@ -685,7 +693,7 @@ private struct CallArguments<Value: Encodable>: Encodable {
     var data: Value
     var _dscbstub: String?
     var _dsinline: Bool?
-    var _dsbytes: JSONValue?
+    var _dsparts: JSONValue?
 }
 
 /// The part of a native answer a page checks first.

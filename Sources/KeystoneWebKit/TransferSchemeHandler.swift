@@ -16,13 +16,12 @@ import WebKit
 /// and the hub's answer goes back as it is.
 ///
 /// WebKit takes a scheme handler only before a web view is made from a configuration, so an app
-/// that wants `Data` moved as bytes calls ``WKWebViewHost/serveTransfers(in:)`` on the
+/// that wants `Data` moved as bytes calls ``WKWebViewHost/serveBytes(in:)`` on the
 /// configuration first; without it, `Data` goes as base64 in JSON, as for every other page.
 @MainActor
 final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
-    /// The scheme, and the address prefix the hub is told the channel is served under.
-    static let scheme = "keystone"
-    static let base = "keystone://transfer/"
+    /// The byte channel's transport.
+    nonisolated static let transport = URLSchemeTransport.keystone
 
     private struct Attached {
         weak var webView: WKWebView?
@@ -52,11 +51,11 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
     func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
         let request = urlSchemeTask.request
         guard let hub = attached.first(where: { $0.webView === webView })?.host?.hub else {
-            return Self.answer(urlSchemeTask, with: TransferResponse(status: 404, contentType: "text/plain", body: Data()))
+            return Self.answer(urlSchemeTask, with: .notFound)
         }
         let task = StartedTask(urlSchemeTask)
         running.insert(task.id)
-        let respond: @Sendable (TransferResponse) -> Void = { [weak self] response in
+        let respond: @Sendable (URLSchemeTransport.Response) -> Void = { [weak self] response in
             Task { @MainActor in
                 guard let self, self.running.remove(task.id) != nil else { return }  // stopped meanwhile
                 Self.answer(task.task, with: response)
@@ -67,7 +66,7 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
         let origin = request.value(forHTTPHeaderField: "Origin")
         let body = RequestBody(request)
         DispatchQueue.global(qos: .userInitiated).async {
-            hub.handleTransfer(method: method, url: url, origin: origin, readBody: body.read, respond: respond)
+            Self.transport.serve(method: method, url: url, origin: origin, hub: hub, readBody: body.read, respond: respond)
         }
     }
 
@@ -89,7 +88,7 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
     }
 
     /// Hands WebKit the hub's answer: its status, headers and body.
-    private static func answer(_ urlSchemeTask: any WKURLSchemeTask, with response: TransferResponse) {
+    private static func answer(_ urlSchemeTask: any WKURLSchemeTask, with response: URLSchemeTransport.Response) {
         let request = urlSchemeTask.request
         let fields = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         guard let url = request.url, let head = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields) else {
@@ -103,7 +102,7 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
 
     /// A request's body, read where the hub reads it: WebKit hands a body as `httpBody`, or as a
     /// stream when it is large, and a body it does not hand over reads as empty, which the hub
-    /// refuses for a piece of a stream (whose end is said with `?end`, never by an empty body). The
+    /// refuses for a piece (a stream's end is said with `?end=`, never by an empty body). The
     /// request is read by one thread at a time, the hub's.
     private struct RequestBody: @unchecked Sendable {
         let request: URLRequest

@@ -113,9 +113,9 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
                 WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
             ])
         hub.attach(to: self)
-        if let transfers = webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) as? TransferSchemeHandler {
+        if let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.attach(self, to: webView)
-            hub.serveTransfers(at: TransferSchemeHandler.base)
+            hub.serveBytes(over: TransferSchemeHandler.transport)
         }
     }
 
@@ -126,15 +126,15 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     ///
     /// ```swift
     /// let configuration = WKWebViewConfiguration()
-    /// WKWebViewHost.serveTransfers(in: configuration)
+    /// WKWebViewHost.serveBytes(in: configuration)
     /// let webView = WKWebView(frame: .zero, configuration: configuration)
     /// let host = try WKWebViewHost(webView: webView, hub: keystone)
     /// ```
     ///
     /// Calling it again on the same configuration changes nothing.
-    public static func serveTransfers(in configuration: WKWebViewConfiguration) {
-        guard configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) == nil else { return }
-        configuration.setURLSchemeHandler(TransferSchemeHandler(), forURLScheme: TransferSchemeHandler.scheme)
+    public static func serveBytes(in configuration: WKWebViewConfiguration) {
+        guard configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) == nil else { return }
+        configuration.setURLSchemeHandler(TransferSchemeHandler(), forURLScheme: URLSchemeTransport.scheme)
     }
 
     /// Gives the web view back: removes the host's scripts and message handler, restores the app's
@@ -142,10 +142,10 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// the page settle with `pageGone`.
     public func detach() {
         perform(core.closed())
-        if let webView, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) as? TransferSchemeHandler {
+        if let webView, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.detach(webView)
         }
-        hub.stopServingTransfers()
+        hub.stopServingBytes()
         delegates.release()
         webView = nil
     }
@@ -239,11 +239,11 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         // Before any of the document's own scripts runs, so before its first call: the channel is
         // served only to a document that can reach it (never to an https one, see
         // `HostCore/documentReachesByteChannel(origin:channelIsSecure:)`).
-        if webView.configuration.urlSchemeHandler(forURLScheme: TransferSchemeHandler.scheme) is TransferSchemeHandler {
+        if webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) is TransferSchemeHandler {
             if HostCore.documentReachesByteChannel(origin: caller.origin, channelIsSecure: false) {
-                hub.serveTransfers(at: TransferSchemeHandler.base)
+                hub.serveBytes(over: TransferSchemeHandler.transport)
             } else {
-                hub.stopServingTransfers()
+                hub.stopServingBytes()
             }
         }
     }

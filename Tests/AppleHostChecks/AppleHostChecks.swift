@@ -125,7 +125,7 @@ final class Checks {
 
     private func navigationDefault() async throws {
         let configuration = WKWebViewConfiguration()
-        WKWebViewHost.serveTransfers(in: configuration)
+        WKWebViewHost.serveBytes(in: configuration)
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let host = try WKWebViewHost(webView: webView, hub: Keystone())
         defer { host.detach() }
@@ -189,12 +189,12 @@ final class Checks {
     private func detachStopsByteChannel() async throws {
         let keystone = Keystone()
         let configuration = WKWebViewConfiguration()
-        WKWebViewHost.serveTransfers(in: configuration)
+        WKWebViewHost.serveBytes(in: configuration)
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let host = try WKWebViewHost(webView: webView, hub: keystone)
-        try expect(keystone.servesTransfers, "the host serves the byte channel while attached")
+        try expect(keystone.servesBytes, "the host serves the byte channel while attached")
         host.detach()
-        try expect(!keystone.servesTransfers, "the hub still serves the byte channel after detach()")
+        try expect(!keystone.servesBytes, "the hub still serves the byte channel after detach()")
     }
 
     private func terminationReload() async throws {
@@ -223,7 +223,7 @@ final class Checks {
         let (counts, counted) = AsyncStream<Int>.makeStream()
         try hub.inner.register(CountingInterface { counted.yield($0) }, namespace: "bytes")
         let configuration = WKWebViewConfiguration()
-        WKWebViewHost.serveTransfers(in: configuration)
+        WKWebViewHost.serveBytes(in: configuration)
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let window = ShimWindow(showing: webView, title: "checks")
         let host = try WKWebViewHost(webView: webView, hub: hub)
@@ -321,11 +321,9 @@ final class ThreadNotingHub: BridgeHub {
         self.inner = inner
     }
 
-    func handleTransfer(
-        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
-    ) {
-        inner.handleTransfer(
-            method: method, url: url, origin: origin,
+    func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        inner.receiveBytes(
+            request,
             readBody: { limit in
                 bodyReadsOnMainThread.withLock { $0.append(Thread.isMainThread) }
                 return readBody(limit)
@@ -337,8 +335,8 @@ final class ThreadNotingHub: BridgeHub {
     func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
         inner.handleCall(method, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, frame: frame)
     }
-    func serveTransfers(at base: String) { inner.serveTransfers(at: base) }
-    func stopServingTransfers() { inner.stopServingTransfers() }
+    func serveBytes(over transport: any ByteTransport) { inner.serveBytes(over: transport) }
+    func stopServingBytes() { inner.stopServingBytes() }
     func admitSender(_ frame: CallerFrame) throws(BridgeError) { try inner.admitSender(frame) }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }

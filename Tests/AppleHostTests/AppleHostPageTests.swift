@@ -81,7 +81,7 @@ final class PageRun {
         configuration.userContentController.addUserScript(
             WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
         configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
-        if !arguments.bare { WKWebViewHost.serveTransfers(in: configuration) }
+        if !arguments.bare { WKWebViewHost.serveBytes(in: configuration) }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let dialogs = DemoUIDelegate(lines: { [weak self] in self?.lines.append($0) }, closed: { [weak self] in self?.finish() })
         webView.uiDelegate = dialogs

@@ -39,7 +39,7 @@ final class WebKitDemo {
         configuration.userContentController.addUserScript(
             WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
         configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
-        if !arguments.bare { WKWebViewHost.serveTransfers(in: configuration) }
+        if !arguments.bare { WKWebViewHost.serveBytes(in: configuration) }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let dialogs = DemoUIDelegate(lines: Output.line) { [self] in finish(0) }
         webView.uiDelegate = dialogs

@@ -84,7 +84,7 @@ struct SchemaRecorderTests {
     @Test func foundationValuesAreWhatTheDefaultSerializerWrites() throws {
         let recorder = SchemaRecorder()
         _ = recorder.schema(of: Stamps.self)
-        #expect(recorder.types["Stamps"]?.fields.map(\.type) == [.number, .string, .string, .json])
+        #expect(recorder.types["Stamps"]?.fields.map(\.type) == [.number, .string, .bytes, .json])
     }
 
     @Test func foundationValuesAreWhatTheConfiguredSerializerWrites() throws {

@@ -133,62 +133,72 @@ test('_keystoneHost cannot be replaced by the page', () => {
   assert.throws(() => doc.page(`'use strict'; window._keystoneHost.send = function () {}`));
 });
 
-test("a ticket to send bytes stays in the relay: the page gets a handle, and the bytes go as a buffer of their own", async () => {
+test("a ticket to send bytes stays in the relay: the page gets a handle, and each piece goes as a buffer of its own", async () => {
   const doc = makeDocument();
   const address = 'keystone://transfer/' + '0123456789abcdef'.repeat(2);
-  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', upload: address });
-  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{"data":null,"_dscbstub":"dscb1_x","_dsbytes":3}')`));
-  assert.equal(answer.upload, 'relay:1');
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', ticket: address });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{"data":0,"_dscbstub":"dscb1_x","_dsparts":[3]}')`));
+  assert.equal(answer.ticket, 'relay:1');
   assert.ok(!JSON.stringify(doc.page('Object.getOwnPropertyNames(window)')).includes('0123456789abcdef'));
-  const reply = await doc.page(`window._keystoneHost.upload('relay:1', new Blob([new Uint8Array([1, 2, 3])]))`);
-  assert.equal(reply, '{"code":0,"data":3}');
-  assert.equal(doc.host.fetches.length, 1);
-  assert.equal(doc.host.fetches[0].url, address);
-  assert.equal(doc.host.fetches[0].method, 'POST');
+  doc.host.answerFetch = () => ({ status: 200, body: { more: true } });
+  const first = JSON.parse(await doc.page(`window._keystoneHost.upload('relay:1', '?piece=0', new Blob([new Uint8Array([1, 2, 3])]))`));
+  assert.deepEqual(first, { ok: true, answer: { more: true } });
+  doc.host.answerFetch = () => ({ status: 200, body: { more: false } });
+  const last = JSON.parse(await doc.page(`window._keystoneHost.upload('relay:1', '?piece=1', new Uint8Array(2))`));
+  assert.deepEqual(last, { ok: true, answer: { more: false } });
+  assert.deepEqual(doc.host.fetches.map((f) => [f.url, f.method]), [[address + '?piece=0', 'POST'], [address + '?piece=1', 'POST']]);
   assert.equal(Object.prototype.toString.call(doc.host.fetches[0].body), '[object ArrayBuffer]', 'never a Blob');
-  // Spent: a second use posts nothing.
-  const again = JSON.parse(await doc.page(`window._keystoneHost.upload('relay:1', new Uint8Array(3))`));
-  assert.equal(again.error.code, 11);
-  assert.equal(doc.host.fetches.length, 1);
+  // Native wanted no more: the ticket is spent, and a further piece posts nothing.
+  const again = JSON.parse(await doc.page(`window._keystoneHost.upload('relay:1', '?piece=2', new Uint8Array(3))`));
+  assert.equal(again.answer.code, 11);
+  assert.equal(doc.host.fetches.length, 2);
 });
 
 test('a prompt whose answer carries a ticket gets a handle too', () => {
   const doc = makeDocument();
-  doc.host.answerPrompt = () => '{"code":0,"data":"","upload":"keystone://transfer/secret"}';
-  const answer = JSON.parse(doc.page(`window.prompt('_dsbridge=m', '{"data":null,"_dscbstub":"dscb2_x","_dsbytes":3}')`));
-  assert.equal(answer.upload, 'relay:1');
+  doc.host.answerPrompt = () => '{"code":0,"data":"","ticket":"keystone://transfer/secret"}';
+  const answer = JSON.parse(doc.page(`window.prompt('_dsbridge=m', '{"data":0,"_dscbstub":"dscb2_x","_dsparts":[3]}')`));
+  assert.equal(answer.ticket, 'relay:1');
 });
 
 test('a buffer or a view of one goes as it is; what only looks like one is read into a buffer', async () => {
   const doc = makeDocument();
-  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', upload: 'keystone://transfer/a' });
-  const sources = { 'new Uint8Array([1, 2])': 2, 'new Uint8Array([1, 2]).buffer': 2, '({ byteLength: 2, buffer: new ArrayBuffer(2) })': 15 };
-  for (const [source, size] of Object.entries(sources)) {
-    const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
-    assert.equal(await doc.page(`window._keystoneHost.upload('${answer.upload}', ${source})`), `{"code":0,"data":${size}}`, source);
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', ticket: 'keystone://transfer/a' });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
+  const sources = ['new Uint8Array([1, 2])', 'new Uint8Array([1, 2]).buffer', '({ byteLength: 2, buffer: new ArrayBuffer(2) })'];
+  for (const [piece, source] of sources.entries()) {
+    assert.equal(JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?piece=${piece}', ${source})`)).ok, true, source);
   }
   const bodies = doc.host.fetches.map((f) => Object.prototype.toString.call(f.body));
   assert.deepEqual(bodies, ['[object Uint8Array]', '[object ArrayBuffer]', '[object ArrayBuffer]']);
   // What cannot be read as bytes at all is refused, coded, and nothing is posted.
-  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
-  const refused = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.upload}', Object.setPrototypeOf({}, Uint8Array.prototype))`));
-  assert.equal(refused.error.code, 2);
+  const refused = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?piece=3', Object.setPrototypeOf({}, Uint8Array.prototype))`));
+  assert.equal(refused.answer.code, 2);
   assert.equal(doc.host.fetches.length, 3);
 });
 
-test("the next ticket a stream's piece is answered with stays in the relay too", async () => {
+test('a piece goes only with a piece number or an end: no other address is reached with a ticket', async () => {
   const doc = makeDocument();
-  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', upload: 'keystone://transfer/first' });
-  doc.host.answerFetch = () => JSON.stringify({ code: 0, data: '', upload: 'keystone://transfer/' + 'fedcba9876543210'.repeat(2) });
-  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{"data":null,"_dscbstub":"dscb1_x","_dsbytes":"stream"}')`));
-  const next = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.upload}', new Uint8Array(3))`));
-  assert.equal(next.upload, 'relay:2');
-  doc.host.answerFetch = (size) => JSON.stringify({ code: 0, data: size });
-  // The end of the stream: the handle with `?end`, posted to its ticket's address with `?end`.
-  assert.equal(await doc.page(`window._keystoneHost.upload('relay:2?end', new Uint8Array(0))`), '{"code":0,"data":0}');
-  assert.equal(doc.host.fetches[1].url, 'keystone://transfer/' + 'fedcba9876543210'.repeat(2) + '?end');
-  // Spent: the handle without `?end` is gone too.
-  assert.equal(JSON.parse(await doc.page(`window._keystoneHost.upload('relay:2', new Uint8Array(1))`)).error.code, 11);
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', ticket: 'keystone://transfer/a' });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
+  for (const query of ['', '?piece=', '?piece=x', '/../x', '?piece=1&x=2', '?end=1234567890']) {
+    const refused = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', ${JSON.stringify(query)}, new Uint8Array(1))`));
+    assert.equal(refused.ok, false, query);
+  }
+  assert.equal(doc.host.fetches.length, 0);
+  doc.host.answerFetch = () => ({ status: 200, body: { more: false } });
+  assert.equal(JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?end=0', new Uint8Array(0))`)).ok, true);
+  assert.equal(doc.host.fetches[0].url, 'keystone://transfer/a?end=0');
+});
+
+test('a refused piece spends the ticket in the relay', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', ticket: 'keystone://transfer/a' });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{}')`));
+  doc.host.answerFetch = () => ({ status: 413, body: { code: 10, message: 'too large' } });
+  assert.deepEqual(JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?piece=0', new Uint8Array(1))`)), { ok: false, answer: { code: 10, message: 'too large' } });
+  assert.equal(JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?piece=1', new Uint8Array(1))`)).answer.code, 11);
+  assert.equal(doc.host.fetches.length, 1);
 });
 
 test('the relay posts through the isolated world, which hands each answer back to its own call', async () => {

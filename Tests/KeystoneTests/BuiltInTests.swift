@@ -60,7 +60,7 @@ struct BuiltInTests {
     /// function per callback; dsbridge.js, which announces nothing, is answered as before.
     @Test func dsinitFromKeystonesRuntimeIsAnsweredKeystone() {
         let announcement = #"{"data":{"runtime":"keystone","version":1}}"#
-        #expect(page.prompt("_dsb.dsinit", argumentText: announcement) == #"{"code":0,"data":"keystone"}"#)
+        #expect(page.prompt("_dsb.dsinit", argumentText: announcement) == #"{"code":0,"data":{"runtime":"keystone","bytes":false}}"#)
         // A dsbridge.js loaded beside it says nothing; Keystone's runtime has already spoken.
         #expect(page.prompt("_dsb.dsinit", argumentText: #"{"data":null}"#) == #"{"code":0,"data":""}"#)
     }

@@ -78,18 +78,17 @@ struct ByteStreamTests {
     @Test(arguments: ["streams.count", "streams.gather"])
     func aPieceWhoseBytesDidNotArriveFailsTheStreamInsteadOfEndingIt(_ method: String) async throws {
         // An engine that does not hand a request's body over shows it empty: the end of a stream
-        // is said with `?end`, so an empty piece is never taken for it.
+        // is said on its own (`?end=N`), so an empty piece is never taken for it.
         let first = try announce(method, callback: "dscb7_x")
-        let piece = try #require(keystone.transferNow(method: "POST", url: first, origin: nil) { _ in bytePattern(5) })
-        let next = try #require(uploadAddress(piece))
-        let empty = try #require(keystone.transferNow(method: "POST", url: next, origin: nil) { _ in Data() })
-        #expect(empty.status == 400)
-        #expect(String(decoding: empty.body, as: UTF8.self).contains(#""code":4"#))
+        #expect(keystone.piece(0, of: first, bytePattern(5)) == .more)
+        let empty = try #require(keystone.piece(1, of: first, Data()))
+        #expect(empty.refusal?.code == .malformedMessage)
         await untilNoCallRuns(keystone)
         #expect(result(of: "dscb7_x") == nil)  // never answered with the 5 bytes alone
-        // An end that carries bytes is refused too.
-        let other = try #require(uploadAddress(try #require(keystone.transferNow(method: "POST", url: try announce(method, callback: "dscb8_x"), origin: nil) { _ in bytePattern(3) })))
-        #expect(try #require(keystone.transferNow(method: "POST", url: other + "?end", origin: nil) { _ in bytePattern(1) }).status == 400)
+        // A piece out of order is refused, and spends the ticket.
+        let other = try announce(method, callback: "dscb8_x")
+        #expect(keystone.piece(1, of: other, bytePattern(3))?.refusal?.code == .malformedMessage)
+        #expect(keystone.piece(0, of: other, bytePattern(3))?.refusal?.code == .notAllowed)
     }
 
     @Test func aStreamIntoAMethodThatTakesDataIsGathered() async throws {
@@ -98,7 +97,7 @@ struct ByteStreamTests {
     }
 
     @Test func bytesSentAtOnceAreAStreamOfOneChunk() async throws {
-        let count: Int = try await page.invoke("streams.count", bytes: bytePattern(4_099))
+        let count: Int = try await page.invoke("streams.count", bytePattern(4_099))
         #expect(count == 4_099)
     }
 
@@ -123,49 +122,42 @@ struct ByteStreamTests {
         #expect(keystone.openTransferCount == 0)
     }
 
-    @Test func aTicketForTheNextChunkGoesWhenTheMethodStopsReading() async throws {
+    @Test func theStreamsTicketGoesWhenTheMethodStopsReading() async throws {
         let first = try announce("streams.first", callback: "dscb3_x")
-        let answered = try #require(keystone.transferNow(method: "POST", url: first, origin: nil) { _ in Data(count: 5) })
-        let next = try #require(uploadAddress(answered))
+        #expect(keystone.piece(0, of: first, Data(count: 5)) == .more)
         await untilNoCallRuns(keystone)
         #expect(keystone.openTransferCount == 0)
         var read = false
-        let late = try #require(
-            keystone.transferNow(method: "POST", url: next, origin: nil) { _ in
-                read = true
-                return Data(count: 5)
-            })
-        #expect(late.status == 403)
+        let late = try #require(keystone.piece(1, of: first, Data(count: 5), read: &read))
+        #expect(late.refusal?.code == .notAllowed)
         #expect(!read)
         #expect(result(of: "dscb3_x") == "5")
     }
 
     @Test func thePageWaitsWhileTheMethodIsBehind() async throws {
         let first = try announce("streams.gated", callback: "dscb1_x")
-        // The method waits at its gate: a chunk that fills the window is not answered.
+        // The method waits at its gate: a piece that fills the window is not answered.
         let full = Recorder()
-        keystone.handleTransfer(method: "POST", url: first, origin: nil, readBody: { _ in Data(count: Self.window) }, respond: full.record)
+        keystone.receiveBytes(ByteRequest(ticket: Keystone.ticket(of: first), kind: .piece(0), origin: nil), readBody: { _ in Data(count: Self.window) }, respond: full.record)
         #expect(full.responses.isEmpty)
-        #expect(keystone.openTransferCount == 0)  // no ticket for the next chunk yet
-        gate.yield()  // the method reads the chunk: the page may send the next
-        await eventually("the chunk was answered") { !full.responses.isEmpty }
-        let next = try #require(uploadAddress(full.responses.first))
-        // A small chunk leaves room: answered at once; then the end.
-        let small = try #require(keystone.transferNow(method: "POST", url: next, origin: nil) { _ in Data(count: 10) })
-        let last = try #require(uploadAddress(small))
-        let end = try #require(keystone.transferNow(method: "POST", url: last + "?end", origin: nil) { _ in Data() })
-        #expect(String(decoding: end.body, as: UTF8.self) == #"{"code":0,"data":""}"#)
+        gate.yield()  // the method reads the piece: the page may send the next
+        await eventually("the piece was answered") { !full.responses.isEmpty }
+        #expect(full.responses == [.more])
+        // A small piece leaves room: answered at once; then the end.
+        #expect(keystone.piece(1, of: first, Data(count: 10)) == .more)
+        #expect(keystone.end(after: 2, of: first) == .done)
         gate.yield()
         gate.yield()
         await untilNoCallRuns(keystone)
         #expect(result(of: "dscb1_x") == "\(Self.window + 10)")
+        #expect(keystone.openTransferCount == 0)
     }
 
     @Test(arguments: [false, true])
     func cancellingTheCallOrLeavingThePageAnswersAWaitingChunk(leaves: Bool) async throws {
         let first = try announce("streams.gated", callback: "dscb2_x")
         let full = Recorder()
-        keystone.handleTransfer(method: "POST", url: first, origin: nil, readBody: { _ in Data(count: Self.window) }, respond: full.record)
+        keystone.receiveBytes(ByteRequest(ticket: Keystone.ticket(of: first), kind: .piece(0), origin: nil), readBody: { _ in Data(count: Self.window) }, respond: full.record)
         #expect(full.responses.isEmpty)
         if leaves {
             page.navigate()
@@ -175,8 +167,7 @@ struct ByteStreamTests {
         gate.finish()  // a method that ignores cancellation ends all the same
         await eventually("the waiting chunk was answered") { !full.responses.isEmpty }
         let response = try #require(full.responses.first)
-        #expect([200, 410].contains(response.status))
-        #expect(uploadAddress(String(decoding: response.body, as: UTF8.self)) == nil)
+        #expect(response != .more, "the page sends no more")
         await untilNoCallRuns(keystone)
         #expect(keystone.openTransferCount == 0)
     }
@@ -211,10 +202,10 @@ struct ByteStreamTests {
         #expect(count == 5)
     }
 
-    /// Calls `method` as Keystone's runtime announces a stream: the first chunk's address.
+    /// Calls `method` as Keystone's runtime announces a stream: the ticket's address.
     private func announce(_ method: String, callback: String) throws -> String {
-        let answer = page.prompt(method, argumentText: #"{"data":null,"_dscbstub":"\#(callback)","_dsbytes":"stream"}"#)
-        return try #require(uploadAddress(answer))
+        let answer = page.prompt(method, argumentText: #"{"data":0,"_dscbstub":"\#(callback)","_dsparts":"stream"}"#)
+        return try #require(ticketAddress(answer))
     }
 
     /// The JSON of the complete result sent to `callback`.
@@ -222,24 +213,15 @@ struct ByteStreamTests {
         for case .result(callback, let value, true) in page.receivedMessages { return value.string }
         return nil
     }
-
-    private func uploadAddress(_ answer: String?) -> String? {
-        struct Upload: Decodable { var upload: String? }
-        return answer.flatMap { try? JSONDecoder().decode(Upload.self, from: Data($0.utf8)).upload }
-    }
-
-    private func uploadAddress(_ response: TransferResponse?) -> String? {
-        uploadAddress(response.map { String(decoding: $0.body, as: UTF8.self) })
-    }
 }
 
 /// The byte channel's answers to requests the hub may answer later.
 private final class Recorder: Sendable {
-    private let answered = Locked<[TransferResponse]>([])
+    private let answered = Locked<[ByteResponse]>([])
 
-    var responses: [TransferResponse] { answered.withLock { $0 } }
+    var responses: [ByteResponse] { answered.withLock { $0 } }
 
-    @Sendable func record(_ response: TransferResponse) {
+    @Sendable func record(_ response: ByteResponse) {
         answered.withLock { $0.append(response) }
     }
 }
@@ -259,26 +241,15 @@ struct IdleStreamTests {
         page.initialize()
     }
 
-    private func upload(_ answer: String?) -> String? {
-        struct Upload: Decodable { var upload: String? }
-        return answer.flatMap { try? JSONDecoder().decode(Upload.self, from: Data($0.utf8)).upload }
-    }
-
-    /// Posts a piece to `address`: the address of the next.
-    private func post(_ address: String) throws -> String {
-        let answer = keystone.transferNow(method: "POST", url: address, origin: nil) { _ in Data(count: 3) }
-        return try #require(upload(answer.map { String(decoding: $0.body, as: UTF8.self) }))
-    }
-
     @Test func aPageThatKeepsItsTicketUnusedForATimeoutFailsTheMethodsReadingAndLosesTheTicket() async throws {
-        let answer = page.prompt("streams.count", argumentText: #"{"data":null,"_dscbstub":"dscb1_i","_dsbytes":"stream"}"#)
-        var address = try #require(upload(answer))
-        // The watcher looks every timeout; each time it finds a new ticket, the page is sending.
+        let answer = page.prompt("streams.count", argumentText: #"{"data":0,"_dscbstub":"dscb1_i","_dsparts":"stream"}"#)
+        let address = try #require(ticketAddress(answer))
+        // The watcher looks every timeout; each time it finds the page sent a piece, it is sending.
         await clock.sleepers(1)
-        address = try post(address)
+        #expect(keystone.piece(0, of: address, Data(count: 3)) == .more)
         clock.advance(by: .seconds(60))
         await clock.sleepers(1)
-        address = try post(address)
+        #expect(keystone.piece(1, of: address, Data(count: 3)) == .more)
         clock.advance(by: .seconds(60))
         await clock.sleepers(1)
         #expect(keystone.openTransferCount == 1)
@@ -290,6 +261,6 @@ struct IdleStreamTests {
         let failure = page.receivedMessages.first { if case .failure(callback: "dscb1_i", _) = $0 { true } else { false } }
         guard case .failure(_, let error) = failure else { Issue.record("the call failed"); return }
         #expect(error == BridgeError(code: .timedOut, message: "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (60 s)"))
-        #expect(keystone.transferNow(method: "POST", url: address, origin: nil) { _ in Data(count: 3) }?.status == 403)
+        #expect(keystone.piece(2, of: address, Data(count: 3))?.refusal?.code == .notAllowed)
     }
 }

@@ -1,6 +1,8 @@
-// ByteTransferTests.swift — `Data` moved as bytes over the byte channel, driven by an in-memory page.
+// ByteTransferTests.swift — `Data` anywhere in a value moved as bytes over the byte channel, or as
+// base64 where there is none, driven by an in-memory page.
 import Foundation
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
 
@@ -21,10 +23,36 @@ struct Binary: BridgeInterface {
             for index in 0..<count { try await writer.write(bytePattern(index + 1)) }
         }
         methods.async("name") { (text: String) in text }
+        methods.async("describe") { (photo: Photo) in Description(name: photo.name, count: photo.bytes.count, thumbs: photo.thumbs.map(\.count)) }
+        methods.sync("describeNow") { (photo: Photo) in photo.bytes.count }
+        methods.async("bundle") { (count: Int) in Bundle(parts: (0..<count).map { bytePattern($0 * 10) }, cover: count > 0 ? bytePattern(3) : nil) }
+        methods.multiResponse("bundles") { (count: Int, writer: ResponseWriter<Bundle>) in
+            for index in 0..<count { try await writer.write(Bundle(parts: [bytePattern(index + 1)], cover: nil)) }
+        }
     }
 }
 
-@Suite("Bytes as bytes", .timeLimit(.minutes(1)))
+/// A value with bytes beside its metadata, as a page sends it.
+struct Photo: Codable, Sendable, Equatable {
+    var name: String
+    var bytes: Data
+    var thumbs: [Data] = []
+    var cover: Data? = nil
+}
+
+struct Description: Codable, Sendable, Equatable {
+    var name: String
+    var count: Int
+    var thumbs: [Int]
+}
+
+/// A value with bytes in it, as Swift answers it.
+struct Bundle: Codable, Sendable, Equatable {
+    var parts: [Data]
+    var cover: Data?
+}
+
+@Suite("Bytes as values", .timeLimit(.minutes(1)))
 struct ByteTransferTests {
     let keystone: Keystone
     let page: InMemoryPage
@@ -39,12 +67,90 @@ struct ByteTransferTests {
         page.initialize()
     }
 
-    @Test func aPageWithoutAByteChannelSendsTheSameBytesAsBase64() async throws {
-        let plain = InMemoryPage(hub: keystone)  // a dsbridge.js page: no byte channel
-        plain.initialize()
-        #expect(try await plain.invoke("binary.count", bytes: bytePattern(1000), as: Int.self) == 1000)
-        #expect(try await plain.invoke("binary.echo", bytes: bytePattern(300), as: Data.self) == bytePattern(300))
-        #expect(try await plain.invoke("binary.count", streaming: [bytePattern(10), bytePattern(20)], as: Int.self) == 30)
+    /// Pages of every kind, each with a Keystone of its own: Keystone's runtime with a byte channel
+    /// and without one, and dsbridge.js.
+    func pages() throws -> [InMemoryPage] {
+        try [(PageRuntime.keystone, true), (.keystone, false), (.dsbridge, false)].map { runtime, servesBytes in
+            var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+            components.limits.transferBytes = 1 << 20
+            let keystone = Keystone(components: components)
+            try keystone.register(Binary(), namespace: "binary")
+            let page = InMemoryPage(hub: keystone, runtime: runtime, servesBytes: servesBytes)
+            page.initialize()
+            return page
+        }
+    }
+
+    @Test func thePageHearsAtInitialisationWhetherItHasAByteChannel() {
+        #expect(page.hasByteChannel)
+        let without = InMemoryPage(hub: Keystone(), runtime: .keystone, servesBytes: false)
+        without.initialize()
+        #expect(!without.hasByteChannel)
+        let custom = Keystone(components: KeystoneComponents(serializer: PlainSerializer()))
+        let withCustomSerializer = InMemoryPage(hub: custom, runtime: .keystone)
+        withCustomSerializer.initialize()
+        #expect(!withCustomSerializer.hasByteChannel, "a serializer that writes Data its own way moves no parts")
+    }
+
+    @Test(arguments: [0, 1, 250, 251, 4_099, (1 << 20) - 100])
+    func dataAnywhereInAValueGoesToSwiftByteExactWithOrWithoutAChannel(count: Int) async throws {
+        let photo = Photo(name: "ada.png", bytes: bytePattern(count), thumbs: [Data(), bytePattern(7)], cover: count.isMultiple(of: 2) ? bytePattern(3) : nil)
+        for page in try pages() {
+            let described: Description = try await page.invoke("binary.describe", photo)
+            #expect(described == Description(name: "ada.png", count: count, thumbs: [0, 7]))
+            #expect(page.liveCallbacks.isEmpty)
+        }
+    }
+
+    @Test func theCallsValueNamesItsPartsAndTheBytesGoUnderOneTicket() async throws {
+        let answer = page.prompt("binary.describe", argumentText: #"{"data":{"name":"n","bytes":0,"thumbs":[1,2]},"_dscbstub":"dscb80_x","_dsparts":[3,0,2]}"#)
+        let address = try #require(ticketAddress(answer))
+        #expect(keystone.openTransferCount == 1)
+        #expect(keystone.piece(0, of: address, Data([1, 2, 3, 4, 5])) == .done)
+        await untilNoCallRuns(keystone)
+        let result: [String] = page.receivedMessages.compactMap { if case .result("dscb80_x", let value, true) = $0 { value.string } else { nil } }
+        #expect(result == [#"{"name":"n","count":3,"thumbs":[0,2]}"#])
+        #expect(keystone.openTransferCount == 0)
+    }
+
+    @Test func aSynchronousMethodTakesPartsAndAnswersThroughTheCallback() async throws {
+        let count: Int = try await page.invoke("binary.describeNow", Photo(name: "n", bytes: bytePattern(300)))
+        #expect(count == 300)
+        let counted: Int = try await page.invoke("binary.countNow", bytePattern(5))
+        #expect(counted == 5)
+    }
+
+    @Test func dataAnywhereInAResultComesAsPartsWithOrWithoutAChannel() async throws {
+        for page in try pages() {
+            let bundle: Bundle = try await page.invoke("binary.bundle", 3)
+            #expect(bundle == Bundle(parts: [Data(), bytePattern(10), bytePattern(20)], cover: bytePattern(3)))
+            let made: Data = try await page.invoke("binary.make", 1_000)
+            #expect(made == bytePattern(1_000))
+        }
+        let _: Bundle = try await page.invoke("binary.bundle", 3)
+        let withParts = page.receivedMessages.compactMap { if case .withParts(_, let parts) = $0 { parts } else { nil } }
+        #expect(withParts.map(\.sizes) == [[0, 10, 20, 3]])
+        #expect(withParts.allSatisfy { if case .ticket = $0.source { true } else { false } })
+        #expect(keystone.openTransferCount == 0)
+    }
+
+    @Test func aPageWithoutAChannelGetsThePartsInTheMessageAndADsbridgePageGetsBase64InPlace() async throws {
+        let pages = try pages()
+        let _: Bundle = try await pages[1].invoke("binary.bundle", 2)
+        let inline = pages[1].receivedMessages.compactMap { if case .withParts(_, let parts) = $0 { parts.source } else { nil } }
+        #expect(inline == [.inline([Data(), bytePattern(10), bytePattern(3)])])
+        let text: JSONValue = try await pages[2].callAsync("binary.bundle", 2)
+        #expect(text == ["parts": ["", .string(bytePattern(10).base64EncodedString())], "cover": .string(bytePattern(3).base64EncodedString())])
+        #expect(!pages[2].receivedMessages.contains { if case .withParts = $0 { true } else { false } })
+    }
+
+    @Test func aStreamOfValuesWithDataYieldsEachWithItsParts() async throws {
+        var bundles: [Bundle] = []
+        for try await bundle in page.stream("binary.bundles", 4, of: Bundle.self) { bundles.append(bundle) }
+        #expect(bundles == (1...4).map { Bundle(parts: [bytePattern($0)], cover: nil) })
+        var chunks: [Data] = []
+        for try await chunk in page.stream("binary.chunks", 4, of: Data.self) { chunks.append(chunk) }
+        #expect(chunks == (1...4).map(bytePattern))
     }
 
     @Test func anAnswerThatDoesNotDecodeIsABridgeErrorLikeEveryOtherFailure() async throws {
@@ -56,130 +162,102 @@ struct ByteTransferTests {
         #expect(async?.cause is DecodingError)
     }
 
-    @Test func aForgottenNamespaceIsNamedTheSameForJSONBytesAndStreams() async throws {
+    @Test func aForgottenNamespaceIsNamedTheSameForJSONPartsAndStreams() async throws {
         let json = await #expect(throws: BridgeError.self) { try await page.callAsync("photos.attach", "x", as: Int.self) }
-        let bytes = await #expect(throws: BridgeError.self) { try await page.invoke("photos.attach", bytes: Data([1]), as: Int.self) }
+        let bytes = await #expect(throws: BridgeError.self) { try await page.invoke("photos.attach", Data([1]), as: Int.self) }
         let stream = await #expect(throws: BridgeError.self) { try await page.invoke("photos.attach", streaming: [Data([1])], as: Int.self) }
         #expect(json == BridgeError(code: .notFound, message: #"no interface is registered under namespace "photos""#))
         #expect(bytes == json)
         #expect(stream == json)
-        let method = await #expect(throws: BridgeError.self) { try await page.invoke("binary.nothing", bytes: Data([1]), as: Int.self) }
-        #expect(method == BridgeError(code: .notFound, message: #"no method "binary.nothing""#))
     }
 
-    /// The last transfer address the hub handed the page.
-    var lastSource: String? {
-        page.receivedMessages.reversed().lazy.compactMap { if case .bytes(_, let source, _, _) = $0 { source } else { nil } }.first
-    }
-
-    @Test(arguments: [0, 1, 250, 251, 4_099, 1 << 20])
-    func bytesGoToSwiftAndComeBackByteExact(count: Int) async throws {
-        let bytes = bytePattern(count)
-        let echoed: Data = try await page.invoke("binary.echo", bytes: bytes)
-        #expect(echoed == bytes)
-        let counted: Int = try await page.invoke("binary.count", bytes: bytes)
-        #expect(counted == count)
+    @Test func aMethodThatTakesNoBytesRefusesThemAsABadArgument() async throws {
+        let error = await #expect(throws: BridgeError.self) {
+            let _: String = try await page.invoke("binary.name", Data([1, 2, 3]))
+        }
+        #expect(error?.code == .invalidArgument)
         #expect(page.liveCallbacks.isEmpty)
     }
 
-    @Test func aSynchronousMethodTakesBytesAndAnswersInline() async throws {
-        let counted: Int = try await page.invoke("binary.countNow", bytes: bytePattern(300))
-        #expect(counted == 300)
-    }
-
-    @Test func dataResultsComeAsBytesNotBase64() async throws {
-        let made: Data = try await page.invoke("binary.make", 1_000)
-        #expect(made == bytePattern(1_000))
-        let later: Data = try await page.invoke("binary.makeLater", 7)
-        #expect(later == bytePattern(7))
-        let messages = page.receivedMessages
-        #expect(messages.contains { if case .bytes(_, _, 1_000, true) = $0 { true } else { false } })
-        #expect(!messages.contains { if case .result = $0 { true } else { false } })
-    }
-
-    @Test func aStreamOfDataYieldsEachChunkAsBytes() async throws {
-        var chunks: [Data] = []
-        for try await chunk in page.stream("binary.chunks", 4, of: Data.self) { chunks.append(chunk) }
-        #expect(chunks == (1...4).map(bytePattern))
-    }
-
-    @Test func aDsbridgePageStillGetsBase64() async throws {
-        let plain = InMemoryPage(hub: keystone)
-        plain.initialize()
-        let text: String = try await plain.callAsync("binary.makeLater", 3)
-        #expect(text == bytePattern(3).base64EncodedString())
-    }
-
-    @Test func aTicketIsSpentByItsFirstUse() async throws {
+    @Test func aTicketIsSpentByItsFetch() async throws {
         let _: Data = try await page.invoke("binary.make", 10)
-        let source = try #require(lastSource)
-        let replay = try #require(keystone.transferNow(method: "GET", url: source, origin: nil) { _ in Data() })
-        #expect(replay.status == 403)
-        #expect(!String(decoding: replay.body, as: UTF8.self).contains(source.suffix(32)))
+        let address = try #require(lastTicket)
+        let replay = try #require(keystone.fetch(address))
+        #expect(replay.refusal?.code == .notAllowed)
+        #expect(replay.refusal.map { !$0.message.contains(Keystone.ticket(of: address)) } == true)
+    }
+
+    /// The address of the last ticket the hub sent the page.
+    var lastTicket: String? {
+        page.receivedMessages.reversed().lazy.compactMap { if case .withParts(_, let parts) = $0, case .ticket(let address) = parts.source { address } else { nil } }.first
     }
 
     @Test(arguments: ["0123456789abcdef0123456789abcdef", "../../etc/passwd", "", String(repeating: "f", count: 4_096)])
     func aForgedTicketIsRefusedWithoutReadingTheBody(token: String) throws {
         var read = false
-        let response = try #require(
-            keystone.transferNow(method: "POST", url: InMemoryPage.transferBase + token, origin: nil) { _ in
-                read = true
-                return Data()
-            })
-        #expect(response.status == 403)
+        let response = try #require(keystone.piece(0, of: URLSchemeTransport.keystone.base + token, Data(), read: &read))
+        #expect(response.refusal?.code == .notAllowed)
         #expect(!read)
-        #expect(response.body.count < 200)
+        #expect((response.refusal?.message.count ?? 0) < 200)
     }
 
-    @Test func aBodyOverTheLimitIsRefusedBeforeATicketIsIssued() async throws {
+    @Test func partsOverTheLimitAreRefusedBeforeATicketIsIssued() async throws {
         let error = await #expect(throws: BridgeError.self) {
-            let _: Int = try await page.invoke("binary.count", bytes: Data(count: (1 << 20) + 1))
+            let _: Description = try await page.invoke("binary.describe", Photo(name: "n", bytes: Data(count: 1 << 19), thumbs: [Data(count: (1 << 19) + 1)]))
         }
         #expect(error?.code == .limitExceeded)
         #expect(page.liveCallbacks.isEmpty)
+        #expect(keystone.openTransferCount == 0)
     }
 
-    @Test func aBodyLongerThanAnnouncedIsRefusedAndTheCallFails() throws {
-        let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb90_x","_dsbytes":4}"#)
-        let address = try #require(uploadAddress(answer))
-        let response = try #require(keystone.transferNow(method: "POST", url: address, origin: nil) { _ in nil })
-        #expect(response.status == 413)
+    @Test func bytesMoreThanAnnouncedAreRefusedAndTheCallFailsThroughItsCallback() async throws {
+        let answer = page.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb90_x","_dsparts":[4]}"#)
+        let address = try #require(ticketAddress(answer))
+        let response = try #require(keystone.piece(0, of: address, Data(count: 5)))
+        #expect(response.refusal?.code == .limitExceeded)
+        #expect(page.receivedMessages.contains { if case .failure("dscb90_x", let error) = $0 { error.code == .limitExceeded } else { false } })
+        #expect(keystone.openTransferCount == 0)
     }
 
-    @Test func aMethodThatTakesNoBytesRefusesThem() async throws {
-        let error = await #expect(throws: BridgeError.self) {
-            let _: String = try await page.invoke("binary.name", bytes: Data([1, 2, 3]))
-        }
-        #expect(error?.code == .invalidArgument)
+    @Test func aPieceWithoutItsBytesFailsTheCallRatherThanRunningItShort() async throws {
+        let answer = page.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb93_x","_dsparts":[4]}"#)
+        let address = try #require(ticketAddress(answer))
+        #expect(keystone.piece(0, of: address, Data(count: 2)) == .more)
+        #expect(keystone.piece(1, of: address, Data())?.refusal?.code == .malformedMessage)
+        #expect(page.receivedMessages.contains { if case .failure("dscb93_x", let error) = $0 { error.code == .malformedMessage } else { false } })
+        #expect(keystone.end(after: 2, of: address)?.refusal?.code == .notAllowed, "spent")
+    }
+
+    @Test func partsAnnouncedWithoutAChannelAreRefusedWithoutACodeThatMeansSomethingElse() {
+        let without = InMemoryPage(hub: keystone, runtime: .keystone, servesBytes: false)
+        keystone.stopServingBytes()
+        without.initialize()
+        let answer = without.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb94_x","_dsparts":[4]}"#)
+        #expect(answer == #"{"code":-1,"data":"","error":{"code":11,"message":"the page has no byte channel"}}"#)
     }
 
     @Test func aTicketFromAnEarlierPageLoadIsRefused() async throws {
-        let answer = page.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb91_x","_dsbytes":2}"#)
-        let address = try #require(uploadAddress(answer))
+        let answer = page.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb91_x","_dsparts":[2]}"#)
+        let address = try #require(ticketAddress(answer))
         page.navigate()
         page.initialize()
         var read = false
-        let response = try #require(
-            keystone.transferNow(method: "POST", url: address, origin: nil) { _ in
-                read = true
-                return Data([1, 2])
-            })
-        #expect(response.status == 403)
+        let response = try #require(keystone.piece(0, of: address, Data([1, 2]), read: &read))
+        #expect(response.refusal?.code == .notAllowed)
         #expect(!read)
     }
 
     @Test func aTicketPresentedFromAnotherOriginIsRefused() async throws {
         let framed = InMemoryPage(hub: keystone, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
         framed.initialize()
-        let answer = framed.prompt("binary.count", argumentText: #"{"data":null,"_dscbstub":"dscb92_x","_dsbytes":2}"#)
-        let address = try #require(uploadAddress(answer))
-        let response = try #require(keystone.transferNow(method: "POST", url: address, origin: "https://evil.example") { _ in Data([1, 2]) })
-        #expect(response.status == 403)
+        let answer = framed.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb92_x","_dsparts":[2]}"#)
+        let address = try #require(ticketAddress(answer))
+        #expect(keystone.piece(0, of: address, Data([1, 2]), origin: "https://evil.example")?.refusal?.code == .notAllowed)
     }
 
     @Test func unfetchedResultsAreCappedAndFreedByCancelOrUnload() async throws {
         for index in 0..<4 {
-            let answer = page.prompt("binary.make", argumentText: #"{"data":5,"_dscbstub":"dscb9\#(index)_x","_dsinline":true,"_dsbytes":true}"#)
+            let answer = page.prompt("binary.make", argumentText: #"{"data":5,"_dscbstub":"dscb9\#(index)_x","_dsinline":true,"_dsparts":[]}"#)
             #expect(answer == #"{"code":0,"data":""}"#)
         }
         let error = await #expect(throws: BridgeError.self) {
@@ -191,11 +269,12 @@ struct ByteTransferTests {
         let made: Data = try await page.invoke("binary.makeLater", 5)
         #expect(made == bytePattern(5))
     }
+}
 
-    func uploadAddress(_ answer: String?) -> String? {
-        struct Upload: Decodable { var upload: String? }
-        return answer.flatMap { try? JSONDecoder().decode(Upload.self, from: Data($0.utf8)).upload }
-    }
+/// A serializer of an app's own, which writes `Data` as it likes.
+struct PlainSerializer: JSONSerializer {
+    func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value { try JSONDecoder().decode(type, from: json) }
+    func encode<Value: Encodable>(_ value: Value) throws -> Data { try JSONEncoder().encode(value) }
 }
 
 @Suite("Swift's Data arguments to page handlers", .timeLimit(.minutes(1)))
@@ -216,15 +295,18 @@ struct OutboundBytesTests {
         return page
     }
 
-    @Test func aDataArgumentGoesToKeystonesRuntimeAsBytes() async throws {
+    @Test func dataAnywhereInTheArgumentsGoesToKeystonesRuntimeAsParts() async throws {
         let page = page(.keystone)
-        let shown = try await keystone.call("show", arguments: [bytePattern(300), 7], as: [JSONValue].self)
-        #expect(shown == [.string(bytePattern(300).base64EncodedString()), .number(7)])
-        let call = try #require(page.receivedMessages.last { if case .callWithBytes = $0 { true } else { false } })
-        guard case .callWithBytes(_, _, let arguments, let bytes) = call else { return }
-        #expect(arguments.string == "[null,7]")
-        #expect(bytes.map(\.index) == [0])
-        #expect(bytes.map(\.size) == [300])
+        let shown = try await keystone.call("show", arguments: [bytePattern(300), 7, Photo(name: "p", bytes: bytePattern(2), thumbs: [Data()])], as: [JSONValue].self)
+        #expect(
+            shown == [
+                .string(bytePattern(300).base64EncodedString()), .number(7),
+                ["name": "p", "bytes": .string(bytePattern(2).base64EncodedString()), "thumbs": [""]],
+            ])
+        let call = try #require(page.receivedMessages.last { if case .withParts(.call, _) = $0 { true } else { false } })
+        guard case .withParts(.call(_, _, let arguments), let parts) = call else { return }
+        #expect(arguments.string == #"["\#(parts.marker)0",7,{"name":"p","bytes":"\#(parts.marker)1","thumbs":["\#(parts.marker)2"]}]"#)
+        #expect(parts.sizes == [300, 2, 0])
         #expect(keystone.openTransferCount == 0)  // fetched
     }
 
@@ -232,7 +314,7 @@ struct OutboundBytesTests {
         let page = page(.dsbridge)
         let shown = try await keystone.call("show", arguments: [bytePattern(5)], as: [JSONValue].self)
         #expect(shown == [.string(bytePattern(5).base64EncodedString())])
-        #expect(!page.receivedMessages.contains { if case .callWithBytes = $0 { true } else { false } })
+        #expect(!page.receivedMessages.contains { if case .withParts = $0 { true } else { false } })
         #expect(keystone.openTransferCount == 0)
     }
 
@@ -242,7 +324,7 @@ struct OutboundBytesTests {
         await eventually("the call waits for the page") { keystone.pendingCallCount == 1 }
         page.initialize()
         #expect(try await shown == [.string(bytePattern(9).base64EncodedString())])
-        #expect(page.receivedMessages.contains { if case .callWithBytes = $0 { true } else { false } })
+        #expect(page.receivedMessages.contains { if case .withParts = $0 { true } else { false } })
     }
 
     @Test func bytesTheHandlerNeverFetchedGoWithTheCall() async throws {
@@ -260,7 +342,7 @@ struct OutboundBytesTests {
         page.registerAsync("hold") { _, _ in }  // never answers
         page.initialize()
         let call = keystone.start("hold", arguments: [Data(count: 10)], as: JSONValue.self)
-        await eventually("the call reached the page") { page.receivedMessages.contains { if case .callWithBytes = $0 { true } else { false } } }
+        await eventually("the call reached the page") { page.receivedMessages.contains { if case .withParts = $0 { true } else { false } } }
         call.cancel()
         #expect(keystone.openTransferCount == 0)
     }
@@ -271,6 +353,17 @@ struct OutboundBytesTests {
             _ = try await keystone.call("show", arguments: [Data(count: (1 << 20) + 1)], as: JSONValue.self)
         }
         #expect(error?.code == .limitExceeded)
+    }
+
+    @Test func anEventsDataGoesAsPartsToo() async throws {
+        let page = page(.keystone)
+        let heard = Locked<[JSONValue]>([])
+        page.on("photo") { value in heard.withLock { $0.append(value) } }
+        try keystone.emit("photo", Photo(name: "p", bytes: bytePattern(4)))
+        await eventually("the event arrived") { !heard.withLock { $0 }.isEmpty }
+        #expect(heard.withLock { $0 } == [["name": "p", "bytes": .string(bytePattern(4).base64EncodedString()), "thumbs": []]])
+        #expect(page.receivedMessages.contains { if case .withParts(.event, _) = $0 { true } else { false } })
+        #expect(keystone.openTransferCount == 0)
     }
 }
 

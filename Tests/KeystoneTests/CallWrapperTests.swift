@@ -52,22 +52,24 @@ struct CallWrapperTests {
 
     @Test(
         arguments: [
-            (#"{"data":1,"_dsbytes":true}"#, true, nil),
-            (#"{"data":null,"_dsbytes":0}"#, true, .bytes(0)),
-            (#"{"data":null,"_dsbytes":67108864}"#, true, .bytes(67_108_864)),
-            (#"{"data":null,"_dsbytes":"stream"}"#, true, .stream),
-            (#"{"data":1,"_dsbytes":false}"#, false, nil),
+            (#"{"data":1,"_dsparts":[]}"#, true, nil),
+            (#"{"data":0,"_dsparts":[0]}"#, true, .sizes([0])),
+            (#"{"data":{"a":0,"b":[1]},"_dsparts":[3,67108864]}"#, true, .sizes([3, 67_108_864])),
+            (#"{"data":0,"_dsparts":"stream"}"#, true, .stream),
             (#"{"data":1}"#, false, nil),
-        ] as [(String, Bool, CallWrapper.Upload?)])
-    func bytesAreAskedForWithTrueAByteCountOrStream(text: String, takesBytes: Bool, upload: CallWrapper.Upload?) throws {
+        ] as [(String, Bool, CallWrapper.Parts?)])
+    func partsAreAnnouncedBySizesOrAsAStream(text: String, speaksParts: Bool, parts: CallWrapper.Parts?) throws {
         let wrapper = try CallWrapper(splitting: Data(text.utf8))
-        #expect(wrapper.takesBytes == takesBytes)
-        #expect(wrapper.upload == upload)
+        #expect(wrapper.speaksParts == speaksParts)
+        #expect(wrapper.parts == parts)
     }
 
-    @Test(arguments: [#"-1"#, #"1.5"#, #"1e3"#, #"007"#, #""8""#, #""Stream""#, #"1234567890123456"#, #"null"#, #"[]"#])
-    func aByteCountThatIsNotOneIsRefusedWithoutAnEcho(token: String) {
-        let error = #expect(throws: BridgeError.self) { try CallWrapper(splitting: Data(#"{"data":null,"_dsbytes":\#(token)}"#.utf8)) }
+    @Test(arguments: [
+        #"-1"#, #"[1.5]"#, #"[1e3]"#, #"[007]"#, #"["8"]"#, #""Stream""#, #"[1234567890123456]"#, #"null"#, #"true"#, #"[1,]"#, #"[,1]"#,
+        #"[1 2]"#, #"{}"#,
+    ])
+    func anAnnouncementThatIsNotOneIsRefusedWithoutAnEcho(token: String) {
+        let error = #expect(throws: BridgeError.self) { try CallWrapper(splitting: Data(#"{"data":null,"_dsparts":\#(token)}"#.utf8)) }
         #expect(error?.code == .malformedMessage)
         #expect(error.map { !$0.message.contains(token) || token.count < 3 } ?? false)
     }

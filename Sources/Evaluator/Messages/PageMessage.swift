@@ -1,4 +1,5 @@
 // PageMessage.swift — one message bound for the page, kept structured until a script is rendered.
+import Foundation
 import KeystoneInterfaces
 
 /// One message from Swift to the page.
@@ -9,11 +10,6 @@ public enum PageMessage: Sendable, Hashable {
     /// A result for the page's callback `callback` (`window.dscbN`). When `complete`, the
     /// callback is removed after it runs.
     case result(callback: String, value: JSONText, complete: Bool)
-    /// A result for the page's callback `callback` that is bytes: Keystone's runtime fetches them
-    /// from `source`, a ticketed address on the host's byte channel, and hands the page a
-    /// `Uint8Array` of `size` bytes. Only a call of Keystone's runtime that takes bytes gets one; a
-    /// dsbridge.js page is never sent one (its callback is removed, should one reach it).
-    case bytes(callback: String, source: String, size: Int, complete: Bool)
     /// The call behind `callback` failed after it started: the callback runs once with `""` and the
     /// error object `{code, message}` as a second argument, then is removed.
     case failure(callback: String, error: BridgeError)
@@ -29,12 +25,11 @@ public enum PageMessage: Sendable, Hashable {
     /// A Swift call of the page's handler `method` with positional `arguments` (a JSON array);
     /// the page answers through `_dsb.returnValue` with `callbackId`.
     case call(method: String, callbackId: Int, arguments: JSONText)
-    /// A Swift call of the page's handler `method` some of whose arguments are `Data`, sent as
-    /// bytes: `arguments` holds `null` at their positions, and Keystone's runtime fetches each of
-    /// `bytes` from its ticketed address and hands the handler a `Uint8Array` there. Only a page
-    /// running Keystone's runtime, on a host with a byte channel, is sent one; any other gets a
-    /// ``call(method:callbackId:arguments:)`` with the bytes as base64.
-    case callWithBytes(method: String, callbackId: Int, arguments: JSONText, bytes: [ArgumentBytes])
+    /// A result, a call or an event whose value holds `Data` that Keystone's runtime takes as
+    /// bytes: `message`'s value holds a marker string in each one's place, and `parts` says where the
+    /// bytes are. Only a page running Keystone's runtime is sent one; any other gets `message` with
+    /// each `Data` as base64 in its place.
+    indirect case withParts(PageMessage, MessageParts)
     /// Swift stopped waiting for its call `callbackId` of a page handler (cancelled, timed out, or
     /// a stream left early). Keystone's runtime drops the handler's later answers and aborts the
     /// `signal` of its responder; dsbridge.js and WebViewJavascriptBridge have no way to hear it.
@@ -42,4 +37,29 @@ public enum PageMessage: Sendable, Hashable {
     /// A named event for the page's listeners (`dsBridge.on(name, fn)`). Only Keystone's page
     /// runtime has listeners; a dsbridge.js page does not receive events.
     case event(name: String, value: JSONText)
+}
+
+/// The bytes of a message's value (``PageMessage/withParts(_:_:)``): each `Data` in the value is a
+/// string, ``marker`` followed by its index, which Keystone's runtime replaces with a `Uint8Array`.
+public struct MessageParts: Sendable, Hashable {
+    /// What each part's string in the value begins with: unguessable, drawn when the value was encoded.
+    public var marker: String
+    /// The size of each part, by index.
+    public var sizes: [Int]
+    /// Where the parts' bytes are.
+    public var source: Source
+
+    /// Where a message's parts are.
+    public enum Source: Sendable, Hashable {
+        /// On the host's byte channel, one after another, fetched with the ticket at this address.
+        case ticket(String)
+        /// In the message, as base64: where the page has no byte channel.
+        case inline([Data])
+    }
+
+    public init(marker: String, sizes: [Int], source: Source) {
+        self.marker = marker
+        self.sizes = sizes
+        self.source = source
+    }
 }

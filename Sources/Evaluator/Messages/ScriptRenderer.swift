@@ -59,10 +59,12 @@ package enum ScriptRenderer {
             JSONText.appendQuoted(callback, to: &out)
             out.append(contentsOf: #"]("")}catch(e){}"#.utf8)
             appendDelete(callback, to: &out)
-        case .completion(let callback), .release(let callback), .bytes(let callback, _, _, _):
+        case .completion(let callback), .release(let callback):
             appendDelete(callback, to: &out)
-        case .call(let method, let callbackId, let arguments), .callWithBytes(let method, let callbackId, let arguments, _):
-            // A call with bytes is never sent to dsbridge.js (the hub sends it base64 instead).
+        case .withParts(let message, _):
+            // Never sent to dsbridge.js (the hub writes each part as base64 in its place instead).
+            appendStatement(message, to: &out)
+        case .call(let method, let callbackId, let arguments):
             out.append(contentsOf: "try{window._handleMessageFromNative(".utf8)
             appendCallHead(method, callbackId, to: &out)
             out.append(contentsOf: #","data":"#.utf8)
@@ -113,13 +115,6 @@ package enum ScriptRenderer {
             out.append(contentsOf: #","value":"#.utf8)
             JSONText.appendScriptLiteral(value, to: &out)
             out.append(contentsOf: (complete ? #","complete":true}"# : "}").utf8)
-        case .bytes(let callback, let source, let size, let complete):
-            appendCallbackKey(callback, to: &out)
-            out.append(contentsOf: #","bytes":"#.utf8)
-            JSONText.appendQuoted(source, to: &out)
-            out.append(contentsOf: #","size":"#.utf8)
-            out.append(contentsOf: String(size).utf8)
-            out.append(contentsOf: (complete ? #","complete":true}"# : "}").utf8)
         case .failure(let callback, let error):
             appendCallbackKey(callback, to: &out)
             out.append(contentsOf: #","error":"#.utf8)
@@ -141,22 +136,11 @@ package enum ScriptRenderer {
             out.append(contentsOf: #","args":"#.utf8)
             JSONText.appendScriptLiteral(arguments, to: &out)
             out.append(UInt8(ascii: "}"))
-        case .callWithBytes(let method, let callbackId, let arguments, let bytes):
-            appendCallHead(method, callbackId, to: &out)
-            out.append(contentsOf: #","args":"#.utf8)
-            JSONText.appendScriptLiteral(arguments, to: &out)
-            out.append(contentsOf: #","bytes":["#.utf8)
-            for (position, argument) in bytes.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"index":"#.utf8)
-                out.append(contentsOf: String(argument.index).utf8)
-                out.append(contentsOf: #","source":"#.utf8)
-                JSONText.appendQuoted(argument.source, to: &out)
-                out.append(contentsOf: #","size":"#.utf8)
-                out.append(contentsOf: String(argument.size).utf8)
-                out.append(UInt8(ascii: "}"))
-            }
-            out.append(contentsOf: "]}".utf8)
+        case .withParts(let message, let parts):
+            appendStructured(message, to: &out)
+            out.removeLast()  // the message's closing brace: its parts go inside it
+            appendParts(parts, to: &out)
+            out.append(UInt8(ascii: "}"))
         case .cancel(let callbackId):
             out.append(contentsOf: #"{"cancel":"#.utf8)
             out.append(contentsOf: String(callbackId).utf8)
@@ -168,6 +152,33 @@ package enum ScriptRenderer {
             JSONText.appendScriptLiteral(value, to: &out)
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// `,"parts":{"marker":…,"sizes":[…],"ticket":…}`, or with `"base64":[…]` in place of the ticket.
+    private static func appendParts(_ parts: MessageParts, to out: inout [UInt8]) {
+        out.append(contentsOf: #","parts":{"marker":"#.utf8)
+        JSONText.appendQuoted(parts.marker, to: &out)
+        out.append(contentsOf: #","sizes":["#.utf8)
+        for (index, size) in parts.sizes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: String(size).utf8)
+        }
+        out.append(UInt8(ascii: "]"))
+        switch parts.source {
+        case .ticket(let address):
+            out.append(contentsOf: #","ticket":"#.utf8)
+            JSONText.appendQuoted(address, to: &out)
+        case .inline(let parts):
+            out.append(contentsOf: #","base64":["#.utf8)
+            for (index, part) in parts.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: part.base64EncodedData())
+                out.append(UInt8(ascii: "\""))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `{"method":…,"callbackId":…`: how both dialects begin a call of a page handler.
@@ -196,8 +207,17 @@ package enum ScriptRenderer {
         switch message {
         case .result(_, let value, _), .event(_, let value): value.bytes.count + 64
         case .call(_, _, let arguments): arguments.bytes.count + arguments.bytes.count / 8 + 96
-        case .callWithBytes(_, _, let arguments, let bytes): arguments.bytes.count + arguments.bytes.count / 8 + 96 + bytes.count * 96
+        case .withParts(let message, let parts):
+            estimatedSize(of: message) + 96 + parts.sizes.count * 12 + parts.inlineBytes
         default: 96
         }
+    }
+}
+
+extension MessageParts {
+    /// How long the parts written in the message are.
+    fileprivate var inlineBytes: Int {
+        guard case .inline = source else { return 0 }
+        return sizes.reduce(0) { $0 + $1 / 3 * 4 + 8 }
     }
 }

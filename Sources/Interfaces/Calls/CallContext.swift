@@ -23,21 +23,21 @@ public struct CallContext: Sendable {
     /// results and failure are dropped (the failure is logged), as DSBridge-Android does.
     public let hasCallback: Bool
     private let cancellation: CallCancellation
-    /// The bytes the call moves beside its JSON, when the page moves `Data` as bytes.
-    package let bytes: CallBytes?
+    /// The bytes the call moves beside its JSON, when the page's runtime moves `Data` as parts.
+    package let parts: CallParts?
 
     /// A context for a call from `frame`, bound to `page`, cancelled when `cancellation` is;
     /// `hasCallback` says whether the page waits for results through a callback.
     public init(frame: CallerFrame, page: any PageConnection, cancellation: CallCancellation = CallCancellation(), hasCallback: Bool = true) {
-        self.init(frame: frame, page: page, cancellation: cancellation, hasCallback: hasCallback, bytes: nil)
+        self.init(frame: frame, page: page, cancellation: cancellation, hasCallback: hasCallback, parts: nil)
     }
 
-    package init(frame: CallerFrame, page: any PageConnection, cancellation: CallCancellation, hasCallback: Bool, bytes: CallBytes?) {
+    package init(frame: CallerFrame, page: any PageConnection, cancellation: CallCancellation, hasCallback: Bool, parts: CallParts?) {
         self.frame = frame
         self.page = page
         self.cancellation = cancellation
         self.hasCallback = hasCallback
-        self.bytes = bytes
+        self.parts = parts
     }
 
     /// Whether the call was cancelled: by the page (Keystone's runtime stops waiting for it) or by

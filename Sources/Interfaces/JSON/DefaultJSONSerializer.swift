@@ -32,6 +32,10 @@ public struct DefaultJSONSerializer: JSONSerializer {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+        try decode(type, from: json, parts: nil)
+    }
+
+    private func decode<Value: Decodable>(_ type: Value.Type, from json: Data, parts: [Data]?) throws -> Value {
         try json.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Value in
             let bytes = raw.bindMemory(to: UInt8.self)
             let tape: JSONTape
@@ -40,11 +44,25 @@ public struct DefaultJSONSerializer: JSONSerializer {
             } catch {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
             }
-            return try TapeDecoder(tape: tape, bytes: bytes, userInfo: coderUserInfo).decodeRoot(type)
+            return try TapeDecoder(tape: tape, bytes: bytes, userInfo: coderUserInfo, parts: parts).decodeRoot(type)
         }
     }
 
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
         Data(try TreeEncoder(userInfo: coderUserInfo).encodeRoot(value))
+    }
+}
+
+extension DefaultJSONSerializer: BytePartsSerializer {
+    package var movesParts: Bool { true }
+
+    package func encodeMovingParts<Value: Encodable>(_ value: Value) throws -> (json: Data, parts: ByteParts?) {
+        let encoder = TreeEncoder(userInfo: coderUserInfo, collectsParts: true)
+        let json = Data(try encoder.encodeRoot(value))
+        return (json, encoder.parts)
+    }
+
+    package func decode<Value: Decodable>(_ type: Value.Type, from json: Data, parts: [Data]) throws -> Value {
+        try decode(type, from: json, parts: Optional(parts))
     }
 }

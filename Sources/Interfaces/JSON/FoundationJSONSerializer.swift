@@ -5,14 +5,45 @@ import Foundation
 /// keys, data). Foundation's coders keep neither object key order nor, for repeated keys, the
 /// last value, and read a nested `JSONValue` by trying each kind in turn; a whole `JSONValue` is
 /// read and written by Keystone's own coder instead.
+///
+/// `Data` is base64 by default in both coders, and then moves as raw bytes where the page can take
+/// them: the serializer sets the coders' data strategies to base64 that can also stand for a part of
+/// the call's bytes. Coders given another data strategy keep it, and their `Data` always travels as
+/// they write it.
 public struct FoundationJSONSerializer: JSONSerializer {
     private let decoder: JSONDecoder
     private let encoder: JSONEncoder
+    package let movesParts: Bool
 
     /// Creates a serializer around the given coders. Do not change their settings once shared.
     public init(decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder = JSONEncoder()) {
         self.decoder = decoder
         self.encoder = encoder
+        var movesParts = false
+        if case .base64 = encoder.dataEncodingStrategy, case .base64 = decoder.dataDecodingStrategy {
+            encoder.dataEncodingStrategy = .custom(Self.encodeData)
+            decoder.dataDecodingStrategy = .custom(Self.decodeData)
+            movesParts = true
+        }
+        self.movesParts = movesParts
+    }
+
+    /// `Data` as base64, or as a part of the value's bytes while they are collected.
+    private static func encodeData(_ data: Data, to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(BytePartsScope.collector?.add(data) ?? data.base64EncodedString())
+    }
+
+    /// `Data` from base64, or from the part a number names while the page's parts are read.
+    private static func decodeData(from decoder: any Decoder) throws -> Data {
+        let container = try decoder.singleValueContainer()
+        if let parts = BytePartsScope.parts, let index = try? container.decode(Int.self) {
+            return try BytePartsScope.part(index, of: parts, codingPath: decoder.codingPath)
+        }
+        guard let data = Data(base64Encoded: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a string is not base64")
+        }
+        return data
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
@@ -23,5 +54,19 @@ public struct FoundationJSONSerializer: JSONSerializer {
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
         if Value.self == JSONValue.self { return try DefaultJSONSerializer().encode(value) }
         return try encoder.encode(value)
+    }
+}
+
+extension FoundationJSONSerializer: BytePartsSerializer {
+    package func encodeMovingParts<Value: Encodable>(_ value: Value) throws -> (json: Data, parts: ByteParts?) {
+        guard movesParts, Value.self != JSONValue.self else { return (try encode(value), nil) }
+        let collector = BytePartCollector()
+        let json = try BytePartsScope.$collector.withValue(collector) { try encoder.encode(value) }
+        return (json, collector.collected)
+    }
+
+    package func decode<Value: Decodable>(_ type: Value.Type, from json: Data, parts: [Data]) throws -> Value {
+        guard movesParts, type != JSONValue.self else { return try decode(type, from: json) }
+        return try BytePartsScope.$parts.withValue(parts) { try decoder.decode(type, from: json) }
     }
 }

@@ -15,11 +15,14 @@ package final class TapeDecoder: Decoder {
     /// The keys from the root to the value being decoded.
     var path: [any CodingKey] = []
     package let userInfo: [CodingUserInfoKey: Any]
+    /// The page's bytes sent beside the JSON: a `Data` written as a number is the part it names.
+    let parts: [Data]?
 
-    package init(tape: JSONTape, bytes: UnsafeBufferPointer<UInt8>, userInfo: [CodingUserInfoKey: Any]) {
+    package init(tape: JSONTape, bytes: UnsafeBufferPointer<UInt8>, userInfo: [CodingUserInfoKey: Any], parts: [Data]? = nil) {
         self.tape = tape
         self.bytes = bytes
         self.userInfo = userInfo
+        self.parts = parts
     }
 
     package var codingPath: [any CodingKey] { path }
@@ -150,6 +153,9 @@ package final class TapeDecoder: Decoder {
     }
 
     private func data(at node: Int) throws -> Data {
+        if let parts, tape.nodes[node].kind == .number {
+            return try BytePartsScope.part(integer(Int.self, at: node), of: parts, codingPath: path)
+        }
         guard let data = Data(base64Encoded: try string(at: node)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "a string is not base64"))
         }

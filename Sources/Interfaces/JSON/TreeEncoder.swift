@@ -38,8 +38,21 @@ package final class TreeEncoder: Encoder {
     /// What the value being encoded has produced.
     var value: Node?
 
-    package init(userInfo: [CodingUserInfoKey: Any]) {
+    /// Whether each `Data` goes as a part, its marker written in its place, rather than as base64.
+    let collectsParts: Bool
+    /// The parts collected so far.
+    package private(set) var parts: ByteParts?
+
+    package init(userInfo: [CodingUserInfoKey: Any], collectsParts: Bool = false) {
         self.userInfo = userInfo
+        self.collectsParts = collectsParts
+    }
+
+    /// Keeps `data` as the next part; the string that stands for it in the JSON.
+    private func part(_ data: Data) -> String {
+        if parts == nil { parts = ByteParts(marker: ByteParts.newMarker(), data: []) }
+        parts!.data.append(data)
+        return parts!.marker + String(parts!.data.count - 1)
     }
 
     /// Encodes `value` and writes the whole tree as UTF-8 JSON text.
@@ -57,7 +70,10 @@ package final class TreeEncoder: Encoder {
         codingPath.enter(depth: depth, extra: extra, key: key)
         defer { codingPath.leave(to: depth) }
         if Value.self == Double.self { return try checked(unsafeBitCast(value, to: Double.self), at: codingPath) }
-        if Value.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        if Value.self == Data.self {
+            let data = value as! Data
+            return .string(collectsParts ? part(data) : data.base64EncodedString())
+        }
         if Value.self == URL.self { return .string((value as! URL).absoluteString) }
         if Value.self == Decimal.self { return .number((value as! Decimal).description) }
         let saved = self.value

@@ -8,31 +8,22 @@ import Foundation
 public struct BridgeMethod: Sendable {
     /// Decodes the page's `data` straight into the method's typed input and runs it.
     public let invoker: Invoker
-    /// Whether the method's input is `Data` or a ``ByteStream``: Keystone's page runtime may send
-    /// it as raw bytes.
-    public let takesBytes: Bool
-    /// Whether the method's input is a ``ByteStream``: it starts at once and reads the page's
-    /// bytes as they arrive.
-    public let takesByteStream: Bool
-    /// Whether the method's result is `Data`: it goes to Keystone's page runtime as raw bytes.
-    public let returnsBytes: Bool
+    /// Whether the method's input is a ``ByteStream``: it starts as soon as the page calls it
+    /// with a stream, and reads the page's bytes as they arrive.
+    package let readsByteStream: Bool
     /// The types the method takes and returns, for its schema; `nil` for a method made outside
     /// ``MethodList``.
     package let signature: MethodSignature?
 
-    /// A method that runs `invoker`; `takesBytes` and `returnsBytes` say whether its input and its
-    /// result are bytes, `takesByteStream` whether its input is a stream of them (``MethodList``
-    /// sets them from the method's types).
-    public init(invoker: Invoker, takesBytes: Bool = false, takesByteStream: Bool = false, returnsBytes: Bool = false) {
-        self.init(invoker: invoker, takesBytes: takesBytes, takesByteStream: takesByteStream, returnsBytes: returnsBytes, signature: nil)
+    /// A method that runs `invoker`.
+    public init(invoker: Invoker) {
+        self.init(invoker: invoker, readsByteStream: false, signature: nil)
     }
 
-    package init(invoker: Invoker, takesBytes: Bool = false, takesByteStream: Bool = false, returnsBytes: Bool = false, signature: MethodSignature?) {
+    package init(invoker: Invoker, readsByteStream: Bool = false, signature: MethodSignature?) {
         self.signature = signature
         self.invoker = invoker
-        self.takesBytes = takesBytes || takesByteStream
-        self.takesByteStream = takesByteStream
-        self.returnsBytes = returnsBytes
+        self.readsByteStream = readsByteStream
     }
 
     /// How the method answers: its invoker's kind.

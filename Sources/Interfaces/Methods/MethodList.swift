@@ -46,8 +46,7 @@ public struct MethodList: Sendable {
     public mutating func describe(_ name: String, _ description: String) {
         guard let method = methods[name] else { return }
         methods[name] = BridgeMethod(
-            invoker: method.invoker, takesBytes: method.takesBytes, takesByteStream: method.takesByteStream, returnsBytes: method.returnsBytes,
-            signature: .describing(method.signature, as: description))
+            invoker: method.invoker, readsByteStream: method.readsByteStream, signature: .describing(method.signature, as: description))
     }
 
     /// A method name is reachable when it is non-empty, has no dot and no surrounding white space.
@@ -249,8 +248,8 @@ public struct MethodList: Sendable {
             name,
             BridgeMethod(
                 invoker: .sync { data, serializer, context in
-                    try encode(run(data, serializer, context), serializer, context.bytes)
-                }, takesBytes: input.bytes != .none, takesByteStream: input.bytes == .stream, returnsBytes: result.isBytes, signature: MethodSignature(input: input.schema, output: result.schema)))
+                    try encode(run(data, serializer, context), serializer, context.parts)
+                }, readsByteStream: input.isStream, signature: MethodSignature(input: input.schema, output: result.schema)))
     }
 
     private mutating func addHandler<Input: Decodable & Sendable, Output: Encodable & Sendable>(
@@ -287,9 +286,9 @@ public struct MethodList: Sendable {
                 invoker: .async { data, serializer, context in
                     let run = try start(data, serializer, context)
                     // The work keeps only the call's bytes, not its whole context.
-                    let bytes = context.bytes
-                    return { try encode(await run(), serializer, bytes) }
-                }, takesBytes: input.bytes != .none, takesByteStream: input.bytes == .stream, returnsBytes: result.isBytes, signature: MethodSignature(input: input.schema, output: result.schema)))
+                    let parts = context.parts
+                    return { try encode(await run(), serializer, parts) }
+                }, readsByteStream: input.isStream, signature: MethodSignature(input: input.schema, output: result.schema)))
     }
 
     private mutating func addMultiResponse<Output: Encodable & Sendable>(
@@ -303,25 +302,22 @@ public struct MethodList: Sendable {
             BridgeMethod(
                 invoker: .multiResponse { data, serializer, context in
                     let run = try start(data, serializer, context)
-                    let bytes = context.bytes
+                    let parts = context.parts
                     return { sink in
                         try await run(
                             ResponseWriter { value, isFinal in
-                                try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, bytes), isFinal: isFinal)
+                                try await sink.send(ResultEncoding<Output>.json.encode(value, serializer, parts), isFinal: isFinal)
                             })
                     }
-                }, takesBytes: input.bytes != .none, takesByteStream: input.bytes == .stream, returnsBytes: Output.self == Data.self,
-                signature: MethodSignature(input: input.schema, output: ResultEncoding<Output>.json.schema)))
+                }, readsByteStream: input.isStream, signature: MethodSignature(input: input.schema, output: ResultEncoding<Output>.json.schema)))
     }
 }
 
 /// How a method's result becomes the JSON its invoker returns: encoded by the serializer, or no
-/// bytes (``Invoker/noResult``) for a method that returns nothing. A `Data` result goes to a page
-/// that takes bytes as bytes (``CallBytes``).
+/// bytes (``Invoker/noResult``) for a method that returns nothing. For a page that moves `Data` as
+/// parts, each `Data` in the result is one (``CallParts``).
 private struct ResultEncoding<Output>: Sendable {
-    let encode: @Sendable (Output, any JSONSerializer, CallBytes?) throws -> Data
-    /// Whether the result is `Data`.
-    var isBytes = false
+    let encode: @Sendable (Output, any JSONSerializer, CallParts?) throws -> Data
     /// The result's schema, learnt when it is asked for.
     var schema: @Sendable (SchemaRecorder) -> TypeSchema = { _ in .nothing }
 }
@@ -329,10 +325,14 @@ private struct ResultEncoding<Output>: Sendable {
 extension ResultEncoding where Output: Encodable & Sendable {
     static var json: Self {
         Self(
-            encode: { value, serializer, bytes in
-                if let bytes, bytes.takesResults, let data = value as? Data { return bytes.hold(data) }
-                return try encodeResult(value, serializer)
-            }, isBytes: Output.self == Data.self,
+            encode: { value, serializer, parts in
+                guard let parts else { return try encodeResult(value, serializer) }
+                do {
+                    return try parts.encode(value)
+                } catch {
+                    throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "the result"), cause: error)
+                }
+            },
             schema: { recorder in recorder.schema(ofResult: Output.self) })
     }
 }
@@ -341,32 +341,19 @@ extension ResultEncoding where Output == Void {
     static var nothing: Self { Self { _, _, _ in Invoker.noResult } }
 }
 
-/// Whether a method's input is bytes the page may send as bytes: `Data`, or a ``ByteStream``.
-private enum ByteInput {
-    case none, data, stream
-
-    static func of<Input>(_ input: Input.Type) -> Self {
-        input == Data.self ? .data : input == ByteStream.self ? .stream : .none
-    }
-}
-
-/// What a method takes: whether it is bytes, and its schema, learnt when it is asked for.
+/// What a method takes: whether it is a ``ByteStream``, and its schema, learnt when it is asked for.
 private struct InputDescription {
-    var bytes: ByteInput
+    var isStream: Bool
     var schema: @Sendable (SchemaRecorder) -> TypeSchema
 
     static func of<Input: Decodable & Sendable>(_ input: Input.Type) -> Self {
-        let bytes = ByteInput.of(input)
-        return Self(bytes: bytes) { recorder in bytes == .data ? .bytes : recorder.schema(of: Input.self) }
+        Self(isStream: input == ByteStream.self) { recorder in recorder.schema(of: Input.self) }
     }
 
     /// A method that ignores `data`.
-    static var nothing: Self { Self(bytes: .none) { _ in .nothing } }
+    static var nothing: Self { Self(isStream: false) { _ in .nothing } }
 }
 
-/// The one place a method's input is decoded: straight from the bytes of `data`, or, for a `Data`
-/// input the page sent as bytes, those bytes themselves; for a ``ByteStream``, the stream the page
-/// is sending, or the bytes it sent at once as its one chunk.
 /// Runs `body` on the main actor and waits for it: at once on the main thread, where hosts answer
 /// synchronous calls, or in work of the main queue (which a process that parks its main thread in
 /// `dispatchMain()` runs on another thread), and through the main queue from anywhere else.
@@ -387,18 +374,18 @@ private struct MainQueueKey: @unchecked Sendable {
         DispatchQueue.main.setSpecific(key: key, value: true)
     }
 }
+/// The one place a method's input is decoded: straight from the bytes of `data`, each `Data` in
+/// it one of the parts the page sent beside it, if any; a ``ByteStream`` input the page is sending
+/// live is that stream.
 private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Input {
-    // Checked by type first, and cast without an optional of `Input`: an unspecialized generic
-    // function sets its locals up on entry, and an `Input?` would cost every call a metadata lookup.
-    // The commonest call moves no bytes: one check of the context, no look at `Input`.
-    if let bytes = context.bytes {
-        if Input.self == Data.self, let argument = bytes.argument { return argument as! Input }
-        if Input.self == ByteStream.self {
-            if let stream = bytes.stream { return ByteStream(buffer: stream) as! Input }
-            if let argument = bytes.argument { return ByteStream([argument]) as! Input }
-        }
-    }
+    // Cast without an optional of `Input`: an unspecialized generic function sets its locals up on
+    // entry, and an `Input?` would cost every call a metadata lookup. The commonest call moves no
+    // bytes: one check of the context.
     do {
+        if let parts = context.parts {
+            if Input.self == ByteStream.self, let stream = parts.stream { return ByteStream(buffer: stream) as! Input }
+            if !parts.received.isEmpty { return try parts.decode(Input.self, from: data) }
+        }
         return try serializer.decode(Input.self, fromData: data)
     } catch {
         throw InvalidArgument(reason: describeDecodingFailure(error, in: "data"))

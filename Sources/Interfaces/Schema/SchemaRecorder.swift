@@ -18,7 +18,8 @@ package final class SchemaRecorder {
     private var recording: [ObjectIdentifier] = []
     /// The name each recorded type has, told apart from another type of the same name.
     private var names: [ObjectIdentifier: String] = [:]
-    /// `Date`, `Data` and `URL` as the configured serializer writes them.
+    /// `Date`, `Data` and `URL` as the configured serializer writes them (`Data` as bytes where it
+    /// moves them as parts).
     private let foundationValues: [ObjectIdentifier: TypeSchema]
 
     /// A recorder that writes `Date`, `Data` and `URL` as `serializer` writes them (the default
@@ -39,7 +40,8 @@ package final class SchemaRecorder {
         }
         foundationValues = [
             ObjectIdentifier(Date.self): written(Date(timeIntervalSinceReferenceDate: 0)),
-            ObjectIdentifier(Data.self): written(Data([1])),
+            // `Data` a serializer moves as parts is bytes on the page, however it writes base64.
+            ObjectIdentifier(Data.self): (serializer as? any BytePartsSerializer)?.movesParts == true ? .bytes : written(Data([1])),
             ObjectIdentifier(URL.self): written(URL(string: "https://example.com/")),
         ]
     }
@@ -82,11 +84,10 @@ package final class SchemaRecorder {
         }
     }
 
-    /// The schema of a method's result of `type`: as bytes for `Data`, its full type where it is
+    /// The schema of a method's result of `type`: its full type where it is
     /// also `Decodable`, what it says of itself where it is ``SchemaDescribing``, and otherwise
     /// ``TypeSchema/unknown``.
     package func schema<T>(ofResult type: T.Type) -> TypeSchema {
-        if type == Data.self { return .bytes }
         if let describing = type as? any SchemaDescribing.Type { return describing.schema(in: self) }
         if let decodable = type as? any Decodable.Type { return schema(of: decodable) }
         return .unknown
@@ -119,7 +120,8 @@ package final class SchemaRecorder {
 
     private static func primitive<T>(_ type: T.Type) -> TypeSchema? {
         switch type {
-        case is String.Type, is URL.Type, is Data.Type: .string
+        case is String.Type, is URL.Type: .string
+        case is Data.Type: .bytes
         case is Bool.Type: .boolean
         case is Double.Type, is Float.Type, is Date.Type, is Decimal.Type: .number
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,

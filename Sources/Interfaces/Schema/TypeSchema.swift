@@ -17,9 +17,9 @@ public indirect enum TypeSchema: Sendable, Hashable, Codable {
     case number
     /// A whole number (`Int` and its sized kinds).
     case integer
-    /// A string (and `URL`, and `Data` as base64 where it is not moved as bytes).
+    /// A string (and `URL`).
     case string
-    /// `Data` moved as bytes: a `Uint8Array` on the page, and any bytes from it.
+    /// `Data`, anywhere in a value: a `Uint8Array` on the page, and any bytes from it.
     case bytes
     /// A ``ByteStream``: bytes, or a `ReadableStream` of them, from the page.
     case byteStream

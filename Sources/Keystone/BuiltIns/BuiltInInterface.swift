@@ -62,14 +62,19 @@ struct BuiltInInterface: BridgeInterface {
     }
 
     /// `_dsb.dsinit`: the page's runtime has registered its handlers. Keystone's runtime announces
-    /// itself (`{"runtime":"keystone"}`) and hears `"keystone"` back: every result will reach it
-    /// through `_keystone.deliver`, so it opens no global function per callback from then on.
-    /// Anything else (dsbridge.js sends `null`) is a plain page.
+    /// itself (`{"runtime":"keystone"}`) and hears back `{"runtime":"keystone","bytes":…}`: every
+    /// result will reach it through `_keystone.deliver`, so it opens no global function per
+    /// callback from then on; and `bytes` says whether it has a byte channel, so it learns once how
+    /// `Data` moves rather than finding out call by call. Anything else (dsbridge.js sends `null`)
+    /// is a plain page, and hears `""`.
     private static func initialize(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
         let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
         let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
-        try page(context).keystone.pageDidInitialize(runtime: runtime)
-        return Data((runtime == .keystone ? #""keystone""# : #""""#).utf8)
+        let keystone = try page(context).keystone
+        keystone.pageDidInitialize(runtime: runtime)
+        guard runtime == .keystone else { return Data(#""""#.utf8) }
+        let hasChannel = keystone.partsSerializer != nil && keystone.servesBytes
+        return Data((hasChannel ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
     }
 
     /// `_dsb.returnValue`: a page handler's answer to a Swift call, split once; only the call it

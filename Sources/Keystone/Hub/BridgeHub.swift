@@ -24,27 +24,22 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// A hub that implements only the text entries gets this one through
     /// ``handleMessage(_:arguments:frame:)``.
     func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer
-    /// The host serves a byte channel under `base`, an address prefix such as
-    /// `keystone://transfer/`: from now on a `Data` argument or result of a call from Keystone's
-    /// page runtime moves as raw bytes through it, each transfer admitted by a single-use ticket
-    /// the hub issues over the call channel.
-    func serveTransfers(at base: String)
+    /// The host serves a byte channel over `transport`: from now on the `Data` in the values of
+    /// Keystone's page runtime's calls moves as raw bytes through it, each transfer admitted by a
+    /// ticket the hub issues over the call channel. The page hears so when it initializes.
+    func serveBytes(over transport: any ByteTransport)
     /// The host no longer serves its byte channel (it gave the web view back): from now on `Data`
     /// moves as base64 in JSON until a host serves one again.
-    func stopServingTransfers()
-    /// Answers one request on the host's byte channel: `method` (`GET`, `POST`, `OPTIONS`), the
-    /// full `url`, and the `Origin` the engine sent with it (`nil` when none). `readBody` reads the
-    /// request's body, at most `limit` bytes (`nil` when it holds more); the hub calls it only once
-    /// the request's ticket has admitted it, so nothing a refused request sends is read, and only
-    /// before `handleTransfer` returns.
+    func stopServingBytes()
+    /// Answers one request on the host's byte channel, as its transport read it. `readBody` reads
+    /// the request's body, at most `limit` bytes (`nil` when it holds more); the hub calls it only
+    /// once the request's ticket has admitted it, so nothing a refused request sends is read, and
+    /// only before `receiveBytes` returns.
     ///
-    /// The hub calls `respond` exactly once: mostly before `handleTransfer` returns, but a chunk of
-    /// a stream into Swift is answered only once the method reading it has room for the next, on
-    /// whatever thread it reads on. A host hands the answer to its engine on the engine's thread,
-    /// and drops it if the engine stopped the request meanwhile.
-    func handleTransfer(
-        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
-    )
+    /// The hub calls `respond` exactly once: mostly before `receiveBytes` returns, but a piece of a
+    /// stream into Swift is answered only once the method reading it has room for the next, on
+    /// whatever thread it reads on.
+    func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void)
     /// Returns when `frame` may send anything at all; throws a `BridgeError` (`notAllowed`) to
     /// refuse. A host asks before it reads what the sender posted, and refuses a refused sender's
     /// post whole, with one answer.
@@ -84,27 +79,25 @@ extension BridgeHub {
     public var runtimeOrigins: Set<String>? { nil }
 
     /// Serves no byte channel: `Data` moves as base64 in JSON.
-    public func serveTransfers(at base: String) {}
+    public func serveBytes(over transport: any ByteTransport) {}
 
     /// Serves no byte channel: there is none to stop.
-    public func stopServingTransfers() {}
+    public func stopServingBytes() {}
+
+    /// Refuses every request: this hub moves no bytes.
+    public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        respond(.refused(BridgeError(code: .notFound, message: "no such transfer")))
+    }
 
     /// The hub's answer to one request on the byte channel, or `nil` when it answers later (a
-    /// stream's chunk waiting for room): for the in-memory page, the fuzzer and tests, which
+    /// stream's piece waiting for room): for the in-memory page, the fuzzer and tests, which
     /// present requests the hub answers at once.
-    package func transferNow(method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?) -> TransferResponse? {
-        let answered = Locked<TransferResponse?>(nil)
-        handleTransfer(method: method, url: url, origin: origin, readBody: readBody) { response in
+    package func receiveBytesNow(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?) -> ByteResponse? {
+        let answered = Locked<ByteResponse?>(nil)
+        receiveBytes(request, readBody: readBody) { response in
             answered.withLock { $0 = response }
         }
         return answered.withLock { $0 }
-    }
-
-    /// Refuses every request: this hub moves no bytes.
-    public func handleTransfer(
-        method: String, url: String, origin: String?, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (TransferResponse) -> Void
-    ) {
-        respond(.refusal(BridgeError(code: .notFound, message: "no such transfer"), status: 404))
     }
 
     public var limits: BridgeLimits { BridgeLimits() }

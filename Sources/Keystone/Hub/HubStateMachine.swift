@@ -1,4 +1,7 @@
 // HubStateMachine.swift — the hub's shared state as a pure value: input events, output actions.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
 /// Everything a Keystone shares between threads, without locks, tasks or side effects: the page's
 /// lifecycle (its load, whether it has initialized, which runtime it announced), the Swift calls
 /// waiting for the page, and the page's calls running in Swift.
@@ -65,8 +68,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var isMultiResponse: Bool
         /// `nil` once a `call` has its answer and the page said more would follow.
         var pending: Pending?
-        /// Whether it has `Data` arguments, which may have tickets open.
-        var hasBytes = false
+        /// Whether its arguments have parts, which may have a ticket open.
+        var hasParts = false
     }
 
     private struct RunningTask {
@@ -83,10 +86,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private(set) var epoch = PageEpoch.first
     private(set) var isPageReady = false
     private(set) var runtime = PageRuntime.dsbridge
-    private(set) var waiting: [PageMessage] = []
-    /// The `Data` arguments of Swift's calls not yet sent, by call id: how they go is decided when
-    /// the call goes out (``prepare(_:)``).
-    private var outboundBytes: [Int: OutboundBytes] = [:]
+    /// Messages waiting for the page to initialize, each with the parts of its value.
+    private(set) var waiting: [Outgoing] = []
     /// What the current page load's main frame has established: its authorisation and declared
     /// methods.
     private var access = PageAccess()
@@ -101,10 +102,10 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Callback names a page used for two running calls at once: when the latest ends, an earlier
     /// one still running under the name is found again.
     private var reusedCallbacks: Set<String> = []
-    /// The address the host's byte channel serves transfers under (`nil`: the host has none).
-    private(set) var transferBase: String?
+    /// The host's byte channel (`nil`: the host has none).
+    private var transport: (any ByteTransport)?
     /// The tickets open for the current page load.
-    private var transfers: TransferTickets<TransferPayload>
+    private var transfers: ByteTickets<TransferPayload>
     private var lastReadyWaiter = 0
     /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
     private var readyWaiters: [Int: Pending] = [:]
@@ -113,16 +114,21 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         self.pendingCallLimit = pendingCallLimit
         self.runningCallLimit = runningCallLimit
         self.declarationLimit = declarationLimit
-        transfers = TransferTickets(limit: transferLimit, byteLimit: pageLoadBytes)
+        transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
     }
 
-    /// Whether `bytes`, Swift's `Data` arguments for a call, fit beside what the page load holds
-    /// already: the open tickets' bytes and those of the calls still waiting to go out.
-    private func fits(_ bytes: OutboundBytes?) -> Bool {
-        guard let bytes else { return true }
-        let waiting = outboundBytes.values.reduce(0) { total, call in total + call.bytes.reduce(0) { $0 + $1.data.count } }
-        let adding = bytes.bytes.reduce(0) { $0 + $1.data.count }
-        return adding <= transfers.byteLimit - transfers.heldBytes - waiting
+    /// Whether `parts`, of a Swift call or event, fit beside what the page load holds already: the
+    /// open tickets' bytes and those of the messages still waiting to go out.
+    private func fits(_ parts: ByteParts?) -> Bool {
+        guard let parts else { return true }
+        let waiting = self.waiting.reduce(0) { $0 + ($1.parts?.parts.byteCount ?? 0) }
+        return parts.byteCount <= transfers.byteLimit - transfers.heldBytes - waiting
+    }
+
+    /// A message on its way to the page, with the parts of its value, if any.
+    struct Outgoing: Sendable {
+        var message: PageMessage
+        var parts: OutgoingParts?
     }
 
     /// Swift calls that have not settled.
@@ -132,44 +138,58 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: Messages
 
-    /// Sends `message` to the page load `epoch` (the current one when `nil`); `nil` when that page
-    /// load has gone and the message was dropped.
-    mutating func send(_ message: PageMessage, to epoch: PageEpoch?) -> [Output]? {
+    /// Sends `message` to the page load `epoch` (the current one when `nil`), with the parts of its
+    /// value; `nil` when that page load has gone and the message was dropped.
+    mutating func send(_ message: PageMessage, parts: OutgoingParts? = nil, to epoch: PageEpoch?) -> [Output]? {
         guard epoch == nil || epoch == self.epoch else { return nil }
         guard isPageReady else {
-            waiting.append(message)
+            waiting.append(Outgoing(message: message, parts: parts))
             return []
         }
-        return [.deliver(prepare(message), runtime, self.epoch)]
+        return [.deliver(prepare(Outgoing(message: message, parts: parts)), runtime, self.epoch)]
     }
 
-    /// A message as it goes out now. A call with `Data` arguments gets them as bytes, each under a
-    /// ticket of its own, where the page runs Keystone's runtime and the host serves the byte
-    /// channel; as base64 in JSON otherwise. Its tickets may go past the limit on open tickets,
-    /// which bounds what a page opens: Swift made this call.
-    private mutating func prepare(_ message: PageMessage) -> PageMessage {
-        // Every message passes here: most are not calls, and most calls carry no bytes.
-        guard !outboundBytes.isEmpty, case .call(let method, let id, _) = message, let bytes = outboundBytes.removeValue(forKey: id) else {
-            return message
+    /// A message as it goes out now. The parts of its value go as bytes where the page runs
+    /// Keystone's runtime and the host serves a byte channel, under one ticket; as base64 in the
+    /// message to Keystone's runtime otherwise; and as base64 in the value's place to any other
+    /// page. A result's ticket counts toward the limits on what a page load holds, which the page
+    /// controls by calling and never fetching: past them, the call fails instead. The ticket of
+    /// Swift's own call or event may go past them: Swift bounded those bytes when it made them.
+    private mutating func prepare(_ outgoing: Outgoing) -> PageMessage {
+        // Every message passes here: most have no parts.
+        guard let outgoing = outgoing.parts.map({ (outgoing.message, $0) }) else { return outgoing.message }
+        let (message, parts) = outgoing
+        guard runtime == .keystone else { return message.inliningParts(parts.parts) }
+        let sizes = parts.parts.sizes
+        guard let transport, parts.parts.byteCount > 0 else {
+            return .withParts(message, MessageParts(marker: parts.parts.marker, sizes: sizes, source: .inline(parts.parts.data)))
         }
-        guard runtime == .keystone, let base = transferBase else {
-            return .call(method: method, callbackId: id, arguments: bytes.arguments(bytesAsBase64: true))
+        var bytes = Data()
+        bytes.reserveCapacity(parts.parts.byteCount)
+        for part in parts.parts.data { bytes.append(part) }
+        let token = ByteChannel.newToken()
+        let grant = ByteTickets<TransferPayload>.Grant(
+            pageLoad: epoch, owner: parts.owner, direction: .toPage, maximumBytes: bytes.count, origin: parts.origin)
+        if case .result(let callback, _, _) = message {
+            do {
+                try transfers.issue(token, for: grant, payload: .parts(bytes, parts.flow), holding: bytes.count)
+            } catch {
+                return .failure(callback: callback, error: error)
+            }
+        } else {
+            transfers.issuePastLimit(token, for: grant, payload: .parts(bytes, parts.flow), holding: bytes.count)
         }
-        var sources: [ArgumentBytes] = []
-        for argument in bytes.bytes {
-            let grant = TransferTickets<TransferPayload>.Grant(
-                pageLoad: epoch, callback: OutboundBytes.ticketKey(forCall: id), direction: .toPage, maximumBytes: argument.data.count)
-            transfers.issuePastLimit(argument.token, for: grant, payload: .download(argument.data, nil), holding: argument.data.count)
-            sources.append(ArgumentBytes(index: argument.index, source: base + argument.token, size: argument.data.count))
-        }
-        return .callWithBytes(method: method, callbackId: id, arguments: bytes.arguments(bytesAsBase64: false), bytes: sources)
+        // The call's producer waits while its results' parts wait to be fetched: the one other lock
+        // taken under this one, a counter's, which never takes this one.
+        parts.flow?.sent()
+        return .withParts(message, MessageParts(marker: parts.parts.marker, sizes: sizes, source: .ticket(transport.address(ofTicket: token))))
     }
 
     // MARK: Swift → page calls
 
     /// Makes a call of the page's handler: gives it the next id, records it and sends its message.
     mutating func makeCall(
-        _ pending: Pending, method: String, arguments: JSONText, bytes: OutboundBytes? = nil, isMultiResponse: Bool, to epoch: PageEpoch?
+        _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to epoch: PageEpoch?
     ) -> MakeCall {
         guard epoch == nil || epoch == self.epoch else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
@@ -177,19 +197,26 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard calls.count < pendingCallLimit else {
             return .refused(pending, BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(pendingCallLimit)) calls already wait for the page"))
         }
-        guard fits(bytes) else { return .refused(pending, TransferTickets<TransferPayload>.tooManyBytesHeld(transfers.byteLimit)) }
+        guard fits(parts) else { return .refused(pending, ByteTickets<TransferPayload>.tooManyBytesHeld(transfers.byteLimit)) }
         lastCallId += 1
-        calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasBytes: bytes != nil)
-        if let bytes { outboundBytes[lastCallId] = bytes }
-        return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil) ?? [])
+        calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil)
+        let outgoing = parts.map { OutgoingParts(parts: $0, owner: .swiftCall(lastCallId)) }
+        return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: outgoing, to: nil) ?? [])
     }
 
     /// Sends a call whose answer nobody waits for.
-    mutating func post(method: String, arguments: JSONText, bytes: OutboundBytes? = nil, to epoch: PageEpoch?) -> [Output]? {
-        guard epoch == nil || epoch == self.epoch, fits(bytes) else { return nil }
+    mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to epoch: PageEpoch?) -> [Output]? {
+        guard epoch == nil || epoch == self.epoch, fits(parts) else { return nil }
         lastCallId += 1
-        if let bytes { outboundBytes[lastCallId] = bytes }
-        return send(.call(method: method, callbackId: lastCallId, arguments: arguments), to: nil)
+        let outgoing = parts.map { OutgoingParts(parts: $0, owner: .message) }
+        return send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: outgoing, to: nil)
+    }
+
+    /// Sends an event whose value has `parts`; `nil` when its page load has gone or the parts do
+    /// not fit beside what it holds.
+    mutating func emit(_ event: PageMessage, parts: ByteParts, to epoch: PageEpoch?) -> [Output]? {
+        guard fits(parts) else { return nil }
+        return send(event, parts: OutgoingParts(parts: parts, owner: .message), to: epoch)
     }
 
     /// The page answered call `id` (`_dsb.returnValue`).
@@ -197,8 +224,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard let call = calls[id] else { return .unknown }
         if complete {
             calls[id] = nil
-            // Bytes the page did not fetch (it has no such handler) go with the call.
-            if call.hasBytes { transfers.withdraw(callback: OutboundBytes.ticketKey(forCall: id), in: epoch) }
+            // Parts the page did not fetch (it has no such handler) go with the call.
+            if call.hasParts { transfers.withdraw(.swiftCall(id), in: epoch) }
         }
         guard let pending = call.pending else { return .repeated(method: call.method) }
         if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
@@ -210,11 +237,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// runtime is told of (``PageMessage/cancel(callbackId:)``), so its handler can stop.
     mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
         guard let call = calls.removeValue(forKey: id) else { return (nil, []) }
-        if call.hasBytes {
-            outboundBytes[id] = nil
-            transfers.withdraw(callback: OutboundBytes.ticketKey(forCall: id), in: epoch)
-        }
-        if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0 { true } else { false } }) {
+        if call.hasParts { transfers.withdraw(.swiftCall(id), in: epoch) }
+        if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0.message { true } else { false } }) {
             waiting.remove(at: index)
             return (call.pending, [])
         }
@@ -256,37 +280,33 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go
     /// too, a result's bytes with them.
     mutating func cancelTask(callback: String) -> TaskCancel {
-        let withdrawn = transfers.withdraw(callback: callback, in: epoch)
+        let withdrawn = transfers.withdraw(.pageCall(callback), in: epoch)
         guard let token = taskByCallback[callback] else { return withdrawn > 0 ? .found(nil) : .notFound }
         return .found(removeTask(token)?.work)
     }
 
     // MARK: Byte transfers
 
-    /// The call behind `callback` stopped reading the page's stream: a ticket for its next chunk
-    /// goes, while its results' bytes stay for the page to fetch.
-    mutating func stopUploads(callback: String, in pageLoad: PageEpoch) {
-        transfers.withdraw(callback: callback, in: pageLoad, direction: .toSwift)
+    /// The call behind `callback` stopped reading the page's bytes: its ticket for the next piece
+    /// goes, while its results' parts stay for the page to fetch.
+    mutating func stopReceiving(callback: String, in pageLoad: PageEpoch) {
+        transfers.withdraw(.pageCall(callback), in: pageLoad, direction: .toSwift)
     }
 
-    /// The host serves the byte channel under `base`.
-    mutating func serveTransfers(at base: String) {
-        transferBase = base
-    }
-
-    /// The host no longer serves a byte channel: no ticket is issued from now on.
-    mutating func stopServingTransfers() {
-        transferBase = nil
+    /// The host serves a byte channel over `transport` (`nil`: it serves none from now on, and no
+    /// ticket is issued).
+    mutating func serveBytes(over transport: (any ByteTransport)?) {
+        self.transport = transport
     }
 
     /// Whether the host serves a byte channel.
-    var servesTransfers: Bool { transferBase != nil }
+    var servesBytes: Bool { transport != nil }
 
     /// Opens a ticket, `token`, for `grant` and `payload`: the address the page presents it at, or
     /// why it is refused (no byte channel, the page load has gone, too many open).
-    mutating func openTransfer(_ token: String, for grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload) -> Result<String, BridgeError> {
-        guard let base = transferBase else {
-            return .failure(BridgeError(code: .unsupportedCallKind, message: "the host has no byte channel"))
+    mutating func openTransfer(_ token: String, for grant: ByteTickets<TransferPayload>.Grant, payload: TransferPayload) -> Result<String, BridgeError> {
+        guard let transport else {
+            return .failure(BridgeError(code: .notAllowed, message: "the page has no byte channel"))
         }
         guard grant.pageLoad == epoch else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
@@ -296,20 +316,31 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         } catch {
             return .failure(error)
         }
-        return .success(base + token)
+        return .success(transport.address(ofTicket: token))
     }
 
-    /// Takes back the ticket `token`, opened for bytes that are not sent after all.
-    mutating func takeBackTransfer(_ token: String) {
+    /// Spends the ticket `token`, presented by a fetch from `origin`: what it was for, or why it is
+    /// refused.
+    mutating func fetchTransfer(_ token: String, from origin: String?) -> Result<(grant: ByteTickets<TransferPayload>.Grant, payload: TransferPayload), BridgeError> {
+        transfers.redeem(token, in: epoch, from: origin)
+    }
+
+    /// Takes piece `piece` of the page's bytes under `token`, from `origin`: what the ticket is for
+    /// (the bytes it still allows), or why it is refused (which spends it).
+    mutating func presentPiece(
+        _ token: String, piece: Int, from origin: String?
+    ) -> Result<(grant: ByteTickets<TransferPayload>.Grant, payload: TransferPayload), BridgeError> {
+        transfers.present(token, piece: piece, in: epoch, from: origin)
+    }
+
+    /// `count` bytes of the page's arrived under `token`; `keeps` when its payload keeps them.
+    mutating func receivedPiece(_ count: Int, under token: String, keeps: Bool) -> BridgeError? {
+        transfers.received(count, under: token, keeps: keeps)
+    }
+
+    /// Closes the ticket `token`: its bytes have all arrived, or are not sent after all.
+    mutating func closeTransfer(_ token: String) {
         transfers.takeBack(token)
-    }
-
-    /// Spends the ticket `token`, presented by a request moving bytes `direction` from `origin`:
-    /// what it was for, or why it is refused.
-    mutating func redeemTransfer(
-        _ token: String, direction: TransferTickets<TransferPayload>.Direction, from origin: String?
-    ) -> Result<(grant: TransferTickets<TransferPayload>.Grant, payload: TransferPayload), BridgeError> {
-        transfers.redeem(token, direction: direction, in: epoch, from: origin)
     }
 
     /// How many tickets are open.
@@ -377,7 +408,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         }
         var outputs: [Output] = []
         outputs.reserveCapacity(waiting.count)
-        for message in waiting { outputs.append(.deliver(prepare(message), runtime, epoch)) }
+        for outgoing in waiting { outputs.append(.deliver(prepare(outgoing), runtime, epoch)) }
         return Initialize(outputs: outputs, ready: readyWaiters.keys.sorted().compactMap { readyWaiters[$0] })
     }
 
@@ -403,7 +434,6 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         access = PageAccess()
         principal = nil
         waiting.removeAll()
-        outboundBytes.removeAll()
         transfers.pageDidUnload()
         defer {
             calls.removeAll()

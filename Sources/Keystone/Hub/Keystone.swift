@@ -19,11 +19,15 @@ public final class Keystone: BridgeHub, PageConnection {
     public let components: KeystoneComponents
     /// The shared state: the page's lifecycle and every open call, in both directions.
     let storage: HubStorage
+    /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way, and the
+    /// page is offered no byte channel.
+    let partsSerializer: (any BytePartsSerializer)?
 
     /// Creates a Keystone from `components`.
     public init(components: KeystoneComponents = KeystoneComponents()) {
         self.components = components
         storage = HubStorage(limits: components.limits, evaluator: components.evaluator, logging: components.logging)
+        partsSerializer = (components.serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
     }
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface

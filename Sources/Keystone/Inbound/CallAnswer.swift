@@ -14,10 +14,10 @@ public enum CallAnswer: Sendable, Hashable {
     case accepted
     /// The call was refused or failed while the page waited.
     case failure(BridgeError)
-    /// The call's argument is to come as bytes: the page sends them to this address on the host's
-    /// byte channel, whose answer is then the call's (Keystone's runtime only, which asked with
-    /// `"_dsbytes": N`).
-    case upload(String)
+    /// The call's parts are to come over the host's byte channel: the page sends them under the
+    /// ticket at this address, and the call's outcome comes through its callback (Keystone's
+    /// runtime only, which announced them with `"_dsparts"`).
+    case ticket(String)
 
     /// The text a bridge `prompt` (or a script message's reply) returns to the page: DSBridge's
     /// `{"code":0,"data":…}`, with `"inline":true` for a result in an asynchronous call's answer,
@@ -28,7 +28,7 @@ public enum CallAnswer: Sendable, Hashable {
         case .result(let value, inline: true): PromptAnswer.inline(value)
         case .accepted: PromptAnswer.accepted
         case .failure(let error): PromptAnswer.failure(error)
-        case .upload(let address): #"{"code":0,"data":"","upload":"# + JSONText(quoting: address).string + "}"
+        case .ticket(let address): #"{"code":0,"data":"","ticket":"# + JSONText(quoting: address).string + "}"
         }
     }
 }
@@ -59,13 +59,13 @@ extension CallAnswer {
             let error = members[4].flatMap { try? DefaultJSONSerializer().decode(BridgeError.self, from: $0) }
             return .failure(error ?? BridgeError(code: .failed, message: "the call failed"))
         }
-        if let upload = members[5], let address = try? DefaultJSONSerializer().decode(String.self, from: upload) { return .upload(address) }
+        if let ticket = members[5], let address = try? DefaultJSONSerializer().decode(String.self, from: ticket) { return .ticket(address) }
         if isTrue(3) { return .result(Data(), inline: isTrue(2)) }
         if isTrue(2) { return .result(members[1] ?? Data(), inline: true) }
         let data = members[1] ?? Data("null".utf8)
         return calledWithCallback && data == Data(#""""#.utf8) ? .accepted : .result(data, inline: false)
     }
 
-    /// `code`, `data`, `inline`, `void`, `error`, `upload`, in that order.
-    private static let keys = ["code", "data", "inline", "void", "error", "upload"].map { Array($0.utf8) }
+    /// `code`, `data`, `inline`, `void`, `error`, `ticket`, in that order.
+    private static let keys = ["code", "data", "inline", "void", "error", "ticket"].map { Array($0.utf8) }
 }

@@ -1,5 +1,6 @@
 // InboundCall.swift — one call from the page, resolved: what middleware and dispatchers receive.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A call from the page to a registered interface, after its name was resolved.
 public struct InboundCall: Sendable {
@@ -24,51 +25,34 @@ public struct InboundCall: Sendable {
     ///   Pages written for dsbridge.js never send it: a synchronous method called with a callback
     ///   is refused `unsupportedCallKind`, as DSBridge refuses it.
     public let acceptsInlineAnswer: Bool
-    /// The bytes the call moves beside its JSON; `nil` for the commonest call, which moves none.
-    package let transfer: CallBytes?
-
-    /// The argument the page sent as raw bytes over the host's byte channel, for a method whose
-    /// input is `Data` (`BridgeMethod/takesBytes`); `data` is then `nil`. Untrusted, and no
-    /// longer than ``BridgeLimits/transferBytes``.
-    public var bytes: Data? { transfer?.argument }
-    /// Whether the page takes a `Data` result as raw bytes (Keystone's runtime, on a host with a
-    /// byte channel, in an asynchronous call); otherwise a `Data` result is base64 in JSON.
-    public var takesBytes: Bool { transfer?.takesResults ?? false }
+    /// The bytes the call moves beside its JSON, for a page whose runtime moves `Data` as parts;
+    /// `nil` for every other.
+    package let parts: CallParts?
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
     /// for tests.
-    public init(
-        name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool = false, bytes: Data? = nil,
-        takesBytes: Bool = false
-    ) {
+    public init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool = false) {
+        self.init(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: nil)
+    }
+
+    package init(name: MethodName, frame: CallerFrame, data: Data?, callback: String?, acceptsInlineAnswer: Bool, parts: CallParts?) {
         self.name = name
         self.frame = frame
         self.data = data
         self.callback = callback
         self.acceptsInlineAnswer = acceptsInlineAnswer && callback != nil
-        let takesResults = takesBytes && callback != nil
-        transfer = bytes != nil || takesResults ? CallBytes(argument: bytes, takesResults: takesResults, origin: frame.origin) : nil
+        self.parts = parts
     }
 
-    private init(_ call: InboundCall, transfer: CallBytes, acceptsInlineAnswer: Bool) {
-        name = call.name
-        frame = call.frame
-        data = nil
-        callback = call.callback
-        self.acceptsInlineAnswer = acceptsInlineAnswer
-        self.transfer = transfer
-    }
-
-    /// The same call, with the argument the page sent as bytes.
-    func with(bytes: Data) -> InboundCall {
-        InboundCall(
-            name: name, frame: frame, data: nil, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, bytes: bytes, takesBytes: takesBytes)
+    /// The same call, with the parts the page sent beside its JSON.
+    func with(received: [Data]) -> InboundCall {
+        InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: parts?.with(received: received))
     }
 
     /// The same call, with the argument the page is sending as a stream. It never answers inline:
-    /// its answer is the ticket for the stream's first chunk.
+    /// its answer is the ticket for the stream.
     func with(stream: ByteStreamBuffer) -> InboundCall {
-        InboundCall(self, transfer: CallBytes(argument: nil, stream: stream, takesResults: takesBytes, origin: frame.origin), acceptsInlineAnswer: false)
+        InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: false, parts: parts?.with(stream: stream))
     }
 
     /// Whether the page waits for the answer through a callback rather than in its `prompt`.

@@ -13,6 +13,10 @@ struct InboundCallRunner {
     let call: InboundCall
     let epoch: PageEpoch
     let route: Route
+    /// Whether the page has had the call's answer already (its parts' ticket): every outcome then
+    /// goes through the callback (a synchronous method's result too), a refusal as a failure
+    /// rather than a release.
+    var isAnsweredLater = false
 
     /// Which interfaces a call is dispatched over.
     enum Route {
@@ -28,7 +32,7 @@ struct InboundCallRunner {
         let cancellation = CallCancellation()
         let context = CallContext(
             frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
-            hasCallback: call.callback != nil, bytes: call.transfer
+            hasCallback: call.callback != nil, parts: call.parts
         )
         let environment = DispatchEnvironment(serializer: keystone.components.serializer, context: context)
         let call = call
@@ -48,14 +52,21 @@ struct InboundCallRunner {
             }
             switch outcome {
             case .answered(let value):
-                return keystone.answer(value, to: call, epoch: epoch)
+                return keystone.answer(value, to: call, epoch: epoch, isAnsweredLater: isAnsweredLater)
             case .work(let work):
-                let state = Locked(InboundCallState(answeringThread: call.acceptsInlineAnswer ? InboundCallState.currentThread() : nil))
+                // A call answered already takes no result in its answer: every result goes through its callback.
+                let answering = call.acceptsInlineAnswer && !isAnsweredLater
+                let state = Locked(InboundCallState(answeringThread: answering ? InboundCallState.currentThread() : nil))
                 try runTask(work, cancellation: cancellation, middleware: middleware, state: state)
                 return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
-            return keystone.refuse(Keystone.bridgeError(error, calling: call.name), callback: call.frame.isAttestedMainFrame ? call.callback : nil)
+            let error = Keystone.bridgeError(error, calling: call.name)
+            if isAnsweredLater, let callback = call.callback {
+                keystone.send(.failure(callback: callback, error: error), to: epoch)
+                return .accepted
+            }
+            return keystone.refuse(error, callback: call.frame.isAttestedMainFrame ? call.callback : nil)
         }
     }
 
@@ -67,7 +78,7 @@ struct InboundCallRunner {
     /// failure is logged, never sent.
     private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
         let (keystone, call, epoch) = (keystone, call, epoch)
-        let bytes = call.transfer
+        let parts = call.parts
         let callback = call.callback
         let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
         if let earlier = started.reusedCallbackOf {
@@ -84,13 +95,13 @@ struct InboundCallRunner {
         let intercepted = middleware.isEmpty ? nil : call
         let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
-            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, bytes: bytes)
+            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, parts: parts)
             // A stream the method did not read to its end: the page stops sending it, and its ticket
-            // for the next piece goes. A piece already on its way is refused; the page takes that
-            // refusal as the end of its sending, and the call's answer from its callback.
-            if let stream = bytes?.stream {
+            // goes. A piece already on its way is refused; the page takes that refusal as the end of
+            // its sending, and the call's answer from its callback.
+            if let stream = parts?.stream {
                 stream.close()
-                if let callback { keystone.storage.update { $0.stopUploads(callback: callback, in: epoch) } }
+                if let callback { keystone.storage.update { $0.stopReceiving(callback: callback, in: epoch) } }
             }
             keystone.storage.update { $0.taskFinished(token: token) }
         }
@@ -106,10 +117,6 @@ struct InboundCallRunner {
         }
     }
 
-    /// How many results of a producer of `Data` may wait for the page to fetch them before it
-    /// waits too.
-    static let bytesWindow = 4
-
     /// Where a running call's results go.
     enum Destination: Sendable {
         /// The page's callback, in the page load that made the call.
@@ -122,7 +129,7 @@ struct InboundCallRunner {
     /// `destination`, or a single result into the call's answer when `state` takes it.
     private static func run(
         _ work: CallWork, to destination: Destination, keystone: Keystone, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
-        state: Locked<InboundCallState>, bytes: CallBytes?
+        state: Locked<InboundCallState>, parts: CallParts?
     ) async {
         let body: @Sendable () async throws -> Data? = {
             switch work {
@@ -131,10 +138,10 @@ struct InboundCallRunner {
             case .multiResponse(let run):
                 try await run(
                     ResponseSink { json, isFinal in
-                        if let bytes, let held = bytes.take() {
-                            try sendBytes(held, of: bytes, isFinal: isFinal, to: destination, state: state, keystone: keystone)
-                            // Backpressure: the producer waits while the page has results to fetch.
-                            if !isFinal { await bytes.waitForRoom(window: Self.bytesWindow) }
+                        if let parts, let claimed = parts.claim(in: json) {
+                            try sendParts(json, claimed, of: parts, isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                            // Backpressure: the producer waits while the page has results' parts to fetch.
+                            if !isFinal { await parts.waitForRoom() }
                         } else {
                             try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
                         }
@@ -149,8 +156,8 @@ struct InboundCallRunner {
             } else {
                 last = try await body()
             }
-            if last != nil, let bytes, let held = bytes.take() {
-                try sendBytes(held, of: bytes, isFinal: true, to: destination, state: state, keystone: keystone)
+            if let last, let parts, let claimed = parts.claim(in: last) {
+                try sendParts(last, claimed, of: parts, isFinal: true, to: destination, state: state, keystone: keystone)
             } else if let last {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
@@ -183,18 +190,22 @@ struct InboundCallRunner {
         keystone.send(result.message(to: callback, complete: isFinal), to: epoch)
     }
 
-    /// Sends one result that is bytes, held for the page to fetch. Checked before the call's state
-    /// changes: a result the hub cannot hold fails the call instead.
-    private static func sendBytes(
-        _ held: Data, of bytes: CallBytes, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone
+    /// Sends one result whose value has parts, which go beside it. Checked before the call's state
+    /// changes: a result past the limit fails the call instead.
+    private static func sendParts(
+        _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
+        keystone: Keystone
     ) throws {
-        guard case .callback(let callback, let epoch) = destination else { return }
-        let message = try keystone.bytesMessage(held, callback: callback, origin: bytes.origin, epoch: epoch, complete: isFinal, flow: bytes)
+        let limit = keystone.components.limits.transferBytes
+        guard claimed.byteCount <= limit else {
+            throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
+        }
+        let value = try JSONText(validating: json)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
-            // Cancelled or finished while the bytes were made: their ticket goes with them.
-            keystone.takeBack(message)
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        keystone.send(message, to: epoch)
+        guard case .callback(let callback, let epoch) = destination else { return }
+        let outgoing = OutgoingParts(parts: claimed, owner: .pageCall(callback), origin: parts.origin, flow: parts)
+        keystone.send(.result(callback: callback, value: value, complete: isFinal), parts: outgoing, to: epoch)
     }
 }

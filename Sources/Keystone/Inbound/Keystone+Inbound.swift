@@ -81,7 +81,7 @@ extension Keystone {
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
-        let (epoch, access, servesBytes) = storage.read { ($0.epoch, $0.access(for: frame), $0.servesTransfers) }
+        let (epoch, access) = storage.read { ($0.epoch, $0.access(for: frame)) }
         do {
             name = try components.resolver.resolve(method)
             try components.policy.admit(name, from: frame, access: access)
@@ -92,17 +92,17 @@ extension Keystone {
         if isBuiltIn, BuiltInInterface.mainFrameOnly.contains(name.name), !frame.isAttestedMainFrame {
             return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }
+        let parts = wrapper.speaksParts && wrapper.callbackStub != nil ? byteChannel.callParts(origin: frame.origin) : nil
         let call = InboundCall(
             name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub, acceptsInlineAnswer: wrapper.acceptsInlineAnswer,
-            takesBytes: wrapper.takesBytes && servesBytes
-        )
+            parts: parts)
         if call.isAsynchronous, !frame.isAttestedMainFrame {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
             return refuse(error, callback: nil)
         }
         let route: InboundCallRunner.Route = isBuiltIn ? .builtIn : .app
-        if let upload = wrapper.upload {
-            return startUpload(call, upload, route: route, epoch: epoch)
+        if let announced = wrapper.parts {
+            return byteChannel.start(call, announced, route: route, epoch: epoch)
         }
         return InboundCallRunner(keystone: self, call: call, epoch: epoch, route: route).answer()
     }
@@ -133,20 +133,31 @@ extension Keystone {
     /// A result the dispatcher answered at once: in the answer itself for a synchronous call or
     /// one that asked for it (``InboundCall/acceptsInlineAnswer``), and otherwise through the
     /// callback, as one complete result (a dispatcher of the app's own that answers any kind).
-    /// A `Data` result the method handed over as bytes goes through the callback as bytes.
-    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch) -> CallAnswer {
+    /// A result whose value has parts goes through the callback, its parts beside it.
+    /// A call the page has had its answer to already (``InboundCallRunner/isAnsweredLater``) fails
+    /// through its callback.
+    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool = false) -> CallAnswer {
         guard let callback = call.callback else { return .result(value, inline: false) }
-        if let transfer = call.transfer, let held = transfer.take() {
-            do {
-                send(try bytesMessage(held, callback: callback, origin: transfer.origin, epoch: epoch, complete: true), to: epoch)
-                return .accepted
-            } catch {
-                return refuse(error, callback: callback)
-            }
+        func fail(_ error: BridgeError) -> CallAnswer {
+            guard isAnsweredLater else { return refuse(error, callback: callback) }
+            send(.failure(callback: callback, error: error), to: epoch)
+            return .accepted
         }
-        if call.acceptsInlineAnswer { return .result(value, inline: true) }
+        if let parts = call.parts, let claimed = parts.claim(in: value) {
+            let limit = components.limits.transferBytes
+            guard claimed.byteCount <= limit else {
+                return fail(BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)"))
+            }
+            guard let result = try? JSONText(validating: value) else {
+                return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
+            }
+            let outgoing = OutgoingParts(parts: claimed, owner: .pageCall(callback), origin: parts.origin)
+            send(.result(callback: callback, value: result, complete: true), parts: outgoing, to: epoch)
+            return .accepted
+        }
+        if call.acceptsInlineAnswer, !isAnsweredLater { return .result(value, inline: true) }
         guard let result = try? SingleResult(value) else {
-            return refuse(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"), callback: callback)
+            return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
         }
         send(result.message(to: callback, complete: true), to: epoch)
         return .accepted

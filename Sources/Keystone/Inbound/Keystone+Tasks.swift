@@ -22,11 +22,12 @@ extension Keystone {
         return Task(operation: operation)
     }
 
-    /// Sends `message` to the page load `epoch`; returns whether it was still there.
+    /// Sends `message` to the page load `epoch`, with the parts of its value; returns whether the
+    /// page load was still there.
     @discardableResult
-    func send(_ message: PageMessage, to epoch: PageEpoch?) -> Bool {
+    func send(_ message: PageMessage, parts: OutgoingParts? = nil, to epoch: PageEpoch?) -> Bool {
         let sent = storage.apply { machine in
-            let outputs = machine.send(message, to: epoch)
+            let outputs = machine.send(message, parts: parts, to: epoch)
             return (outputs != nil, outputs ?? [])
         }
         if !sent { components.logging.log(.debug, "dropped a message for a page load that has gone: \(message)") }

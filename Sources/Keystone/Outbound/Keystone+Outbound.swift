@@ -45,8 +45,8 @@ extension Keystone {
     /// every other call; the page's answer, if any, is dropped.
     /// - Throws: `BridgeError` (`unencodableValue`) when an argument does not encode.
     public func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
-        let (text, bytes) = try encodeArguments(arguments)
-        storage.apply { machine in ((), machine.post(method: method, arguments: text, bytes: bytes, to: nil) ?? []) }
+        let (text, parts) = try encodeArguments(arguments)
+        storage.apply { machine in ((), machine.post(method: method, arguments: text, parts: parts, to: nil) ?? []) }
     }
 
     /// Sends a call of the page's handler `method` with `arguments` written out, whose answer nobody
@@ -92,9 +92,9 @@ extension Keystone {
             call.settle(.failure(BridgeError(code: .cancelled, message: "the call was cancelled")))
             return call
         }
-        let (text, bytes): (JSONText, OutboundBytes?)
+        let (text, parts): (JSONText, ByteParts?)
         do {
-            (text, bytes) = try encodeArguments(arguments)
+            (text, parts) = try encodeArguments(arguments)
         } catch {
             call.settle(.failure(error))
             return call
@@ -104,7 +104,7 @@ extension Keystone {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        if let id = make(pending, method: method, arguments: text, bytes: bytes, isMultiResponse: false, to: epoch) {
+        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: epoch) {
             call.onCancel { [weak self] in self?.cancelPendingCall(id) }
         }
         return call
@@ -115,9 +115,9 @@ extension Keystone {
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to epoch: PageEpoch?
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
-        let (text, bytes): (JSONText, OutboundBytes?)
+        let (text, parts): (JSONText, ByteParts?)
         do {
-            (text, bytes) = try encodeArguments(arguments)
+            (text, parts) = try encodeArguments(arguments)
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -135,21 +135,23 @@ extension Keystone {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        guard let id = make(pending, method: method, arguments: text, bytes: bytes, isMultiResponse: true, to: epoch) else { return stream }
+        guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: epoch) else { return stream }
         continuation.onTermination = { [weak self] _ in self?.cancelPendingCall(id) }
         return stream
     }
 
     /// An event for the page load `epoch` (`nil`: whichever is current).
     func emit(_ name: String, _ value: some Encodable & Sendable, to epoch: PageEpoch?) throws(BridgeError) {
-        let encoded: Data
-        do {
-            encoded = try components.serializer.encode(value)
-        } catch {
-            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "the event's value"), cause: error)
+        let (encoded, parts) = try encode(value, in: "the event's value")
+        let event = PageMessage.event(name: name, value: try JSONText(validating: encoded))
+        let sent = storage.apply { machine in
+            let outputs = parts.map { machine.emit(event, parts: $0, to: epoch) } ?? machine.send(event, to: epoch)
+            return (outputs != nil, outputs ?? [])
         }
-        guard send(.event(name: name, value: try JSONText(validating: encoded)), to: epoch) else {
-            throw BridgeError(code: .pageGone, message: "the page that made the call has gone")
+        guard sent else {
+            throw parts == nil
+                ? BridgeError(code: .pageGone, message: "the page that made the call has gone")
+                : BridgeError(code: .limitExceeded, message: "the event's bytes do not fit beside what the page load holds, or the page has gone")
         }
     }
 
@@ -170,10 +172,10 @@ extension Keystone {
     /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
     private func make(
-        _ call: PageHandlerCall, method: String, arguments: JSONText, bytes: OutboundBytes?, isMultiResponse: Bool, to epoch: PageEpoch?
+        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to epoch: PageEpoch?
     ) -> Int? {
         let made: HubStorage.Machine.MakeCall = storage.apply { machine in
-            let made = machine.makeCall(call, method: method, arguments: arguments, bytes: bytes, isMultiResponse: isMultiResponse, to: epoch)
+            let made = machine.makeCall(call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: epoch)
             guard case .made(_, let outputs) = made else { return (made, []) }
             return (made, outputs)
         }
@@ -193,49 +195,38 @@ extension Keystone {
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it
-    /// can reach a script. Where some are `Data`, they are kept as bytes beside the others' JSON
-    /// (``OutboundBytes``) until the call goes out: the text is then a placeholder.
-    /// - Throws: `unencodableValue` when an argument does not encode; `limitExceeded` for a `Data`
-    ///   argument past ``BridgeLimits/transferBytes``.
-    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> (JSONText, OutboundBytes?) {
-        // Told by type, without a cast: the commonest call has no `Data` argument.
-        guard arguments.contains(where: { type(of: $0) == Data.self }) else { return (try encodeJSON(arguments), nil) }
-        let limit = components.limits.transferBytes
-        var bytes = OutboundBytes(pieces: [], bytes: [])
-        for (index, argument) in arguments.enumerated() {
-            if let data = argument as? Data, type(of: argument) == Data.self {
-                guard data.count <= limit else {
-                    throw BridgeError(code: .limitExceeded, message: "an argument's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
-                }
-                bytes.pieces.append(nil)
-                bytes.bytes.append((index, data, Self.newTransferToken()))
-            } else {
-                bytes.pieces.append(try JSONText(validating: encodeArgument(argument)))
-            }
-        }
-        return (Self.placeholderArguments, bytes)
-    }
-
-    /// What a call whose `Data` arguments wait to go as bytes holds as its text meanwhile.
-    private static let placeholderArguments = JSONText(quoting: "")
-
-    /// `[a,b,c]`, each argument encoded by the serializer, checked to be JSON.
-    private func encodeJSON(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> JSONText {
+    /// can reach a script, and the parts of their values: every `Data` in them, under one marker.
+    /// - Throws: `unencodableValue` when an argument does not encode; `limitExceeded` for parts past
+    ///   ``BridgeLimits/transferBytes``.
+    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> (JSONText, ByteParts?) {
         var text = Data("[".utf8)
+        var parts: ByteParts?
         for (index, argument) in arguments.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            text.append(try encodeArgument(argument))
+            let (json, argumentParts) = try encode(argument, in: "an argument")
+            if let argumentParts, parts != nil {
+                text.append(parts!.append(argumentParts, from: json))
+            } else {
+                if argumentParts != nil { parts = argumentParts }
+                text.append(json)
+            }
         }
         text.append(UInt8(ascii: "]"))
-        return try JSONText(validating: text)
+        let limit = components.limits.transferBytes
+        if let parts, parts.byteCount > limit {
+            throw BridgeError(code: .limitExceeded, message: "the arguments' bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
+        }
+        return (try JSONText(validating: text), parts)
     }
 
-    /// One argument as the serializer writes it.
-    private func encodeArgument(_ argument: any Encodable & Sendable) throws(BridgeError) -> Data {
+    /// A value as the serializer writes it, each `Data` in it a part where the serializer moves
+    /// them (`where` says what the value is, for the error).
+    private func encode(_ value: some Encodable, in place: String) throws(BridgeError) -> (Data, ByteParts?) {
         do {
-            return try components.serializer.encode(argument)
+            if let partsSerializer { return try partsSerializer.encodeMovingParts(value) }
+            return (try components.serializer.encode(value), nil)
         } catch {
-            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: "an argument"), cause: error)
+            throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: place), cause: error)
         }
     }
 }

@@ -88,7 +88,7 @@ public enum TypeScriptDeclarations {
     }
 
     /// Which way a value goes: bytes the page sends may be any kind of bytes; bytes it receives
-    /// are a `Uint8Array`.
+    /// are a `Uint8Array` (which a type used both ways takes too).
     enum Direction {
         case input, output, both
     }
@@ -101,7 +101,7 @@ public enum TypeScriptDeclarations {
         case .boolean: "boolean"
         case .number, .integer: "number"
         case .string: "string"
-        case .bytes: direction == .output ? "Uint8Array" : direction == .input ? "Bytes" : "string"
+        case .bytes: direction == .input ? "Bytes" : "Uint8Array"
         case .byteStream: "Bytes"
         case .optional(let wrapped):
             if case .optional = wrapped { typeText(wrapped, direction: direction) } else { typeText(wrapped, direction: direction) + " | null" }

@@ -30,6 +30,11 @@
   var lastCallback = 0;
   var running = new Map(); // Swift's call id -> { stop() }, while a page handler may still answer
   var nativeDelivers = false; // native answered dsinit: every result reaches `deliver`
+  // Whether native has a byte channel for this document, as it said when the runtime announced
+  // itself; calls whose values hold bytes wait for that word (their results would wait anyway).
+  var byteChannel = false;
+  var announcedResolve = null;
+  var announced = new Promise(function (resolve) { announcedResolve = resolve; });
   var listeners = {}; // event name -> [listener]
   var wvjbHandlers = {}; // WebViewJavascriptBridge handler name -> function (data, responseCallback)
   var wvjbSafetyTimeout = true; // WVJB runs handlers a turn later unless the page turns it off
@@ -76,16 +81,16 @@
 
   /** The `{data, _dscbstub}` wrapper; `inline` asks native to answer a synchronous method's
    *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip;
-   *  `bytes` says this call takes a `Data` result as bytes (`_dsbytes: true`); `upload`, that its
-   *  argument is that many bytes, to be sent once native issues a ticket (`_dsbytes: N`), or a
-   *  stream of chunks, each sent once native has room for it (`_dsbytes: "stream"`). */
-  function wrap(data, callback, inline, bytes, upload) {
+   *  `parts` (`_dsparts`) says the call moves `Data` as parts: an array of the sizes of the parts
+   *  its `data` names by index (empty: none, but results' bytes come as bytes), or `'"stream"'`,
+   *  the argument a stream of bytes. */
+  function wrap(data, callback, inline, parts) {
     // A value JSON cannot write (undefined, a function) is sent as null, as a member holding it
     // would be left out. The callback name is the runtime's own: letters, digits and `_`.
-    var text = upload === undefined ? JSON.stringify(data) : 'null';
+    var text = JSON.stringify(data);
     return '{"data":' + (text === undefined ? 'null' : text) + (callback ? ',"_dscbstub":"' + callback + '"' : '') +
       (inline ? ',"_dsinline":true' : '') +
-      (upload !== undefined ? ',"_dsbytes":' + upload + '}' : bytes ? ',"_dsbytes":true}' : '}');
+      (parts !== undefined ? ',"_dsparts":' + (typeof parts === 'string' ? parts : '[' + parts.join(',') + ']') + '}' : '}');
   }
 
   // --- Bytes ---------------------------------------------------------------------------------
@@ -122,19 +127,97 @@
     });
   }
 
-  /** Fetches the bytes of a result from the byte channel: a Uint8Array of `size` bytes. With
-   *  `progress`, the bytes are read as they come, and it hears how many have. */
+  function fromBase64(text) {
+    var binary = atob(String(text)), bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  /** How deep `mapParts` looks for bytes: as deep as native reads a value. */
+  var PARTS_DEPTH = 512;
+
+  /** A copy of `value` with each bytes value in it (an ArrayBuffer, typed array, DataView or Blob)
+   *  replaced by what `replace(bytes)` returns, in the order JSON writes them; `value` itself when
+   *  it holds none. Only what JSON writes is looked at: arrays, and plain objects' own keys. */
+  function mapParts(value, replace, depth) {
+    if (isBytes(value)) return replace(value);
+    if (value === null || typeof value !== 'object' || (depth || 0) > PARTS_DEPTH || typeof value.toJSON === 'function') return value;
+    var copy = null, keys = Array.isArray(value) ? null : Object.keys(value), count = keys ? keys.length : value.length;
+    for (var i = 0; i < count; i++) {
+      var key = keys ? keys[i] : i, item = value[key], mapped = mapParts(item, replace, (depth || 0) + 1);
+      if (mapped === item && !copy) continue;
+      if (!copy) {
+        copy = keys ? {} : value.slice();
+        for (var j = 0; keys && j < i; j++) define(copy, keys[j], value[keys[j]]);
+      }
+      if (keys) define(copy, key, mapped);
+      else copy[key] = mapped;
+    }
+    return copy || value;
+  }
+
+  /** Sets `object[key]` as data, even a key spelling `__proto__`. */
+  function define(object, key, value) {
+    Object.defineProperty(object, key, { value: value, enumerable: true, writable: true, configurable: true });
+  }
+
+  /** `value` with each string that is `marker` and a part's index replaced by that part, in place
+   *  (a value native sent, freshly parsed); the value itself, when it is such a string. */
+  function placeParts(value, marker, parts, depth) {
+    if (typeof value === 'string') {
+      if (value.lastIndexOf(marker, 0) !== 0) return value;
+      var index = Number(value.slice(marker.length));
+      return index >= 0 && index < parts.length && String(index) === value.slice(marker.length) ? parts[index] : value;
+    }
+    if (value === null || typeof value !== 'object' || (depth || 0) > PARTS_DEPTH) return value;
+    var keys = Array.isArray(value) ? null : Object.keys(value), count = keys ? keys.length : value.length;
+    for (var i = 0; i < count; i++) {
+      var key = keys ? keys[i] : i;
+      var placed = placeParts(value[key], marker, parts, (depth || 0) + 1);
+      if (placed !== value[key]) {
+        if (keys) define(value, key, placed);
+        else value[key] = placed;
+      }
+    }
+    return value;
+  }
+
+  /** The parts of a message from native, `{marker, sizes, ticket}` or `{marker, sizes, base64}`:
+   *  fetched from the byte channel with the ticket, or read from the message; each a Uint8Array. */
+  function fetchParts(parts, signal, progress) {
+    var sizes = Array.isArray(parts.sizes) ? parts.sizes : [];
+    if (Array.isArray(parts.base64)) {
+      return new Promise(function (resolve) { resolve(parts.base64.map(fromBase64)); });
+    }
+    var total = 0;
+    for (var i = 0; i < sizes.length; i++) total += sizes[i];
+    return fetchBytes(String(parts.ticket), total, signal, progress).then(function (bytes) {
+      if (sizes.length === 1) return [bytes];
+      var out = [], at = 0;
+      for (var k = 0; k < sizes.length; k++) {
+        out.push(bytes.slice(at, at + sizes[k]));
+        at += sizes[k];
+      }
+      return out;
+    });
+  }
+
+  /** Fetches the bytes of a message's parts from the byte channel: a Uint8Array of `size` bytes.
+   *  With `progress`, the bytes are read as they come, and it hears how many have, and always once
+   *  at the end. */
   function fetchBytes(source, size, signal, progress) {
     return fetch(source, signal ? { signal: signal } : undefined).then(function (response) {
       if (!response.ok) {
         return response.text().then(function (text) {
-          throw fromNative(readAnswer(text).error || { code: CODE_FAILED, message: 'the bytes could not be fetched' });
+          var error = readAnswer(text);
+          throw fromNative(typeof error.code === 'number' ? error : { code: CODE_FAILED, message: 'the bytes could not be fetched' });
         });
       }
       if (progress && response.body && typeof response.body.getReader === 'function') return readCounting(response.body.getReader(), size, progress);
       return response.arrayBuffer();
     }).then(function (buffer) {
       if (buffer.byteLength !== size) throw bridgeError(CODE_FAILED, 'the bytes arrived cut short');
+      if (progress) progress(size, size);
       return new Uint8Array(buffer);
     });
   }
@@ -148,21 +231,40 @@
         if (received + chunk.value.byteLength > size) throw bridgeError(CODE_FAILED, 'the bytes arrived longer than announced');
         bytes.set(chunk.value, received);
         received += chunk.value.byteLength;
-        progress(received, size);
+        if (received < size) progress(received, size);
         return next();
       });
     }
     return next();
   }
 
-  /** The most bytes of a stream posted at once: a longer chunk goes in pieces. */
-  var STREAM_PIECE = 1 << 20;
+  /** The most bytes one piece carries: a transfer of more goes in pieces, each sent once native
+   *  answered the one before, and progress is told after each. */
+  var PIECE_BYTES = 1 << 20;
 
   /** A chunk of a ReadableStream the page passed, as a Uint8Array, or `null` when it is not bytes. */
   function chunkBytes(value) {
     if (value instanceof ArrayBuffer) return new Uint8Array(value);
     if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
     return null;
+  }
+
+  /** The body of bytes `from`..`to` of `parts` (each a buffer, view or Blob), one after another:
+   *  a view of one part where the range is in it, or a Blob of the pieces of several. */
+  function pieceOf(parts, from, to) {
+    var segments = [], at = 0;
+    for (var i = 0; i < parts.length && at < to; i++) {
+      var size = byteCount(parts[i]), start = Math.max(from - at, 0), end = Math.min(to - at, size);
+      if (end > start) segments.push(sliceOf(parts[i], start, end));
+      at += size;
+    }
+    return segments.length === 1 ? segments[0] : new Blob(segments);
+  }
+
+  function sliceOf(value, start, end) {
+    if (typeof Blob === 'function' && value instanceof Blob) return value.slice(start, end);
+    var view = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    return view.subarray(start, end);
   }
 
   function nextCallbackName() {
@@ -279,9 +381,8 @@
     }
   };
   /** Gives the call a callback name of its own again, before it is sent a second way (as base64
-   *  after native refused its bytes, or after the byte channel could not be reached): whatever
-   *  native still sends under the first name (its release of the refused call) reaches no live
-   *  call. */
+   *  after the byte channel could not be reached): whatever native still sends under the first
+   *  name (the withdrawn call's end) reaches no live call. */
   NativeCall.prototype.renew = function () {
     if (this.finished) return;
     closeCallback(this.name);
@@ -293,12 +394,14 @@
     cancelNative(this.name);
     this.failWith(abortError(this.signal));
   };
-  /** A result that is bytes: fetched from the byte channel, then handed on like any other. */
-  NativeCall.prototype.bytes = function (message) {
+  /** A result whose value has parts: they are fetched, put in their places, then the result is
+   *  handed on like any other. */
+  NativeCall.prototype.parts = function (message) {
     var call = this;
     if (this.finished) return Promise.resolve();
-    return fetchBytes(message.bytes, message.size, this.signal, this.progress && function (received, total) { call.report(received, total); }).then(function (bytes) {
-      call.result(bytes);
+    var progress = this.progress && function (moved, total) { call.report(moved, total); };
+    return fetchParts(message.parts, this.signal, progress).then(function (parts) {
+      call.result(placeParts(message.value, String(message.parts.marker), parts));
       if (message.complete) call.end();
     }, function (error) {
       call.failWith(error);
@@ -355,84 +458,111 @@
     function failed(error) {
       call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
     }
-    var takesBytes = sink.takesBytes === true;
-    if (takesBytes && isReadableStream(data)) {
-      uploadStream(call, method, data, sink);
-    } else if (takesBytes && isBytes(data)) {
-      upload(call, method, data, sink);
+    var speaksParts = sink.takesParts === true, inline = !!sink.synchronous;
+    if (speaksParts && isReadableStream(data)) {
+      announced.then(function () { sendStream(call, method, data, sink); }).catch(failed);
+    } else if (speaksParts && mapParts(data, function () { return 0; }) !== data) {
+      announced.then(function () { sendWithParts(call, method, data, inline); }).catch(failed);
     } else {
-      sendNative(method, wrap(data, call.name, !!sink.synchronous, takesBytes)).then(function (text) {
+      sendNative(method, wrap(data, call.name, inline, speaksParts ? [] : undefined)).then(function (text) {
         call.answered(text);
       }, failed);
     }
     return call;
   }
 
-  /** Sends `bytes` as the argument of `call`: announced with their size, then, with the ticket
-   *  native answers with, posted to the byte channel, whose answer is the call's. Where there is
-   *  no byte channel, or the page's policy keeps the page from reaching it, they go as base64. */
-  function upload(call, method, bytes, sink) {
-    var inline = !!sink.synchronous;
-    function asBase64() {
-      if (call.finished) return;
-      call.renew();
-      toBase64(bytes).then(function (text) {
-        return sendNative(method, wrap(text, call.name, inline, true));
-      }).then(function (text) { call.answered(text); }, function (error) { call.failWith(error); });
-    }
-    sendNative(method, wrap(null, call.name, inline, true, byteCount(bytes))).then(function (text) {
+  /** Sends `data`, which holds bytes, as the argument of `call`: with a byte channel, each bytes
+   *  value a part its JSON names by index, the parts posted under the ticket native answers with;
+   *  without one (or where the page cannot reach it), each as base64 in its place. The call's
+   *  outcome comes through its callback either way. */
+  function sendWithParts(call, method, data, inline) {
+    var parts = [];
+    var value = mapParts(data, function (bytes) { parts.push(bytes); return parts.length - 1; });
+    if (!byteChannel) return sendAsBase64(call, method, data, inline);
+    var sizes = parts.map(byteCount), total = 0;
+    for (var i = 0; i < sizes.length; i++) total += sizes[i];
+    sendNative(method, wrap(value, call.name, inline, sizes)).then(function (text) {
       var answer = readAnswer(text);
-      if (typeof answer.upload !== 'string') {
-        if (answer.error && answer.error.code === CODE_UNSUPPORTED_CALL_KIND) asBase64(); // no byte channel
-        else call.answered(text);
-        return;
-      }
-      post(call, answer.upload, bytes).then(function (reply) {
-        call.report(byteCount(bytes), byteCount(bytes));
-        call.answered(reply);
-      }, function (error) {
+      if (typeof answer.ticket !== 'string') return call.answered(text);
+      return sendPieces(call, answer.ticket, function (from, to) { return Promise.resolve(pieceOf(parts, from, to)); }, total).catch(function () {
+        // The channel could not be reached (a content security policy, say): the ticketed call is
+        // withdrawn, and the bytes go as base64 from now on.
         if (call.finished) return;
-        // The channel could not be reached (a content security policy, say): the ticketed call
-        // is withdrawn and the bytes go as base64.
         cancelNative(call.name);
-        asBase64();
+        byteChannel = false;
+        call.renew();
+        sendAsBase64(call, method, data, inline);
       });
-    }, function (error) { call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error))); });
+    }).catch(function (error) { call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error))); });
   }
 
-  /** Posts `bytes` to the byte channel's `address`: the text of the answer. A host that keeps the
-   *  tickets posts them itself (WebKitGTK's relay, which holds the address behind a handle);
-   *  otherwise they go to the address, a Blob's bytes read first. */
-  function post(call, address, bytes) {
-    if (host && typeof host.upload === 'function') return new Promise(function (resolve) { resolve(host.upload(address, bytes)); });
-    return bodyOf(bytes).then(function (body) {
-      var init = { method: 'POST', body: body };
-      if (call.signal) init.signal = call.signal;
-      return fetch(address, init);
-    }).then(function (response) { return response.text(); });
+  /** Sends `data` with each bytes value in it as base64 in its place, as a `Data` in JSON. */
+  function sendAsBase64(call, method, data, inline) {
+    var reads = [];
+    mapParts(data, function (bytes) { reads.push(toBase64(bytes)); return null; });
+    return Promise.all(reads).then(function (texts) {
+      var next = 0;
+      var value = mapParts(data, function () { return texts[next++]; });
+      return sendNative(method, wrap(value, call.name, inline, []));
+    }).then(function (text) { call.answered(text); }, function (error) { call.failWith(error); });
+  }
+
+  /** Posts `total` bytes under `ticket`, piece by piece (`body(from, to)` gives each), the next
+   *  once native answered this one, telling progress after each; resolves when native wants no
+   *  more (all arrived, or it refused), rejects when the channel cannot be reached. */
+  function sendPieces(call, ticket, body, total) {
+    var sent = 0, piece = 0;
+    function next() {
+      if (call.finished) return undefined;
+      var size = Math.min(PIECE_BYTES, total - sent);
+      return body(sent, sent + size).then(function (bytes) {
+        return post(call, ticket, '?piece=' + piece, bytes);
+      }).then(function (reply) {
+        if (!reply.ok) return undefined; // refused: the call's callback says how it ended
+        piece += 1;
+        sent += size;
+        call.report(sent, total);
+        return reply.more && sent < total ? next() : undefined;
+      });
+    }
+    return next();
+  }
+
+  /** Posts one piece (or a stream's end) under `ticket` with `query`: `{ok, more}` from native's
+   *  answer. A host that keeps the tickets posts them itself (WebKitGTK's relay, which holds the
+   *  address behind a handle); otherwise they go to the address, a Blob's bytes read first. */
+  function post(call, ticket, query, bytes) {
+    var answered = host && typeof host.upload === 'function'
+      ? new Promise(function (resolve) { resolve(host.upload(ticket, query, bytes)); })
+      : bodyOf(bytes).then(function (body) {
+        var init = { method: 'POST', body: body };
+        if (call.signal) init.signal = call.signal;
+        return fetch(ticket + query, init);
+      }).then(function (response) {
+        return response.text().then(function (text) { return JSON.stringify({ ok: response.ok, answer: readAnswer(text) }); });
+      });
+    return answered.then(function (text) {
+      var reply = readAnswer(text);
+      return { ok: reply.ok === true, more: !!(reply.answer && reply.answer.more === true) };
+    });
   }
 
   /** Sends `stream` as the argument of `call`, chunk by chunk: announced as a stream, then each
-   *  piece posted to the ticket the answer to the one before carried, which native gives once it
-   *  has room; the end is posted to the last ticket with `?end`. A method that takes `Data` gets the chunks gathered. Where
-   *  native takes no stream (no byte channel, or a synchronous method), the stream is gathered
-   *  and sent whole. */
-  function uploadStream(call, method, stream, sink) {
+   *  piece posted under the ticket the answer carried, the next once native has room for it; its
+   *  end posted after the last. A method that takes `Data` gets the chunks gathered. Where there is
+   *  no byte channel, the stream is gathered and sent as base64. */
+  function sendStream(call, method, stream, sink) {
     function failed(error) {
       call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
     }
-    sendNative(method, wrap(null, call.name, false, true, '"stream"')).then(function (text) {
+    function asBase64() {
+      new Response(stream).blob().then(function (blob) { sendAsBase64(call, method, blob, !!sink.synchronous); }, failed);
+    }
+    if (!byteChannel) return asBase64();
+    sendNative(method, wrap(0, call.name, false, '"stream"')).then(function (text) {
       var answer = readAnswer(text);
-      if (typeof answer.upload !== 'string') {
-        if (answer.error && answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !call.finished) {
-          call.renew();
-          new Response(stream).blob().then(function (blob) { upload(call, method, blob, sink); }, failed);
-        } else {
-          call.answered(text);
-        }
-        return;
-      }
-      var reader = stream.getReader(), address = answer.upload, pending = null, sent = 0;
+      if (typeof answer.ticket !== 'string') return call.answered(text);
+      var reader = stream.getReader(), ticket = answer.ticket, pending = null, sent = 0, piece = 0;
       function stop() {
         try { reader.cancel().catch(function () {}); } catch (e) { /* already released */ }
       }
@@ -441,31 +571,19 @@
         var chunk = pending ? Promise.resolve({ value: pending, done: false }) : reader.read();
         return chunk.then(function (read) {
           if (call.finished) return stop();
-          if (read.done) return send(new Uint8Array(0), true);
+          if (read.done) return post(call, ticket, '?end=' + piece, new Uint8Array(0)).then(function () { call.report(sent, sent); });
           var bytes = chunkBytes(read.value);
           if (!bytes) throw bridgeError(CODE_INVALID_ARGUMENT, 'a chunk of the stream is not bytes');
           if (!bytes.byteLength) return next(); // an empty chunk is skipped: no piece goes without bytes
-          pending = bytes.byteLength > STREAM_PIECE ? bytes.subarray(STREAM_PIECE) : null;
-          return send(bytes.byteLength > STREAM_PIECE ? bytes.subarray(0, STREAM_PIECE) : bytes, false);
-        });
-      }
-      // The end is said on its own address (the ticket's, with `?end`), never read from an empty
-      // body: an engine that drops a body must not end a stream early.
-      function send(piece, last) {
-        return post(call, last ? address + '?end' : address, piece).then(function (reply) {
-          var posted = readAnswer(reply);
-          if (!last && typeof posted.upload === 'string') {
-            address = posted.upload;
-            sent += piece.byteLength;
+          var body = bytes.byteLength > PIECE_BYTES ? bytes.subarray(0, PIECE_BYTES) : bytes;
+          pending = bytes.byteLength > PIECE_BYTES ? bytes.subarray(PIECE_BYTES) : null;
+          return post(call, ticket, '?piece=' + piece, body).then(function (reply) {
+            if (!reply.ok || !reply.more) return stop(); // the method stopped reading, or refused: its callback says how
+            piece += 1;
+            sent += body.byteLength;
             call.report(sent, undefined);
             return next();
-          }
-          // The end, or native stopped reading or refused: what it answered is the call's answer.
-          // A piece refused for its ticket (the method stopped reading as it was posted, or Swift
-          // ended the call) only ends the sending: the call's callback says how the call ended.
-          if (!last) stop();
-          if (posted.error && posted.error.code === CODE_NOT_ALLOWED) return;
-          call.answered(reply);
+          });
         });
       }
       next().catch(function (error) {
@@ -487,8 +605,9 @@
     this.settled = false;
   }
 
-  /** `invoke` takes a `Data` result as a Uint8Array, and sends bytes as bytes. */
-  PromiseSink.prototype.takesBytes = true;
+  /** `invoke` moves `Data` as parts both ways: bytes anywhere in its argument go as bytes, and
+   *  each `Data` in its result is a Uint8Array. */
+  PromiseSink.prototype.takesParts = true;
   PromiseSink.prototype.result = function (value) {
     if (this.settled) return;
     this.settled = true;
@@ -530,7 +649,7 @@
   function deliverToRecord(record, name, message) {
     if (message.error) record.fail(message.error);
     else if (message.release) closeCallback(name);
-    else if (message.bytes !== undefined && record.bytes) return record.bytes(message);
+    else if (message.parts && record.parts) return record.parts(message);
     else if (message.void && record.nothing) record.nothing();
     else {
       try {
@@ -546,15 +665,15 @@
       var name = message.callback;
       var record = pending.get(name);
       if (record) {
-        // A result that is bytes is fetched first; what follows it for the same call waits for it.
-        if (record.chain || (message.bytes !== undefined && record.bytes)) {
+        // A result with parts is fetched first; what follows it for the same call waits for it.
+        if (record.chain || (message.parts && record.parts)) {
           record.chain = (record.chain || Promise.resolve()).then(function () { return deliverToRecord(record, name, message); });
           return;
         }
         deliverToRecord(record, name, message);
         return;
       }
-      if (message.bytes !== undefined) {
+      if (message.parts) {
         delete window[name]; // never fetched for a callback this runtime did not open
         return;
       }
@@ -569,16 +688,23 @@
         if (message.error || message.complete || message.release) delete window[name];
       }
     } else if (message.method !== undefined) {
-      if (callsInOrder || (Array.isArray(message.bytes) && message.bytes.length)) callInOrder(message);
+      if (callsInOrder || message.parts) callInOrder(message);
       else handleNativeCall(message.method, message.callbackId, message.args || []);
     } else if (message.cancel !== undefined) {
       var call = running.get(message.cancel);
       if (call) call.stop();
+    } else if (message.event !== undefined && (callsInOrder || message.parts)) {
+      callInOrder(message);
     } else if (message.event !== undefined) {
-      var list = (listeners[message.event] || []).slice();
-      for (var i = 0; i < list.length; i++) {
-        try { list[i].call(null, message.value); } catch (e) { /* one listener does not stop the rest */ }
-      }
+      emitEvent(message.event, message.value);
+    }
+  }
+
+  /** Hands an event's value to each of its listeners; one that throws does not stop the rest. */
+  function emitEvent(name, value) {
+    var list = (listeners[name] || []).slice();
+    for (var i = 0; i < list.length; i++) {
+      try { list[i].call(null, value); } catch (e) { /* one listener does not stop the rest */ }
     }
   }
 
@@ -628,30 +754,27 @@
   /** Runs the page handler Swift called and answers through `_dsb.returnValue`. While the handler
    *  may still answer, native can withdraw the call (`{cancel: id}`): its later answers are
    *  dropped, and an asynchronous or WVJB handler's responder has a `signal` that aborts. */
-  /** Calls of page handlers wait here behind one whose arguments are bytes being fetched, so
-   *  handlers run in the order Swift called them. */
+  /** Calls of page handlers and events wait here behind one whose value has parts being fetched,
+   *  so they reach the page in the order Swift sent them. */
   var callsInOrder = null;
   function callInOrder(message) {
     var chain = callsInOrder = (callsInOrder || Promise.resolve()).then(function () {
-      return withBytes(message).then(function (args) {
-        handleNativeCall(message.method, message.callbackId, args);
+      var isEvent = message.event !== undefined;
+      return withParts(message, isEvent ? message.value : message.args).then(function (value) {
+        if (isEvent) emitEvent(message.event, value);
+        else handleNativeCall(message.method, message.callbackId, Array.isArray(value) ? value : []);
       }, function (error) {
-        bridge.call('_dsb.returnValue', { id: message.callbackId, error: toNativeError(error), complete: true });
+        if (!isEvent) bridge.call('_dsb.returnValue', { id: message.callbackId, error: toNativeError(error), complete: true });
       });
     });
     chain.then(function () { if (callsInOrder === chain) callsInOrder = null; });
   }
 
-  /** A call's arguments, each that native sent as bytes fetched from the byte channel as a
-   *  Uint8Array. A call of a handler the page lacks fetches nothing: it is answered as it is. */
-  function withBytes(message) {
-    var args = Array.isArray(message.args) ? message.args.slice() : [];
-    var bytes = Array.isArray(message.bytes) ? message.bytes : [];
-    if (!bytes.length || !findHandler(message.method)) return Promise.resolve(args);
-    return Promise.all(bytes.map(function (argument) {
-      if (!argument || typeof argument.index !== 'number' || !(argument.index >= 0 && argument.index < args.length)) return null;
-      return fetchBytes(argument.source, argument.size).then(function (value) { args[argument.index] = value; });
-    })).then(function () { return args; });
+  /** `value` with its parts, fetched, in their places. A call of a handler the page lacks fetches
+   *  nothing: it is answered as it is. */
+  function withParts(message, value) {
+    if (!message.parts || (message.method !== undefined && !findHandler(message.method))) return Promise.resolve(value);
+    return fetchParts(message.parts).then(function (parts) { return placeParts(value, String(message.parts.marker), parts); });
   }
 
   function handleNativeCall(method, callbackId, args) {
@@ -806,7 +929,7 @@
       if (signal) signal.addEventListener('abort', function () { queue.length = 0; });
       function end() { ended = true; flush(); }
       var call = startCall(method, data, signal, {
-        takesBytes: true,
+        takesParts: true,
         result: function (value) { queue.push(value); flush(); },
         fail: function (error) { failure = error; flush(); },
         end: end,
@@ -922,7 +1045,7 @@
       }
       function failed(error) { responseCallback(null, { code: error.code, message: error.message }); }
       startCall(name, data, null, {
-        takesBytes: true,
+        takesParts: true,
         result: function (value) { responseCallback(value); },
         fail: failed,
         end: function () {},
@@ -985,7 +1108,10 @@
   window._dsInit = true;
   function announce() {
     setTimeout(function () {
-      if (bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 }) === 'keystone') nativeDelivers = true;
+      var answer = bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 });
+      if (answer === 'keystone' || (answer && answer.runtime === 'keystone')) nativeDelivers = true;
+      byteChannel = !!(answer && answer.bytes === true);
+      announcedResolve();
     }, 0);
   }
   var document = window.document;

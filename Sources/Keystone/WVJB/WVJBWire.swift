@@ -211,8 +211,8 @@ package final class WVJBWire: Sendable {
         case .failure(let error):
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             return responseJSON(callbackId, value: nil, error: error)
-        case .upload:
-            // Never asked for: this wire sends no `_dsbytes`.
+        case .ticket:
+            // Never asked for: this wire announces no parts.
             _ = state.withLock { $0.callbackId(for: callback, closing: true) }
             return responseJSON(callbackId, value: nil, error: BridgeError(code: .failed, message: "the hub asked for bytes"))
         case .result(let result, _):
@@ -238,14 +238,16 @@ package final class WVJBWire: Sendable {
             // A method that returns nothing answers `""`, as a DSBridge page receives it.
             guard let id = callbackId(callback, forget: true) else { return nil }
             return responseJSON(id, value: Self.emptyString, error: nil)
-        case .completion(let callback), .release(let callback), .bytes(let callback, _, _, _):
-            // Never sent to this wire, which asks for no bytes.
+        case .completion(let callback), .release(let callback):
             _ = callbackId(callback, forget: true)
             return nil
+        case .withParts(let message, _):
+            // Never sent to this wire, whose page is not Keystone's runtime (the hub writes each
+            // part as base64 in its place).
+            return wireMessage(message)
         case .cancel:
             return nil  // WVJB's page script has no way to stop a handler
-        case .call(let method, let callbackId, let arguments), .callWithBytes(let method, let callbackId, let arguments, _):
-            // A call with bytes is never sent to this wire (the hub sends it base64 instead).
+        case .call(let method, let callbackId, let arguments):
             if method == Self.hasMethodHandler, !state.withLock({ $0.speaksKeystone }) {
                 refuseHasMethod(callbackId)
                 return nil

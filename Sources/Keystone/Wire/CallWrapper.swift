@@ -12,18 +12,18 @@ package struct CallWrapper: Sendable {
     /// Whether the page takes a synchronous method's result in the answer to an asynchronous call
     /// (`"_dsinline": true`, sent by Keystone's runtime only), saving the second round trip.
     package var acceptsInlineAnswer = false
-    /// Whether the page takes `Data` results as raw bytes over the byte channel (`"_dsbytes"`,
-    /// sent by Keystone's runtime only: `true`, a byte count, or `"stream"`).
-    package var takesBytes = false
-    /// How the page will send the argument as raw bytes over the byte channel, once the hub has
-    /// issued a ticket for it, in place of `data`.
-    package var upload: Upload?
+    /// Whether the page moves `Data` as parts (`"_dsparts"`, sent by Keystone's runtime only): its
+    /// results' `Data` may go to it as bytes.
+    package var speaksParts = false
+    /// The parts of the page's argument, to be sent over the byte channel once the hub has issued a
+    /// ticket for them; `nil` when it has none.
+    package var parts: Parts?
 
-    /// How the page sends a call's argument as raw bytes.
-    package enum Upload: Sendable, Hashable {
-        /// At once, this many bytes (`"_dsbytes": N`).
-        case bytes(Int)
-        /// As a stream of chunks, each posted once the hub has room for it (`"_dsbytes": "stream"`).
+    /// The parts a page's argument has, as its call announces them (`"_dsparts"`).
+    package enum Parts: Sendable, Hashable {
+        /// `Data` values of these sizes, which `data` names by their index (`[N, …]`).
+        case sizes([Int])
+        /// A stream of bytes, the whole argument (`"stream"`).
         case stream
     }
 
@@ -35,7 +35,7 @@ package struct CallWrapper: Sendable {
         // them directly, and only `data` is kept, as a slice of `text`.
         var data: Range<Int>?
         var bytes: Range<Int>?
-        var byteRequest: Result<Upload?, BridgeError>?
+        var announced: Result<Parts?, BridgeError>?
         let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
             var (stub, inline): (Range<Int>?, Range<Int>?)
             let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
@@ -47,7 +47,7 @@ package struct CallWrapper: Sendable {
                 }
             }
             guard fault == nil, !isTooDeep else { return (fault, isTooDeep, nil, false) }
-            if let bytes { byteRequest = Self.byteRequest(UnsafeRawBufferPointer(rebasing: raw[bytes])) }
+            if let bytes { announced = Self.parts(UnsafeRawBufferPointer(rebasing: raw[bytes])) }
             return (
                 nil, false,
                 stub.map { Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[$0])) },
@@ -64,9 +64,9 @@ package struct CallWrapper: Sendable {
         self.data = data.map { text[(base + $0.lowerBound)..<(base + $0.upperBound)] }
         callbackStub = try stub?.get()
         acceptsInlineAnswer = inline
-        if let byteRequest {
-            upload = try byteRequest.get()
-            takesBytes = true
+        if let announced {
+            parts = try announced.get()
+            speaksParts = true
         }
     }
 
@@ -99,24 +99,38 @@ package struct CallWrapper: Sendable {
         BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than BridgeLimits.nestingDepth (\(maximumDepth) levels)")
     }
 
-    /// `data`, `_dscbstub`, `_dsinline`, `_dsbytes`, in that order.
-    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsbytes"].map { Array($0.utf8) }
+    /// `data`, `_dscbstub`, `_dsinline`, `_dsparts`, in that order.
+    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsparts"].map { Array($0.utf8) }
 
-    /// What `_dsbytes` asks for: `true`, bytes for `Data` results (`nil`); a byte count, the
-    /// argument's size as well: decimal digits only, at most 15 of them (below 2^53, so a page's
-    /// number is exact); `"stream"`, the argument as a stream. `false` asks for nothing, and
-    /// anything else is refused.
-    private static func byteRequest(_ token: UnsafeRawBufferPointer) -> Result<Upload?, BridgeError>? {
-        if JSONObjectMembers.spells(token, trueToken) { return .success(nil) }
-        if JSONObjectMembers.spells(token, falseToken) { return nil }
+    /// What `_dsparts` announces: `[]`, no parts (but `Data` results may come as bytes); sizes,
+    /// `[N, …]`, each decimal digits only, at most 15 of them (below 2^53, so a page's number is
+    /// exact); `"stream"`, the argument as a stream. Anything else is refused.
+    private static func parts(_ token: UnsafeRawBufferPointer) -> Result<Parts?, BridgeError> {
         if JSONObjectMembers.spells(token, streamToken) { return .success(.stream) }
-        guard !token.isEmpty, token.count <= 15, token.allSatisfy({ (0x30...0x39).contains($0) }), token.count == 1 || token[0] != 0x30 else {
-            return .failure(BridgeError(code: .malformedMessage, message: "_dsbytes is neither true, a byte count nor \"stream\""))
+        let malformed = Result<Parts?, BridgeError>.failure(
+            BridgeError(code: .malformedMessage, message: "_dsparts is neither a list of byte counts nor \"stream\""))
+        guard token.count >= 2, token.first == UInt8(ascii: "["), token.last == UInt8(ascii: "]") else { return malformed }
+        var sizes: [Int] = []
+        var digits = 0
+        var size = 0
+        for byte in token.dropFirst().dropLast() {
+            switch byte {
+            case 0x30...0x39:
+                guard digits < 15, digits == 0 || size > 0 else { return malformed }
+                size = size * 10 + Int(byte - 0x30)
+                digits += 1
+            case UInt8(ascii: ","):
+                guard digits > 0 else { return malformed }
+                sizes.append(size)
+                (digits, size) = (0, 0)
+            default:
+                return malformed
+            }
         }
-        return .success(.bytes(token.reduce(0) { $0 * 10 + Int($1 - 0x30) }))
+        if digits > 0 { sizes.append(size) } else if !sizes.isEmpty { return malformed }
+        return .success(sizes.isEmpty ? nil : .sizes(sizes))
     }
 
-    private static let falseToken = Array("false".utf8)
     private static let streamToken = Array(#""stream""#.utf8)
     private static let trueToken = Array("true".utf8)
 

@@ -12,37 +12,47 @@
   var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n';
   var capabilityLength = config.capabilityLength, batchLength = config.batchLength, messagesPerPost = config.messagesPerPost;
   var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
-  var spent = '{"code":-1,"data":"","error":{"code":11,"message":"the transfer has no valid ticket"}}';
-  var unreadable = '{"code":-1,"data":"","error":{"code":2,"message":"the bytes cannot be read"}}';
+  var spent = '{"ok":false,"answer":{"code":11,"message":"the transfer has no valid ticket"}}';
+  var unreadable = '{"ok":false,"answer":{"code":2,"message":"the bytes cannot be read"}}';
   var parse = JSON.parse, stringify = JSON.stringify, indexOf = String.prototype.indexOf;
   var fetchBytes = typeof window.fetch === 'function' && apply(bind, window.fetch, [window]);
   var NewResponse = typeof Response === 'function' && Response;
   var readBuffer = NewResponse && Response.prototype.arrayBuffer, readText = NewResponse && Response.prototype.text;
+  var isOk = NewResponse && Object.getOwnPropertyDescriptor(Response.prototype, 'ok').get;
+  var charAt = String.prototype.charCodeAt;
   var isView = ArrayBuffer.isView, bufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 
   // Tickets to send a call's bytes stay here. WebKitGTK's UI process cannot read a request body
   // that holds a Blob (it crashes resolving it), so no page script may post to the byte channel
   // itself: an answer that carries a ticket's address reaches the page with a handle instead, and
-  // `upload(handle, bytes)` posts the bytes, always as a buffer of their own.
+  // `upload(handle, query, bytes)` posts each piece, always as a buffer of its own, until native
+  // wants no more.
   var uploads = Object.create(null), lastUpload = 0;
-  function keepUpload(answer) {
-    if (typeof answer !== 'string' || apply(indexOf, answer, ['"upload"']) < 0) return answer;
+  function keepTicket(answer) {
+    if (typeof answer !== 'string' || apply(indexOf, answer, ['"ticket"']) < 0) return answer;
     var parsed;
     try { parsed = parse(answer); } catch (e) { return answer; }
-    if (!parsed || typeof parsed.upload !== 'string') return answer;
+    if (!parsed || typeof parsed.ticket !== 'string') return answer;
     var handle = 'relay:' + ++lastUpload;
-    uploads[handle] = parsed.upload;
-    parsed.upload = handle;
+    uploads[handle] = parsed.ticket;
+    parsed.ticket = handle;
     return stringify(parsed);
   }
-  function upload(handle, bytes) {
-    // The end of a stream is posted to the ticket's address with `?end`: the handle says it so too.
-    var name = toText(handle), end = apply(slice, name, [-4]) === '?end';
-    if (end) name = apply(slice, name, [0, -4]);
-    var address = uploads[name];
-    delete uploads[name];
+  // `?piece=N` or `?end=N`, N at most 9 digits: the only queries a piece goes with.
+  function isPieceQuery(query) {
+    var prefix = apply(slice, query, [0, 7]) === '?piece=' ? 7 : apply(slice, query, [0, 5]) === '?end=' ? 5 : 0;
+    if (!prefix || query.length === prefix || query.length > prefix + 9) return false;
+    for (var k = prefix; k < query.length; k++) {
+      var code = apply(charAt, query, [k]);
+      if (code < 48 || code > 57) return false;
+    }
+    return true;
+  }
+  function upload(handle, query, bytes) {
+    var name = toText(handle), address = uploads[name];
+    query = toText(query);
     if (!address || !fetchBytes) return NewPromise.resolve(spent);
-    if (end) address += '?end';
+    if (!isPieceQuery(query)) return NewPromise.resolve(unreadable);
     // A buffer or a view of one (told by the engine's own checks, which a page cannot fool) goes
     // as it is; anything else is read into a buffer first.
     var body;
@@ -52,8 +62,16 @@
       return NewPromise.resolve(unreadable);
     }
     return then(body, function (buffer) {
-      // The answer to a stream's chunk carries the next chunk's ticket: it is kept here too.
-      return then(then(fetchBytes(address, { method: 'POST', body: buffer }), function (response) { return apply(readText, response, []); }), keepUpload);
+      return then(fetchBytes(address + query, { method: 'POST', body: buffer }), function (response) {
+        var ok = apply(isOk, response, []);
+        return then(apply(readText, response, []), function (text) {
+          var answer;
+          try { answer = parse(text); } catch (e) { answer = null; }
+          // Native wants no more: the ticket is spent.
+          if (!ok || !answer || answer.more !== true) delete uploads[name];
+          return stringify({ ok: ok, answer: answer });
+        });
+      });
     });
   }
   function isBuffer(value) {
@@ -123,7 +141,7 @@
       for (var attempt = 0; attempt < 2 && attest(); attempt++) {
         var lengths = message.length + ',' + (defaultText === undefined ? 0 : toText(defaultText).length) + '\n';
         var answer = apply(prompt, window, [capability + lengths + message, defaultText]);
-        if (answer !== forgotten) return keepUpload(answer);
+        if (answer !== forgotten) return keepTicket(answer);
         capability = '';
       }
     }
@@ -177,7 +195,7 @@
       if (wellFormed) message = apply(wellFormed, message, []);
       if (waitingLength + message.length > batchLength || waiting.length >= messagesPerPost) flush();
       if (!waiting.length) later(flush);
-      waiting[waiting.length] = [message, function (answer) { resolve(keepUpload(answer)); }];
+      waiting[waiting.length] = [message, function (answer) { resolve(keepTicket(answer)); }];
       waitingLength += message.length;
     });
   }

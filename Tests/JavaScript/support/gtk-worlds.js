@@ -50,14 +50,15 @@ class FakeHost {
     this.answerPrompt = () => '{"code":0,"data":"sync"}';
     this.answerPost = (text) => text;
     this.fetches = [];       // { url, method, body } of every request on the byte channel
-    this.answerFetch = (size) => JSON.stringify({ code: 0, data: size });
+    this.answerFetch = () => ({ status: 200, body: { more: true } });
   }
 
-  /** The byte channel: records each request, answering its body's byte count. */
+  /** The byte channel: records each request, answering as `answerFetch(size)` says. */
   fetch(url, init = {}) {
     this.fetches.push({ url, method: init.method || 'GET', body: init.body });
     const size = init.body && init.body.byteLength;
-    return Promise.resolve(new Response(this.answerFetch(size)));
+    const { status, body } = this.answerFetch(size);
+    return Promise.resolve(new Response(JSON.stringify(body), { status }));
   }
 }
 

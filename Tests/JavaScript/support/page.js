@@ -15,6 +15,8 @@ const answer = (value, inline) => JSON.stringify(value === NOTHING
   ? { code: 0, data: '', ...(inline ? { inline: true } : {}), void: true }
   : { code: 0, data: value === undefined ? '' : value, ...(inline ? { inline: true } : {}) });
 const refuse = (code, message) => JSON.stringify({ code: -1, data: '', error: { code, message } });
+/** The marker Keystone writes where a part goes in a value, then the part's index. */
+const MARKER = 'keystone-part:00112233445566778899aabbccddeeff:';
 
 /** The native side as the page sees it: answers prompts the way Keystone does, and evaluates
  *  messages in the page the way Keystone renders them for the announced runtime. */
@@ -30,84 +32,87 @@ class FakeNative {
     this.page = null;
     this.answersInline = true; // as Keystone's default dispatcher: a sync method's result in the answer
     this.acknowledgesRuntime = true; // as Keystone: dsinit from its runtime is answered "keystone"
-    this.byteChannel = false; // whether the host serves the byte channel (`fetch` of keystone:)
-    this.tickets = [];   // every upload ticket issued: { address, method, stub, size }
+    this.byteChannel = false; // whether the host serves the byte channel, as dsinit's answer says
+    this.tickets = [];   // open tickets: { address, method, stub, data, sizes | stream, received, next }
     this.downloads = {}; // address -> bytes (a Uint8Array of this realm), until fetched
     this.lastTicket = 0;
     this.stopAfter = 0;  // a stream's reader stops after this many pieces (0: reads to the end)
-    this.pieces = [];    // the sizes of the pieces of the last stream posted
+    this.pieces = [];    // the sizes of the pieces of the last transfer posted
   }
 
-  /** A call whose argument is a stream, announced with `_dsbytes: "stream"`: the first piece's
-   *  ticket; each piece's answer carries the next, and the end is posted to the last one with `?end`. */
-  openStream(method, arg) {
-    if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
-    return this.streamTicket({ method, stub: arg._dscbstub, stream: [] });
-  }
-
-  streamTicket(ticket) {
+  /** A call that announces parts (`_dsparts: [sizes]` or `"stream"`): a ticket, as Keystone answers;
+   *  without a byte channel, refused as Keystone refuses it. */
+  openTicket(method, arg) {
+    if (!this.byteChannel) {
+      this.send([{ callback: arg._dscbstub, release: true }]);
+      return refuse(11, 'the page has no byte channel');
+    }
     const address = `keystone://transfer/up${++this.lastTicket}`;
-    this.tickets.push({ ...ticket, address });
-    return JSON.stringify({ code: 0, data: '', upload: address });
+    const stream = arg._dsparts === 'stream';
+    this.tickets.push({ address, method, stub: arg._dscbstub, data: arg.data, sizes: stream ? null : arg._dsparts, received: [], next: 0 });
+    this.pieces = [];
+    return JSON.stringify({ code: 0, data: '', ticket: address });
   }
 
-  /** A call whose argument is bytes, announced with `_dsbytes: N`: a ticket, as Keystone answers. */
-  upload(method, arg) {
-    if (!this.byteChannel) return refuse(3, 'the host has no byte channel');
-    const address = `keystone://transfer/up${++this.lastTicket}`;
-    this.tickets.push({ address, method, stub: arg._dscbstub, size: arg._dsbytes });
-    return JSON.stringify({ code: 0, data: '', upload: address });
-  }
-
-  /** The byte channel, as the page's `fetch` reaches it: a POST of a ticket's bytes runs its
-   *  call (the async method receives a Uint8Array); a GET of a result's address answers its bytes. */
+  /** The byte channel, as the page's `fetch` reaches it: a POST of a ticket's piece gathers it,
+   *  and once all have come runs its call (the async method receives the value with each part a
+   *  Uint8Array, and the parts); a GET of a message's address answers its bytes. */
   fetch(url, init = {}) {
     if (!this.byteChannel) return Promise.reject(new TypeError('Load failed'));
+    const answerWith = (ok, body) => Promise.resolve({ ok, status: ok ? 200 : 403, text: () => Promise.resolve(JSON.stringify(body)) });
     if ((init.method || 'GET') === 'POST') {
-      // The end of a stream is posted to its ticket's address with `?end`, and carries no bytes.
-      const end = url.endsWith('?end');
-      const address = end ? url.slice(0, -4) : url;
+      const [address, query = ''] = url.split('?');
+      const [kind, number] = query.split('=');
       const ticket = this.tickets.find((t) => t.address === address);
-      if (!ticket) return Promise.resolve({ ok: false, status: 403, text: () => Promise.resolve(refuse(11, 'no valid ticket')) });
-      this.tickets = this.tickets.filter((t) => t !== ticket);
+      if (!ticket || Number(number) !== ticket.next) return answerWith(false, { code: 11, message: 'no valid ticket' });
+      ticket.next += 1;
       const body = init.body;
       const bytes = ArrayBuffer.isView(body) ? new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) : new Uint8Array(body.slice(0));
-      if (end !== Boolean(ticket.stream && !bytes.length)) {
-        return Promise.resolve({ ok: false, status: 400, text: () => Promise.resolve(refuse(4, 'a piece without bytes, or an end with some')) });
+      if (kind === 'piece') {
+        if (!bytes.length) return answerWith(false, { code: 4, message: 'the piece\'s bytes did not arrive' });
+        ticket.received.push(bytes);
+        this.pieces.push(bytes.length);
+        const total = ticket.sizes ? ticket.sizes.reduce((a, b) => a + b, 0) : Infinity;
+        const got = ticket.received.reduce((a, b) => a + b.length, 0);
+        const stopped = this.stopAfter && ticket.received.length >= this.stopAfter;
+        if (got < total && !stopped) return answerWith(true, { more: true });
+      } else if (kind !== 'end' || ticket.sizes) {
+        return answerWith(false, { code: 4, message: 'not a piece' });
       }
-      if (ticket.stream) return Promise.resolve({ ok: true, status: 200, text: () => Promise.resolve(this.piece(ticket, bytes)) });
-      this.posted = bytes;
-      this.async[ticket.method](bytes, this.reply(ticket.stub));
-      return Promise.resolve({ ok: true, status: 200, text: () => Promise.resolve(ok()) });
+      this.tickets = this.tickets.filter((t) => t !== ticket);
+      this.run(ticket);
+      return answerWith(true, { more: false });
     }
     const bytes = this.downloads[url];
     delete this.downloads[url];
-    if (!bytes) return Promise.resolve({ ok: false, status: 403, text: () => Promise.resolve(refuse(11, 'no valid ticket')) });
+    if (!bytes) return answerWith(false, { code: 11, message: 'no valid ticket' });
     return Promise.resolve({ ok: true, status: 200, arrayBuffer: () => Promise.resolve(bytes.buffer.slice(0)) });
   }
 
-  /** One piece of a stream: kept, and answered with the next ticket; the end (or the reader
-   *  stopping) runs the method with the bytes so far. */
-  piece(ticket, bytes) {
-    const stopped = this.stopAfter && ticket.stream.length + 1 >= this.stopAfter;
-    if (bytes.length) ticket.stream.push(bytes);
-    if (bytes.length && !stopped) return this.streamTicket(ticket);
-    this.pieces = ticket.stream.map((b) => b.length);
-    this.posted = new Uint8Array(Buffer.concat(ticket.stream.map((b) => Buffer.from(b))));
-    this.async[ticket.method](this.posted, this.reply(ticket.stub));
-    return ok();
+  /** Runs a ticketed call with its parts: the value the page sent, each index it names a part. */
+  run(ticket) {
+    const all = new Uint8Array(Buffer.concat(ticket.received.map((b) => Buffer.from(b))));
+    this.posted = all;
+    const parts = [];
+    let at = 0;
+    for (const size of ticket.sizes || [all.length]) {
+      parts.push(all.slice(at, at + size));
+      at += size;
+    }
+    const value = typeof ticket.data === 'number' ? parts[ticket.data] : ticket.data;
+    this.async[ticket.method](value, this.reply(ticket.stub), parts);
   }
 
   handle(method, argText) {
     const arg = JSON.parse(argText);
     this.prompts.push({ method, arg });
-    if (typeof arg._dsbytes === 'number') return this.upload(method, arg);
-    if (arg._dsbytes === 'stream') return this.openStream(method, arg);
+    if (arg._dsparts === 'stream' || (Array.isArray(arg._dsparts) && arg._dsparts.length)) return this.openTicket(method, arg);
     switch (method) {
       case '_dsb.dsinit':
         if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
-        // As Keystone: its runtime hears that every result will come through `_keystone.deliver`.
-        return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? 'keystone' : undefined);
+        // As Keystone: its runtime hears that every result will come through `_keystone.deliver`,
+        // and whether it has a byte channel.
+        return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? { runtime: 'keystone', bytes: this.byteChannel } : undefined);
       case '_dsb.returnValue': this.returns.push(arg.data); return ok();
       case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(true);
       case '_dsb.closePage': this.closed += 1; return ok();
@@ -143,13 +148,21 @@ class FakeNative {
       fail: (code, message) => this.send([{ callback, error: { code, message } }]),
       end: () => this.send([{ callback, complete: true }]),
       nothing: () => this.send([{ callback, value: '', void: true, complete: true }]),
-      /** A `Data` result, as bytes: held for the page to fetch. */
-      bytes: (bytes, complete = true) => {
-        const source = `keystone://transfer/down${Object.keys(this.downloads).length + 1}_${Math.random().toString(36).slice(2)}`;
-        this.downloads[source] = bytes;
-        this.send([{ callback, bytes: source, size: bytes.length, ...(complete ? { complete } : {}) }]);
-      },
+      /** A `Data` result, as a part: held for the page to fetch, or base64 in the message. */
+      bytes: (bytes, complete = true) => this.send([{ callback, ...this.withParts(MARKER + '0', [bytes]), ...(complete ? { complete } : {}) }]),
+      /** A result `value` holding `parts` (`MARKER` and an index where each goes). */
+      parts: (value, parts, complete = true) => this.send([{ callback, ...this.withParts(value, parts), ...(complete ? { complete } : {}) }]),
     };
+  }
+
+  /** `{value, parts}` as Keystone sends a value holding `parts`: fetched with a ticket where the
+   *  page has a byte channel, as base64 in the message where it has none. */
+  withParts(value, parts) {
+    const sizes = parts.map((p) => p.length);
+    if (!this.byteChannel) return { value, parts: { marker: MARKER, sizes, base64: parts.map((p) => Buffer.from(p).toString('base64')) } };
+    const source = `keystone://transfer/down${++this.lastTicket}`;
+    this.downloads[source] = new Uint8Array(Buffer.concat(parts.map((p) => Buffer.from(p))));
+    return { value, parts: { marker: MARKER, sizes, ticket: source } };
   }
 
   /** Evaluates `messages` in the page on a later turn, rendered for its runtime. */
@@ -186,14 +199,16 @@ class FakeNative {
 /**
  * A new page. Options: `runtime` (load keystone-bridge.js, default true), `standin: 'before' |
  * 'after'` (also load the dsbridge.js stand-in), `fastPath` (a WebKit message handler with reply),
+ * `byteChannel` (native serves a byte channel, and says so when the runtime announces itself),
  * `events` (a window that hears events: `page.show(persisted)`).
  */
 function makePage(options = {}) {
   const native = new FakeNative();
+  native.byteChannel = !!options.byteChannel;
   const context = vm.createContext({
     navigator: { userAgent: 'Test' },
     setTimeout, clearTimeout, setImmediate,
-    AbortController, console, btoa, Blob, Response, ReadableStream,
+    AbortController, console, btoa, atob, Blob, Response, ReadableStream,
   });
   const window = vm.runInContext('this', context);
   context.window = window;
@@ -243,4 +258,4 @@ const settle = () => new Promise((resolve) => setTimeout(() => setImmediate(() =
 const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
 module.exports = {
-  NOTHING, makePage, settle, plain, RUNTIME };
+  NOTHING, MARKER, makePage, settle, plain, RUNTIME };

@@ -1,0 +1,163 @@
+// ByteParts.swift — the `Data` of a value moved beside its JSON: each one a part the JSON refers to.
+import Foundation
+
+/// The parts of one encoded value: every `Data` in it, in the order it was encoded, each replaced in
+/// the value's JSON by a marker string, `marker` followed by the part's index.
+///
+/// The marker holds 128 random bits, drawn when the value is encoded, so no string a value held
+/// before (a page's text echoed back, say) can be taken for a part. A hub finds the markers in the
+/// JSON (``locate(in:)``) and sends the parts as bytes, or writes each one back as base64 in its
+/// place (``inlined(into:)``) for a page that takes no bytes.
+package struct ByteParts: Sendable, Hashable {
+    /// What each part's marker string begins with: `keystone-part:`, 32 hexadecimal digits and `:`.
+    package let marker: String
+    /// The parts, by index.
+    package var data: [Data]
+
+    package init(marker: String, data: [Data]) {
+        self.marker = marker
+        self.data = data
+    }
+
+    /// The size of each part.
+    package var sizes: [Int] { data.map(\.count) }
+
+    /// The parts' bytes in all.
+    package var byteCount: Int { data.reduce(0) { $0 + $1.count } }
+
+    /// A new marker: the prefix and 128 bits from the system's random source.
+    package static func newMarker() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array(prefix.utf8)
+        for _ in 0..<2 {
+            var word = generator.next() as UInt64
+            for _ in 0..<16 {
+                text.append(digits[Int(word & 0xF)])
+                word >>= 4
+            }
+        }
+        text.append(UInt8(ascii: ":"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static let prefix = "keystone-part:"
+
+    /// Where each part's marker string stands in `json` (quotes included), and which part it
+    /// names, in order: one linear pass. A marker naming no part is not reported.
+    package func locate(in json: Data) -> [(range: Range<Int>, part: Int)] {
+        let needle = Array(("\"" + marker).utf8)
+        var found: [(range: Range<Int>, part: Int)] = []
+        json.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var index = 0
+            while index + needle.count <= bytes.count {
+                guard bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) else {
+                    index += 1
+                    continue
+                }
+                var end = index + needle.count
+                var part = 0
+                while end < bytes.count, (0x30...0x39).contains(bytes[end]), part < data.count {
+                    part = part * 10 + Int(bytes[end] - 0x30)
+                    end += 1
+                }
+                if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end > index + needle.count, part < data.count {
+                    found.append((index..<(end + 1), part))
+                    index = end + 1
+                } else {
+                    index += 1
+                }
+            }
+        }
+        return found
+    }
+
+    /// Takes in `other`'s parts after these: `json`, whose markers are `other`'s, written with this
+    /// marker and the parts' new indices.
+    package mutating func append(_ other: ByteParts, from json: Data) -> Data {
+        let (marker, offset) = (self.marker, data.count)
+        data.append(contentsOf: other.data)
+        return other.splice(json) { out, part in out.append(contentsOf: "\"\(marker)\(offset + part)\"".utf8) }
+    }
+
+    /// `json` with each part's marker replaced by the part's index: how a page's runtime names the
+    /// parts of its call's argument.
+    package func numbered(_ json: Data) -> Data {
+        splice(json) { out, part in out.append(contentsOf: String(part).utf8) }
+    }
+
+    /// `json` with each part's marker string replaced by what `write` appends for the part.
+    private func splice(_ json: Data, _ write: (inout Data, Int) -> Void) -> Data {
+        let places = locate(in: json)
+        guard !places.isEmpty else { return json }
+        var out = Data()
+        out.reserveCapacity(json.count)
+        var from = 0
+        let base = json.startIndex
+        for place in places {
+            out.append(json[(base + from)..<(base + place.range.lowerBound)])
+            write(&out, place.part)
+            from = place.range.upperBound
+        }
+        out.append(json[(base + from)...])
+        return out
+    }
+
+    /// `json` with each part's marker replaced by the part as a base64 string: the value as a page
+    /// that takes no bytes reads it, and as a serializer writes `Data` by default.
+    package func inlined(into json: Data) -> Data {
+        splice(json) { out, part in
+            out.append(UInt8(ascii: "\""))
+            out.append(data[part].base64EncodedData())
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+}
+
+/// Collects the `Data` of one value as a Foundation coder encodes it: the first one draws the marker.
+/// (Keystone's own encoder collects its parts itself.)
+final class BytePartCollector: Sendable {
+    private let parts = Locked<ByteParts?>(nil)
+
+    /// Keeps `data` as the next part; the string that stands for it in the JSON.
+    func add(_ data: Data) -> String {
+        parts.withLock { parts in
+            if parts == nil { parts = ByteParts(marker: ByteParts.newMarker(), data: []) }
+            parts!.data.append(data)
+            return parts!.marker + String(parts!.data.count - 1)
+        }
+    }
+
+    /// The parts collected, if any.
+    var collected: ByteParts? { parts.withLock { $0 } }
+}
+
+/// A serializer that moves a value's `Data` as parts beside its JSON: Keystone's two serializers.
+/// A hub offers a page the byte channel only when its serializer is one.
+package protocol BytePartsSerializer: JSONSerializer {
+    /// Whether this instance moves parts: `false` for a Foundation coder given a data strategy of
+    /// its own.
+    var movesParts: Bool { get }
+    /// Encodes `value`, each `Data` in it a part: the JSON, with a marker string in each part's
+    /// place, and the parts (`nil` when it holds no `Data`).
+    func encodeMovingParts<Value: Encodable>(_ value: Value) throws -> (json: Data, parts: ByteParts?)
+    /// Decodes `type` from `json`, where a `Data` may be a number: the index of one of `parts`,
+    /// the page's bytes sent beside the JSON. A `Data` written as base64 still reads as base64.
+    func decode<Value: Decodable>(_ type: Value.Type, from json: Data, parts: [Data]) throws -> Value
+}
+
+/// The `Data` of the value being coded now, for a coder whose `Data` strategy Keystone sets
+/// (``FoundationJSONSerializer``): coding is synchronous, so the scope is the coding call.
+enum BytePartsScope {
+    @TaskLocal static var collector: BytePartCollector?
+    @TaskLocal static var parts: [Data]?
+
+    /// The part a number in a page's JSON names, where a `Data` is read.
+    static func part(_ index: Int, of parts: [Data], codingPath: [any CodingKey]) throws -> Data {
+        guard parts.indices.contains(index) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "a number names no part of the call's bytes"))
+        }
+        return parts[index]
+    }
+}

@@ -1,0 +1,312 @@
+// ByteChannel.swift — the hub's half of the byte channel: the `Data` of a call's value moved as raw
+// bytes beside its JSON, under tickets issued over the call channel.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// The byte channel, as the hub runs it.
+///
+/// Every `Data` in a value is a part. A value's JSON refers to its parts, and the parts travel
+/// beside it over the host's ``ByteTransport``, each message's or call's under one ticket:
+/// - **Page → Swift.** The page announces its call's parts (their sizes, or a stream) with the call;
+///   the answer is a ticket; the page sends the parts in numbered pieces, one at a time, each
+///   answered ``ByteResponse/more`` or ``ByteResponse/done``; once all have arrived the call runs
+///   with them, and its results and failure come through its callback, as every asynchronous
+///   call's do. A stream into a method that takes a ``ByteStream`` runs at once, and a piece is
+///   answered only once the method has room for more.
+/// - **Swift → page.** A result, stream item, page-handler call or event whose value holds `Data`
+///   goes with a ticket the page fetches its parts with (``HubStateMachine`` issues it as the
+///   message leaves).
+///
+/// Where there is no channel (no transport, or a serializer that writes `Data` its own way), the
+/// page is told so when it initializes, and `Data` goes as base64 in the value.
+struct ByteChannel {
+    let keystone: Keystone
+
+    /// How many bytes of a stream into Swift may wait for the method reading it before the page
+    /// waits too.
+    static let streamWindowBytes = 4 << 20
+
+    /// The refusal of a stream's piece larger than ``streamWindowBytes``: Keystone's runtime sends
+    /// pieces of at most 1 MiB, so only a page script posting its own meets it.
+    static let pieceTooLarge = BridgeError(code: .limitExceeded, message: "a stream's piece is larger than 4 MiB")
+
+    /// A ticket: 128 bits from the system's random source.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return ByteTickets<TransferPayload>.newToken(using: &generator)
+    }
+
+    /// The parts of a call of the page's, for a page whose runtime moves them, when the serializer
+    /// writes `Data` as parts (over the channel, or as base64 beside the value where there is none).
+    func callParts(origin: String?) -> CallParts? {
+        keystone.partsSerializer.map { CallParts(serializer: $0, origin: origin) }
+    }
+
+    // MARK: Page → Swift
+
+    /// The page announced its call's parts: the call is checked as far as it can be without them,
+    /// and the ticket to send them is its answer. Parts of no bytes need none: the call runs now.
+    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, route: InboundCallRunner.Route, epoch: PageEpoch) -> CallAnswer {
+        guard let callback = call.callback else {
+            return keystone.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
+        }
+        guard call.parts != nil else {
+            return keystone.refuse(BridgeError(code: .notAllowed, message: "the page has no byte channel"), callback: callback)
+        }
+        let limit = keystone.components.limits.transferBytes
+        switch announced {
+        case .sizes(let sizes):
+            let total = sizes.reduce(0) { $0 + $1 }
+            guard total <= limit else {
+                return keystone.refuse(Self.tooManyBytes(limit), callback: callback)
+            }
+            guard total > 0 else {
+                return InboundCallRunner(keystone: keystone, call: call.with(received: sizes.map { _ in Data() }), epoch: epoch, route: route).answer()
+            }
+            return open(call, size: total, payload: .call(call, route, sizes: sizes, gathered: Locked(Data())), epoch: epoch)
+        case .stream:
+            let method: BridgeMethod
+            do throws(BridgeError) {
+                method = try (route == .app ? keystone.components.registry.lookup(call.name) : .noMethod).method(for: call.name)
+            } catch {
+                return keystone.refuse(error, callback: callback)
+            }
+            guard method.readsByteStream, method.kind != .sync else {
+                return open(call, size: limit, payload: .call(call, route, sizes: nil, gathered: Locked(Data())), epoch: epoch)
+            }
+            let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: keystone.components.limits.streamBytes)
+            let answer = open(call, size: limit, payload: .stream(stream), epoch: epoch)
+            guard case .ticket = answer else { return answer }
+            stream.ticketIssued()
+            watchIdle(stream, callback: callback, epoch: epoch)
+            // The method starts now; should it be refused, its stream's ticket goes with it.
+            let started = InboundCallRunner(keystone: keystone, call: call.with(stream: stream), epoch: epoch, route: route).answer()
+            guard case .accepted = started else {
+                stream.close()
+                keystone.storage.update { _ = $0.cancelTask(callback: callback) }
+                return started
+            }
+            return answer
+        }
+    }
+
+    /// Opens the ticket for the page's `size` bytes (at most) of `call`: the answer that hands the
+    /// page its address, or the refusal, which releases the call's callback.
+    private func open(_ call: InboundCall, size: Int, payload: TransferPayload, epoch: PageEpoch) -> CallAnswer {
+        let callback = call.callback ?? ""
+        let grant = ByteTickets<TransferPayload>.Grant(
+            pageLoad: epoch, owner: .pageCall(callback), direction: .toSwift, maximumBytes: size, origin: call.frame.origin)
+        switch keystone.storage.update({ $0.openTransfer(Self.newToken(), for: grant, payload: payload) }) {
+        case .success(let address): return .ticket(address)
+        case .failure(let error): return keystone.refuse(error, callback: callback)
+        }
+    }
+
+    /// Answers one request on the channel. A piece's body is read only once its ticket admits it,
+    /// and no further than the ticket allows.
+    func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        switch request.kind {
+        case .fetch:
+            switch keystone.storage.update({ $0.fetchTransfer(request.ticket, from: request.origin) }) {
+            case .success((_, .parts(let bytes, let flow))):
+                flow?.fetched()
+                respond(.bytes(bytes))
+            case .success:
+                respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
+            case .failure(let error):
+                respond(refused(error))
+            }
+        case .piece(let number):
+            receivePiece(number, of: request, readBody: readBody, respond: respond)
+        case .end(let count):
+            receiveEnd(after: count, of: request, respond: respond)
+        }
+    }
+
+    private func receivePiece(_ number: Int, of request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        let token = request.ticket
+        let grant: ByteTickets<TransferPayload>.Grant
+        let payload: TransferPayload
+        switch keystone.storage.update({ $0.presentPiece(token, piece: number, from: request.origin) }) {
+        case .failure(let error): return respond(refused(error))
+        case .success(let presented): (grant, payload) = presented
+        }
+        switch payload {
+        case .stream(let stream):
+            // A piece for a stream the method no longer reads, posted before the page heard: nothing
+            // more is wanted, and the call's answer comes through its callback. Never read.
+            guard !stream.isOver else {
+                close(token)
+                return respond(.done)
+            }
+            let limit = min(grant.maximumBytes, Self.streamWindowBytes)
+            let read = Self.read(readBody, limit: limit, tooLarge: limit < grant.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(grant.maximumBytes))
+            guard case .success(let body) = read else {
+                let error = Self.error(of: read)
+                stream.fail(error)
+                close(token)
+                return respond(refused(error))
+            }
+            _ = keystone.storage.update { $0.receivedPiece(body.count, under: token, keeps: false) }
+            stream.deliver(body) { [keystone] room in
+                switch room {
+                case .more:
+                    stream.ticketIssued()
+                    respond(.more)
+                case .done:
+                    respond(.done)
+                case .refused(let error):
+                    keystone.storage.update { $0.closeTransfer(token) }
+                    respond(.refused(error))
+                }
+            }
+        case .call(let call, let route, let sizes, let gathered):
+            // A stream's piece is read no further than the window a stream is held back by.
+            let limit = sizes == nil ? min(grant.maximumBytes, Self.streamWindowBytes) : grant.maximumBytes
+            let tooLarge =
+                sizes != nil
+                ? Self.moreThanAnnounced
+                : limit < grant.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(keystone.components.limits.transferBytes)
+            let read = Self.read(readBody, limit: limit, tooLarge: tooLarge)
+            guard case .success(let body) = read else {
+                return fail(call, token: token, Self.error(of: read), epoch: grant.pageLoad, respond: respond)
+            }
+            if let error = keystone.storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
+                return fail(call, token: token, error, epoch: grant.pageLoad, respond: respond)
+            }
+            gathered.withLock { $0.append(body) }
+            guard let sizes, body.count == grant.maximumBytes else { return respond(.more) }
+            // The last of the call's parts: it runs with them, its outcome through its callback.
+            close(token)
+            respond(.done)
+            run(call, with: Self.split(gathered.withLock { $0 }, sizes), route: route, epoch: grant.pageLoad)
+        case .parts:
+            respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
+        }
+    }
+
+    private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        let token = request.ticket
+        switch keystone.storage.update({ $0.presentPiece(token, piece: count, from: request.origin) }) {
+        case .failure(let error):
+            respond(refused(error))
+        case .success((_, .stream(let stream))):
+            close(token)
+            stream.finish()
+            respond(.done)
+        case .success((let grant, .call(let call, let route, nil, let gathered))):
+            close(token)
+            respond(.done)
+            run(call, with: [gathered.withLock { $0 }], route: route, epoch: grant.pageLoad)
+        case .success((let grant, .call(let call, _, _, _))):
+            fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), epoch: grant.pageLoad, respond: respond)
+        case .success((_, .parts)):
+            respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
+        }
+    }
+
+    /// Runs `call` with the parts the page sent: the page has its answer (the ticket) already, so
+    /// every outcome goes through the callback.
+    private func run(_ call: InboundCall, with received: [Data], route: InboundCallRunner.Route, epoch: PageEpoch) {
+        let runner = InboundCallRunner(keystone: keystone, call: call.with(received: received), epoch: epoch, route: route, isAnsweredLater: true)
+        _ = runner.answer()
+    }
+
+    /// The call's parts cannot arrive: its ticket goes, and the call fails through its callback.
+    private func fail(_ call: InboundCall, token: String, _ error: BridgeError, epoch: PageEpoch, respond: @Sendable (ByteResponse) -> Void) {
+        close(token)
+        if let callback = call.callback { keystone.send(.failure(callback: callback, error: error), to: epoch) }
+        respond(refused(error))
+    }
+
+    private func close(_ token: String) {
+        keystone.storage.update { $0.closeTransfer(token) }
+    }
+
+    /// `bytes` cut into parts of `sizes` bytes each.
+    static func split(_ bytes: Data, _ sizes: [Int]) -> [Data] {
+        var parts: [Data] = []
+        parts.reserveCapacity(sizes.count)
+        var start = bytes.startIndex
+        for size in sizes {
+            parts.append(bytes[start..<(start + size)])
+            start += size
+        }
+        return parts
+    }
+
+    /// A piece's body, read no further than `limit`: refused `tooLarge` past it, and refused when
+    /// empty (an engine dropped it: no piece of Keystone's runtime is empty).
+    private static func read(_ readBody: (_ limit: Int) -> Data?, limit: Int, tooLarge: BridgeError) -> Result<Data, BridgeError> {
+        guard let body = readBody(limit) else { return .failure(tooLarge) }
+        guard !body.isEmpty else { return .failure(BridgeError(code: .malformedMessage, message: "the piece's bytes did not arrive")) }
+        return .success(body)
+    }
+
+    private static func error(of read: Result<Data, BridgeError>) -> BridgeError {
+        if case .failure(let error) = read { return error }
+        return BridgeError(code: .failed, message: "the piece was read")
+    }
+
+    static let moreThanAnnounced = BridgeError(code: .limitExceeded, message: "the call's bytes are more than it announced")
+
+    static func tooManyBytes(_ limit: Int) -> BridgeError {
+        BridgeError(code: .limitExceeded, message: "the call's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
+    }
+
+    private func refused(_ error: BridgeError) -> ByteResponse {
+        keystone.components.logging.log(.warning, "refused a request on the byte channel: \(error)")
+        return .refused(error)
+    }
+
+    /// Watches `stream` while the page may send its next piece: when the page keeps that leave
+    /// unused from one look to the next, ``BridgeLimits/streamIdleTimeout`` apart on the components'
+    /// clock (so for one to two timeouts), the method's reading fails with `timedOut` (if it still
+    /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
+    /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
+    private func watchIdle(_ stream: ByteStreamBuffer, callback: String, epoch: PageEpoch) {
+        let (clock, timeout, storage) = (keystone.components.clock, keystone.components.limits.streamIdleTimeout, keystone.storage)
+        // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
+        stream.watch {
+            var seen: Int?
+            while true {
+                // Cancelled: the stream is over, and what ended it took its ticket back too.
+                guard (try? await clock.sleep(for: timeout)) != nil, !stream.isOver else { return }
+                guard let unused = stream.unusedTicket else {
+                    seen = nil
+                    continue
+                }
+                if unused == seen {
+                    let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
+                    stream.fail(BridgeError(code: .timedOut, message: message))
+                    storage.update { $0.stopReceiving(callback: callback, in: epoch) }
+                    return
+                }
+                seen = unused
+            }
+        }
+    }
+}
+
+extension Keystone {
+    /// The hub's byte channel.
+    var byteChannel: ByteChannel { ByteChannel(keystone: self) }
+
+    public func serveBytes(over transport: any ByteTransport) {
+        storage.update { $0.serveBytes(over: transport) }
+    }
+
+    public func stopServingBytes() {
+        storage.update { $0.serveBytes(over: nil) }
+    }
+
+    /// Whether a host serves a byte channel to the page now: from ``serveBytes(over:)`` until
+    /// ``stopServingBytes()``.
+    public var servesBytes: Bool {
+        storage.read(\.servesBytes)
+    }
+
+    public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        byteChannel.receive(request, readBody: readBody, respond: respond)
+    }
+}
