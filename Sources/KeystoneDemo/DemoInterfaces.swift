@@ -98,6 +98,8 @@ struct NativeInterface: BridgeInterface {
     let runningCalls: @Sendable () -> Int
     /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
     let openTransfers: @Sendable () -> Int
+    /// Whether the host serves a byte channel: without one, every `Data` goes as base64.
+    let servesBytes: @Sendable () -> Bool
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("callJS") { (call: Call, context: CallContext) async throws -> JSONValue in
@@ -115,6 +117,7 @@ struct NativeInterface: BridgeInterface {
         methods.sync("pendingCalls", pendingCalls)
         methods.sync("runningCalls", runningCalls)
         methods.sync("openTransfers", openTransfers)
+        methods.sync("servesBytes", servesBytes)
         methods.sync("residentBytes") { () -> Int in residentBytes() }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
@@ -201,9 +204,38 @@ struct BinaryInterface: BridgeInterface {
         return bytes
     }
 
+    /// Bytes with a name beside them: what `binary.describe` takes.
+    struct Named: Codable, Sendable {
+        var name: String
+        var bytes: Data
+    }
+
+    /// What `binary.describe` answers: the name, and the bytes' count, first and last byte (-1
+    /// when there are none).
+    struct Description: Codable, Sendable {
+        var name: String
+        var count: Int
+        var first: Int
+        var last: Int
+    }
+
+    /// What `binary.bundle` answers: parts of bytes.
+    struct Bundle: Codable, Sendable {
+        var parts: [Data]
+    }
+
     func exposeMethods(to methods: inout MethodList) {
         methods.async("echo") { (bytes: Data) in bytes }
         methods.async("count") { (bytes: Data) in bytes.count }
+        // Bytes beside metadata, in one value.
+        methods.async("describe") { (named: Named) in
+            Description(name: named.name, count: named.bytes.count, first: named.bytes.first.map(Int.init) ?? -1, last: named.bytes.last.map(Int.init) ?? -1)
+        }
+        // `count` parts, part i of i × 1000 bytes of the pattern.
+        methods.async("bundle") { (count: Int) throws -> Bundle in
+            guard (0...1000).contains(count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 1000") }
+            return Bundle(parts: (0..<count).map { Self.pattern($0 * 1000) })
+        }
         methods.async("make") { (count: Int) throws -> Data in
             guard (0...(1 << 30)).contains(count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 2^30") }
             return Self.pattern(count)
@@ -232,6 +264,17 @@ struct BinaryInterface: BridgeInterface {
         methods.async("callPage") { (request: PageBytesCall, context: CallContext) async throws -> JSONValue in
             guard (0...(1 << 28)).contains(request.count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 2^28") }
             return try await context.page.call(request.handler, arguments: [Self.pattern(request.count), request.count], as: JSONValue.self)
+        }
+        // Calls the page handler with a bundle of `count` parts (as `bundle` makes them) and its name.
+        methods.async("callPageBundle") { (request: PageBytesCall, context: CallContext) async throws -> JSONValue in
+            guard (0...1000).contains(request.count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 1000") }
+            let bundle = Bundle(parts: (0..<request.count).map { Self.pattern($0 * 1000) })
+            return try await context.page.call(request.handler, arguments: [Named(name: "bundle", bytes: Self.pattern(request.count)), bundle], as: JSONValue.self)
+        }
+        // `count` items, item i named "part i" with i × 1000 bytes of the pattern.
+        methods.multiResponse("namedStream") { (count: Int, writer: ResponseWriter<Named>) in
+            guard (0...1000).contains(count) else { throw BridgeError(code: .invalidArgument, message: "a count from 0 to 1000") }
+            for index in 0..<count { try await writer.write(Named(name: "part \(index)", bytes: Self.pattern(index * 1000))) }
         }
         // The first chunk of the page's stream, then the Swift side gives up, as a cancelled task
         // does: the page stops sending, its call fails with the coded error, nothing is left behind.
@@ -303,7 +346,7 @@ extension Keystone {
         try register(
             NativeInterface(
                 pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 },
-                openTransfers: { [weak self] in self?.openTransferCount ?? 0 }),
+                openTransfers: { [weak self] in self?.openTransferCount ?? 0 }, servesBytes: { [weak self] in self?.servesBytes ?? false }),
             namespace: "native"
         )
     }

@@ -38,7 +38,8 @@ final class WebViewDemo: Sendable {
             host = try WebKitGTKHost(
                 hub: keystone,
                 options: .init(
-                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire
+                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire,
+                    servesBytes: arguments.servesBytes
                 )
             )
             try keystone.register(hostInterface(host), namespace: "host")

@@ -79,7 +79,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         connectSignals()
         MainQueueSource.install()
         hub.attach(to: self)
-        if options.injectsPageRuntime { serveBytes() }
+        if options.injectsPageRuntime, options.servesBytes { serveBytes() }
     }
 
     /// Adds the host's scripts at document start, in the page world and the isolated world, each

@@ -113,7 +113,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
                 WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
             ])
         hub.attach(to: self)
-        if let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
+        if options.servesBytes, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.attach(self, to: webView)
             hub.serveBytes(over: TransferSchemeHandler.transport)
         }
@@ -239,7 +239,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         // Before any of the document's own scripts runs, so before its first call: the channel is
         // served only to a document that can reach it (never to an https one, see
         // `HostCore/documentReachesByteChannel(origin:channelIsSecure:)`).
-        if webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) is TransferSchemeHandler {
+        if options.servesBytes, webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) is TransferSchemeHandler {
             if HostCore.documentReachesByteChannel(origin: caller.origin, channelIsSecure: false) {
                 hub.serveBytes(over: TransferSchemeHandler.transport)
             } else {

@@ -39,7 +39,7 @@ final class WebKitDemo {
         configuration.userContentController.addUserScript(
             WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
         configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
-        if !arguments.bare { WKWebViewHost.serveBytes(in: configuration) }
+        if !arguments.bare, arguments.servesBytes { WKWebViewHost.serveBytes(in: configuration) }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let dialogs = DemoUIDelegate(lines: Output.line) { [self] in finish(0) }
         webView.uiDelegate = dialogs
@@ -48,7 +48,8 @@ final class WebKitDemo {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
             host = try WKWebViewHost(
                 webView: webView, hub: keystone,
-                options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire))
+                options: .init(
+                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire, servesBytes: arguments.servesBytes))
             try keystone.register(hostInterface(host, webView: webView), namespace: "host")
         } catch {
             Output.line("demo failed to start: \(error)")

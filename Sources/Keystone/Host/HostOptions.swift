@@ -20,6 +20,10 @@ public struct HostOptions: Sendable, Hashable {
     /// The wire the page's own bridge script speaks, in bare mode: dsbridge.js's, or
     /// WebViewJavascriptBridge's (the host then answers its signals and fetches its queue).
     public var wire: PageWire
+    /// Serve the page runtime a byte channel, so the `Data` in values moves as raw bytes (on Apple
+    /// systems, where the configuration has one: `WKWebViewHost.serveBytes(in:)`). Without it, the
+    /// runtime hears it has none, and `Data` moves as base64 in the values, as for every other page.
+    public var servesBytes: Bool
 
     /// Creates options; each parameter sets the property of the same name.
     public init(
@@ -27,12 +31,14 @@ public struct HostOptions: Sendable, Hashable {
         injectsIntoSubframes: Bool = false,
         relaysConsole: Bool = false,
         reloadsAfterTermination: Bool = true,
-        wire: PageWire = .dsbridge
+        wire: PageWire = .dsbridge,
+        servesBytes: Bool = true
     ) {
         self.injectsPageRuntime = injectsPageRuntime
         self.injectsIntoSubframes = injectsIntoSubframes
         self.relaysConsole = relaysConsole
         self.reloadsAfterTermination = reloadsAfterTermination
         self.wire = wire
+        self.servesBytes = servesBytes
     }
 }

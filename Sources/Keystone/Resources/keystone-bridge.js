@@ -187,7 +187,12 @@
   function fetchParts(parts, signal, progress) {
     var sizes = Array.isArray(parts.sizes) ? parts.sizes : [];
     if (Array.isArray(parts.base64)) {
-      return new Promise(function (resolve) { resolve(parts.base64.map(fromBase64)); });
+      return new Promise(function (resolve) {
+        var decoded = parts.base64.map(fromBase64), total = 0;
+        for (var i = 0; i < decoded.length; i++) total += decoded[i].length;
+        if (progress) progress(total, total);
+        resolve(decoded);
+      });
     }
     var total = 0;
     for (var i = 0; i < sizes.length; i++) total += sizes[i];
@@ -346,6 +351,7 @@
     this.global = false;
     this.onAbort = null;
     this.progress = null;
+    this.sending = null; // the bytes of the call's parts in all, while they are being sent
     this.name = openCallback(this);
   }
 
@@ -361,17 +367,20 @@
   };
   // The callback record's three handlers, called by `deliverOne`.
   NativeCall.prototype.result = function (value) {
+    this.sent();
     if (!this.finished) this.sink.result(value);
   };
   NativeCall.prototype.fail = function (error) {
     this.failWith(fromNative(error));
   };
   NativeCall.prototype.end = function () {
+    this.sent();
     if (this.finish()) this.sink.end();
   };
   /** The method returns nothing: `undefined` where the sink takes it (`invoke`), `""` otherwise,
    *  as DSBridge sends it. */
   NativeCall.prototype.nothing = function () {
+    this.sent();
     if (!this.finish()) return;
     if (this.sink.nothing) {
       this.sink.nothing();
@@ -413,10 +422,19 @@
     if (!this.progress || this.finished) return;
     try { this.progress(moved, total); } catch (e) { /* the transfer goes on */ }
   };
+  /** All of the call's parts have arrived: progress hears their end once, whether native's word
+   *  on the last piece or the call's outcome, which may overtake it, comes first. */
+  NativeCall.prototype.sent = function () {
+    if (this.sending === null) return;
+    var total = this.sending;
+    this.sending = null;
+    this.report(total, total);
+  };
   /** The call's own answer: a result inline, an error, or that results come through the callback. */
   NativeCall.prototype.answered = function (text) {
     var answer = readAnswer(text);
     if (answer.inline === true && answer.code === 0 && !answer.error) {
+      this.sent();
       // A synchronous method's result, answered at once: no result comes through the callback.
       if (answer.void === true) {
         this.nothing();
@@ -425,6 +443,7 @@
         this.sink.end();
       }
     } else if (answer.error) {
+      this.sending = null;
       if (answer.error.code === CODE_UNSUPPORTED_CALL_KIND && !this.finished && this.sink.synchronous) {
         this.finish();
         this.sink.synchronous();
@@ -498,13 +517,18 @@
 
   /** Sends `data` with each bytes value in it as base64 in its place, as a `Data` in JSON. */
   function sendAsBase64(call, method, data, inline) {
-    var reads = [];
-    mapParts(data, function (bytes) { reads.push(toBase64(bytes)); return null; });
+    var reads = [], total = 0;
+    mapParts(data, function (bytes) { total += byteCount(bytes); reads.push(toBase64(bytes)); return null; });
     return Promise.all(reads).then(function (texts) {
       var next = 0;
       var value = mapParts(data, function () { return texts[next++]; });
       return sendNative(method, wrap(value, call.name, inline, []));
-    }).then(function (text) { call.answered(text); }, function (error) { call.failWith(error); });
+    }).then(function (text) {
+      // Sent in the call itself: progress hears it at the end.
+      call.sending = total;
+      call.sent();
+      call.answered(text);
+    }, function (error) { call.failWith(error); });
   }
 
   /** Posts `total` bytes under `ticket`, piece by piece (`body(from, to)` gives each), the next
@@ -512,6 +536,7 @@
    *  more (all arrived, or it refused), rejects when the channel cannot be reached. */
   function sendPieces(call, ticket, body, total) {
     var sent = 0, piece = 0;
+    call.sending = total;
     function next() {
       if (call.finished) return undefined;
       var size = Math.min(PIECE_BYTES, total - sent);
@@ -521,7 +546,8 @@
         if (!reply.ok) return undefined; // refused: the call's callback says how it ended
         piece += 1;
         sent += size;
-        call.report(sent, total);
+        if (sent < total) call.report(sent, total);
+        else call.sent();
         return reply.more && sent < total ? next() : undefined;
       });
     }
