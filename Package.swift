@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.iOS(.v16), .macOS(.v13)],
     products: [
         .library(name: "Keystone", targets: ["Keystone"]),
+        .library(name: "KeystoneHost", targets: ["KeystoneHost"]),
         .library(name: "KeystoneTesting", targets: ["KeystoneTesting"]),
         .library(name: "KeystoneGTK", targets: ["KeystoneGTK"]),
         .library(name: "KeystoneWebKit", targets: ["KeystoneWebKit"]),
@@ -31,7 +32,10 @@ let package = Package(
                 .copy("Resources/keystone-bridge.js"), .copy("Resources/keystone-bridge.d.ts"), .copy("Resources/wvjb-bridge.js"),
             ]
         ),
-        .target(name: "KeystoneTesting", dependencies: ["Keystone"]),
+        // What a host is built with: the decisions every host makes alike, its options and scripts,
+        // and the byte channel's custom-scheme transport.
+        .target(name: "KeystoneHost", dependencies: ["Keystone"]),
+        .target(name: "KeystoneTesting", dependencies: ["Keystone", "KeystoneHost"]),
         .executableTarget(
             name: "KeystoneDemo",
             dependencies: [
@@ -41,7 +45,7 @@ let package = Package(
             ],
             resources: [.copy("Resources/demo.html")]
         ),
-        .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone"]),
+        .executableTarget(name: "KeystoneBenchmark", dependencies: ["Keystone", "KeystoneHost"]),
         // Keystone's side of the real-engine benchmark (scripts/bench.sh); the raw floor it is
         // compared with is Tests/Benchmark/floor.c, WebKitGTK with nothing else.
         .executableTarget(
@@ -53,7 +57,7 @@ let package = Package(
             ]
         ),
         // The fuzz harness: libFuzzer's target when built by scripts/fuzz.sh, a corpus replay otherwise.
-        .executableTarget(name: "KeystoneFuzz", dependencies: ["Keystone", "CLibFuzzer"]),
+        .executableTarget(name: "KeystoneFuzz", dependencies: ["Keystone", "KeystoneHost", "CLibFuzzer"]),
         .target(name: "CLibFuzzer"),
         // WebKitGTK for the Linux host: the functions it uses are declared in the target's own header
         // (checked against the real headers by Tests/Declarations/check.c), and the module map links
@@ -62,15 +66,15 @@ let package = Package(
         .systemLibrary(name: "CWebKitGTK", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
         .target(
             name: "KeystoneGTK",
-            dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
+            dependencies: ["Keystone", "KeystoneHost", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
             resources: [.copy("Resources/gtk-relay.js"), .copy("Resources/gtk-isolated.js")]
         ),
-        .target(name: "KeystoneWebKit", dependencies: ["Keystone"]),
+        .target(name: "KeystoneWebKit", dependencies: ["Keystone", "KeystoneHost"]),
         // The Apple host's own source files, built on Linux with the Cocoa WebKit API implemented over
         // WebKitGTK (Tests/WebKitShim/README.md): test support, not a product.
         .target(
             name: "WebKitShim",
-            dependencies: ["Keystone", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
+            dependencies: ["Keystone", "KeystoneHost", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
             path: "Tests/WebKitShim",
             exclude: ["README.md"],
             swiftSettings: [.define("KEYSTONE_WEBKIT_SHIM")]
@@ -110,7 +114,7 @@ let package = Package(
         ),
         .testTarget(name: "InterfacesTests", dependencies: ["KeystoneInterfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["KeystoneEvaluator", "KeystoneTesting"]),
-        .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneTesting"]),
+        .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneHost", "KeystoneTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v python3 >/dev/null || { source scripts/prepare.sh; install_packages python3; }
-modules=(KeystoneInterfaces KeystoneEvaluator Keystone KeystoneTesting KeystoneGTK)
+modules=(KeystoneInterfaces KeystoneEvaluator Keystone KeystoneHost KeystoneTesting KeystoneGTK)
 # A build of its own: symbol graphs need no coverage, and must not unsettle the test build's flags.
 mkdir -p .build-docs
 # It also tries the test modules, which have no graph to give, and says so on failing: each module

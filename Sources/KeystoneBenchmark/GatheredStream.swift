@@ -1,6 +1,7 @@
 // GatheredStream.swift — a page's stream gathered for a method that takes `Data`, for the gate.
 import Foundation
 import Keystone
+import KeystoneHost
 
 /// A page's stream of `chunks` pieces of 16 KiB into a method that takes `Data`, over the byte
 /// channel's requests as the hub answers them, until the method's script is handed on: the cost of

@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import Keystone
+import KeystoneHost
 
 /// One row of the table: what was measured, Keystone's figure, the floor's, and the bar it is held to.
 struct BenchmarkRow {

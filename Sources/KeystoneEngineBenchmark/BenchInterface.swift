@@ -30,6 +30,8 @@ struct BenchInterface: BridgeInterface {
         // Bytes (Tests/Benchmark/bytes-keystone.html): as bytes from Keystone's `invoke`, as base64
         // in JSON from `dsBridge.call`. Byte i of what `make` returns is i % 251.
         methods.async("count") { (bytes: Data) in bytes.count }
+        // The same bytes inside a value, beside a name: their count.
+        methods.async("describe") { (named: Named) in named.bytes.count }
         // The app's memory around one transfer (Linux): `resetPeak` clears the process's peak
         // resident size and answers the resident size now; `peak` answers the peak since.
         methods.sync("resetPeak") { () -> Int in
@@ -69,4 +71,10 @@ struct BenchInterface: BridgeInterface {
         else { return 0 }
         return kilobytes << 10
     }
+}
+
+/// Bytes with a name beside them, as `bench.describe` takes them.
+struct Named: Decodable, Sendable {
+    var name: String
+    var bytes: Data
 }

@@ -1,6 +1,7 @@
 // FuzzHarness.swift — what one fuzz input is checked against: the inbound path and the wrapper split.
 import Foundation
 import Keystone
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Takes one input and fails loudly (a trap, which the fuzzer reports) when Keystone misbehaves.

@@ -1,6 +1,7 @@
 // ConsoleLine.swift — one console line of an admitted document, as a host relays it to the app.
 #if canImport(CWebKitGTK)
 import Keystone
+import KeystoneHost
 
 /// A line the page wrote to its console (`console.log`, `info`, `warn`, `error`), relayed to the
 /// app when `HostOptions/relaysConsole` is set. Only documents the hub admits can relay

@@ -4,6 +4,7 @@
 import CWebKitGTK
 import Foundation
 import Keystone
+import KeystoneHost
 
 extension WebKitGTKHost {
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the

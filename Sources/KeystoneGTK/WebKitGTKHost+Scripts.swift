@@ -3,6 +3,7 @@
 #if canImport(CWebKitGTK)
 import Foundation
 import Keystone
+import KeystoneHost
 
 extension WebKitGTKHost {
     /// The isolated script world the host's own script and message handler live in. Page scripts

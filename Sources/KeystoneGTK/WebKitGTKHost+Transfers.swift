@@ -4,6 +4,7 @@
 import CWebKitGTK
 import Foundation
 import Keystone
+import KeystoneHost
 
 extension WebKitGTKHost {
     /// The byte channel's transport: its scheme is registered CORS-enabled and secure, so a page of

@@ -3,6 +3,7 @@
 import CWebKitGTK
 import Foundation
 import Keystone
+import KeystoneHost
 
 /// Attaches a `BridgeHub` to a WebKitGTK web view: injects `window._dswk = true` and the page
 /// runtime at document start, answers bridge prompts synchronously (every other dialog goes to

@@ -1,6 +1,7 @@
 // InMemoryPage.swift — a page without a browser: speaks the DSBridge v3 protocol to a Keystone.
 import Foundation
 import Keystone
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A stand-in for a web page, for testing interfaces without a browser.

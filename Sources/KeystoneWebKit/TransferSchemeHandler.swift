@@ -2,6 +2,7 @@
 // whose requests go to the hub of the web view that made them.
 import Foundation
 import Keystone
+import KeystoneHost
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,7 @@
 // WKWebViewHost+UIDelegate.swift — the UI delegate: bridge prompts answered, the rest passed on.
 import Foundation
 import Keystone
+import KeystoneHost
 
 #if canImport(WebKit)
 import WebKit

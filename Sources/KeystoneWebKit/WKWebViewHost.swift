@@ -1,6 +1,7 @@
 // WKWebViewHost.swift — attaches a Keystone to a WKWebView on Apple systems.
 import Foundation
 import Keystone
+import KeystoneHost
 
 #if canImport(WebKit)
 import WebKit

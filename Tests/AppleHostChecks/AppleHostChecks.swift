@@ -9,6 +9,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Keystone
+import KeystoneHost
 import KeystoneGTK
 import WebKitShim
 

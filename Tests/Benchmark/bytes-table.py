@@ -32,6 +32,21 @@ for direction in ("page to native", "native to page"):
         json_text, speedup = (f"{json:.0f} ms", f"{json / bytes_:.1f}x") if json else ("past the message limit", "-")
         print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {json_text} | {speedup}")
 
+# Bytes inside a value beside a name (`bench.describe`): beside the bytes alone (`bench.count`'s
+# raw path) and beside the same value with base64 in JSON.
+print()
+print("value with bytes, page to native | size | Keystone, parts | Keystone, bytes alone | ratio to bytes alone | Keystone, JSON (base64) | speed-up over JSON")
+print("--- | --- | --- | --- | --- | --- | ---")
+for size in (1, 8, 64):
+    value = best.get(("keystone value, page to native", size))
+    alone = best.get(("keystone bytes, page to native", size))
+    json = best.get(("keystone value JSON, page to native", size))
+    if value is None:
+        continue
+    alone_text, ratio = (f"{alone:.0f} ms", f"{value / alone:.2f}") if alone else ("-", "-")
+    json_text, speedup = (f"{json:.0f} ms", f"{json / value:.1f}x") if json else ("past the message limit", "-")
+    print(f"page to native | {size} MB | {value:.0f} ms | {alone_text} | {ratio} | {json_text} | {speedup}")
+
 
 # The memory rows, each run's as it was printed: a 64 MB transfer's peak as a multiple of the
 # payload, and a 1 GB stream's growth and time.

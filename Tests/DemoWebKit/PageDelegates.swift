@@ -4,6 +4,7 @@
 #if canImport(WebKit) || KEYSTONE_DEMO_WEBKIT
 import Foundation
 import Keystone
+import KeystoneHost
 #if canImport(WebKit)
 import WebKit
 #else

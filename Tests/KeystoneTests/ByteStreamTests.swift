@@ -181,6 +181,12 @@ struct ByteStreamTests {
         #expect(keystone.openTransferCount == 0)
     }
 
+    @Test func aStreamLongerThanOneTransferGoesOnToTheStreamLimit() async throws {
+        // BridgeLimits.transferBytes is 8 MiB here: a stream is bounded by streamBytes instead.
+        let count: Int = try await page.invoke("streams.count", streaming: Array(repeating: Data(count: 3 << 20), count: 4))
+        #expect(count == 12 << 20)
+    }
+
     @Test func aChunkOverTheTransferLimitIsRefusedUnread() async throws {
         let error = await #expect(throws: BridgeError.self) {
             let _: Int = try await page.invoke("streams.count", streaming: [Data(count: (8 << 20) + 1)])

@@ -2,6 +2,7 @@
 // base64 where there is none, driven by an in-memory page.
 import Foundation
 import Keystone
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing

@@ -1,6 +1,7 @@
 // HostCoreTests.swift — host core.
 import Foundation
 import Keystone
+import KeystoneHost
 import Testing
 
 @Suite("Host core")

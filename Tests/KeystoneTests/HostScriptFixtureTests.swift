@@ -2,6 +2,7 @@
 // into the fixture `node` evaluates (Tests/JavaScript/host-scripts.test.js).
 import Foundation
 import Keystone
+import KeystoneHost
 import Testing
 
 /// The host core's page scripts, rendered for fixed inputs.

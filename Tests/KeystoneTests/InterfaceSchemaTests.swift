@@ -75,10 +75,10 @@ struct InterfaceSchemaTests {
         #expect(text.contains(#"    "shop.add": { kind: 'sync'; input: Pair; output: number };"#))
         #expect(text.contains(#"    "shop.ping": { kind: 'sync'; input: undefined; output: void };"#))
         #expect(text.contains(#"    "shop.report": { kind: 'async'; input: undefined; output: unknown };"#))
-        #expect(text.contains(#"    "shop.save": { kind: 'async'; input: Bytes; output: void };"#))
+        #expect(text.contains(#"    "shop.save": { kind: 'async'; input: ByteSource; output: void };"#))
         #expect(text.contains(#"    "shop.thumbnail": { kind: 'async'; input: string; output: Uint8Array };"#))
         #expect(text.contains(#"    "shop.ticks": { kind: 'multiResponse'; input: number; output: Pair[] };"#))
-        #expect(text.contains(#"    "shop.upload": { kind: 'async'; input: Bytes; output: number };"#))
+        #expect(text.contains(#"    "shop.upload": { kind: 'async'; input: ByteSource; output: number };"#))
         #expect(text.contains("  interface KeystoneNativeClient {\n    shop: {\n      /** Adds a and b. */\n      add: KeystoneClientMethod<\"shop.add\">;\n"))
     }
 

@@ -2,6 +2,7 @@
 // the host core, so page changes, back/forward-cache restores and terminations are testable
 // without a browser.
 import Keystone
+import KeystoneHost
 import KeystoneTesting
 import Testing
 

@@ -1,6 +1,7 @@
 // PostedTextTests.swift — what a page posts is read by length: a NUL or a lone surrogate in one call
 // never shortens, shifts or merges another.
 import Keystone
+import KeystoneHost
 import Testing
 
 @Suite("Posted text")

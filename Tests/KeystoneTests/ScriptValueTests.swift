@@ -1,6 +1,7 @@
 // ScriptValueTests.swift — the app's script value.
 import Foundation
 import Keystone
+import KeystoneHost
 import Testing
 
 @Suite("The app's script value")

@@ -1,5 +1,6 @@
 // SecurityOriginTests.swift — origins as the engine's security model has them.
 import Keystone
+import KeystoneHost
 import Testing
 
 @Suite("Security origins")

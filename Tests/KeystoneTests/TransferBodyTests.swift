@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@testable import Keystone
+@testable import KeystoneHost
 
 @Suite("Transfer bodies")
 struct TransferBodyTests {

@@ -74,8 +74,9 @@ struct ByteChannel {
             guard method.readsByteStream, method.kind != .sync else {
                 return open(call, size: limit, payload: .call(call, route, sizes: nil, gathered: Locked(Data())), epoch: epoch)
             }
-            let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: keystone.components.limits.streamBytes)
-            let answer = open(call, size: limit, payload: .stream(stream), epoch: epoch)
+            let streamBytes = keystone.components.limits.streamBytes
+            let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: streamBytes)
+            let answer = open(call, size: streamBytes, payload: .stream(stream), epoch: epoch)
             guard case .ticket = answer else { return answer }
             stream.ticketIssued()
             watchIdle(stream, callback: callback, epoch: epoch)
@@ -140,7 +141,9 @@ struct ByteChannel {
                 return respond(.done)
             }
             let limit = min(grant.maximumBytes, Self.streamWindowBytes)
-            let read = Self.read(readBody, limit: limit, tooLarge: limit < grant.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(grant.maximumBytes))
+            let tooLong = BridgeError(
+                code: .limitExceeded, message: "the stream is longer than BridgeLimits.streamBytes (\(keystone.components.limits.streamBytes) bytes)")
+            let read = Self.read(readBody, limit: limit, tooLarge: limit < grant.maximumBytes ? Self.pieceTooLarge : tooLong)
             guard case .success(let body) = read else {
                 let error = Self.error(of: read)
                 stream.fail(error)

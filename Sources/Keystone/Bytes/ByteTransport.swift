@@ -2,8 +2,8 @@
 // requests into the hub's, and the hub's answers into its own.
 import Foundation
 
-/// How a host's byte channel reaches the page: the custom URL scheme (``URLSchemeTransport``) is
-/// one; a host may bring its own.
+/// How a host's byte channel reaches the page: the custom URL scheme (`URLSchemeTransport`, in
+/// `KeystoneHost`) is one; a host may bring its own.
 ///
 /// The hub never sees a transport's protocol. It issues tickets over the call channel, each at the
 /// ``address(ofTicket:)`` the transport gives it; the transport turns each request the page makes

@@ -23,9 +23,9 @@ export interface NativeError {
 export interface CallOptions {
   /** Aborting cancels the native call; the promise rejects (or the stream throws) with the reason. */
   signal?: AbortSignal;
-  /** Hears how many bytes have moved of `total`: each piece of a ReadableStream as native takes it
-   *  (`total` undefined), bytes sent at once when they have gone, and a `Data` result as it is
-   *  fetched (`total` its size). */
+  /** Hears how many bytes have moved of `total`, in steps as they move (each piece the page sends,
+   *  each chunk of a result's bytes as it is fetched) and always once at the end, `moved` equal to
+   *  `total`. A ReadableStream's `total` is undefined until its end. */
   onProgress?: (moved: number, total: number | undefined) => void;
 }
 
@@ -40,10 +40,14 @@ export interface AsyncResponder {
   readonly signal?: AbortSignal;
 }
 
-/** What goes to a native method whose input is `Data` or a `ByteStream` as raw bytes. A
- *  ReadableStream goes chunk by chunk, each once native has room for it (to a method taking `Data`,
- *  gathered there). Any other value goes as JSON. */
-export type Bytes = ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
+/** Bytes, anywhere in a value the page sends: each goes as raw bytes where native reads a `Data`
+ *  (as base64 in its place where there is no byte channel). Each `Data` native sends the page is a
+ *  Uint8Array. */
+export type Bytes = ArrayBuffer | ArrayBufferView | Blob;
+/** What a native method whose whole input is `Data` or a `ByteStream` takes: bytes, or a
+ *  ReadableStream of them, which goes piece by piece, each once native has room for it (to a
+ *  method taking `Data`, gathered there). */
+export type ByteSource = Bytes | ReadableStream<Uint8Array>;
 
 /** The app's native methods, each by name with its kind, input and output: empty here, and filled
  *  in by the declarations Keystone generates from the app's Swift interfaces
@@ -88,15 +92,15 @@ export interface DSBridge {
   disableJavascriptDialogBlock(disable?: boolean): void;
 
   // Keystone's extensions
-  /** The result of any native method (`undefined` from one that returns nothing; a Uint8Array
-   *  from one that returns `Data`); rejects with a KeystoneError. `data` that is bytes goes as raw
-   *  bytes to a method taking `Data`. */
+  /** The result of any native method (`undefined` from one that returns nothing; each `Data` in
+   *  it a Uint8Array); rejects with a KeystoneError. Bytes anywhere in `data` go as raw bytes, and
+   *  `data` may be a ReadableStream. */
   invoke<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
-  invoke<T = any>(method: UntypedMethodName, data?: Bytes | unknown, options?: CallOptions): Promise<T>;
+  invoke<T = any>(method: UntypedMethodName, data?: ByteSource | unknown, options?: CallOptions): Promise<T>;
   /** Every result of a multi-response native method (each `Data` a Uint8Array); leaving the loop
    *  early cancels it. */
   stream<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): AsyncIterableIterator<KeystoneOutput<M>>;
-  stream<T = any>(method: UntypedMethodName, data?: Bytes | unknown, options?: CallOptions): AsyncIterableIterator<T>;
+  stream<T = any>(method: UntypedMethodName, data?: ByteSource | unknown, options?: CallOptions): AsyncIterableIterator<T>;
   /** The app's methods by path: `native.math.add([1, 2])` is `invoke('math.add', [1, 2])`, and a
    *  multi-response method's call, iterated at once, is its `stream`. Typed by the generated
    *  declarations; untyped until there are some. */

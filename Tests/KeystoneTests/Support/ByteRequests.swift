@@ -2,6 +2,7 @@
 // drive the channel itself.
 import Foundation
 import Keystone
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 extension BridgeHub {

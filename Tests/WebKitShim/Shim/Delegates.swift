@@ -4,6 +4,7 @@
 // calls a delegate's method only when it has one with the SDK's exact signature.
 #if !canImport(WebKit)
 import Foundation
+import KeystoneHost
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -4,6 +4,7 @@
 #if !canImport(WebKit)
 import CWebKitGTK
 import Foundation
+import KeystoneHost
 
 /// What WebKit would raise as an Objective-C exception (and so crash the app): the shim reports it
 /// here. By default a fault ends the process with its message, as the exception would; a test of

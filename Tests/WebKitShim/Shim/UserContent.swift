@@ -4,6 +4,7 @@
 #if !canImport(WebKit)
 import CWebKitGTK
 import Foundation
+import KeystoneHost
 
 // MARK: WKContentWorld.h
 

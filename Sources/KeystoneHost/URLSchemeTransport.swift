@@ -1,6 +1,7 @@
 // URLSchemeTransport.swift — the byte channel over a custom URL scheme: the page's runtime fetches
 // and posts to ticket addresses, and a host's scheme handler hands each request to the hub.
 import Foundation
+import Keystone
 
 /// The byte channel over a custom URL scheme (`keystone:`), as both of Keystone's hosts serve it.
 ///

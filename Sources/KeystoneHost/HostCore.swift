@@ -1,5 +1,7 @@
 // HostCore.swift — what every host decides the same way: which documents get scripts, when the page
 // changes, how a batch is kept to its document, and when a crashing page stops being reloaded.
+import Foundation
+import Keystone
 
 /// The part of a host that does not depend on its engine, as a pure value: a host turns engine
 /// events into calls of this value and carries out the ``Action``s it returns, and nothing else

@@ -1,4 +1,6 @@
 // WebProcessTermination.swift — the end of a web view's content process, as a host reports it.
+import Foundation
+import Keystone
 
 /// The end of the web content process behind a page, as a host tells the app.
 public struct WebProcessTermination: Sendable, Hashable {

@@ -1,6 +1,9 @@
 // HostScripts.swift — the document-start scripts every host shares: naming each document, and
 // keeping the bridge out of documents of origins the policy does not allow.
 /// Scripts a host injects at document start, shared by every host.
+import Foundation
+import Keystone
+
 package enum HostScripts {
     /// A JavaScript expression for the document's security origin, as this world's bindings read
     /// it at document start, before any page script runs: `self.origin`, which is `"null"` for an

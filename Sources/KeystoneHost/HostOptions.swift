@@ -1,4 +1,6 @@
 // HostOptions.swift — how a host serves pages: one set of options for every host.
+import Foundation
+import Keystone
 
 /// How a host serves pages. Every host takes these (`WebKitGTKHost.Options` and
 /// `WKWebViewHost.Options` are this type), so an app that targets both sets them once.

@@ -1,4 +1,6 @@
 // SecurityOrigin.swift — an origin as the engine's security model has it: scheme, host and port.
+import Foundation
+import Keystone
 
 /// A document's origin as the engine's security model defines it: scheme, host and port, with a
 /// scheme's default port left out (`https://a.example`, `http://127.0.0.1:8772`, `file://`).

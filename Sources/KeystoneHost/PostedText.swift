@@ -1,4 +1,6 @@
 // PostedText.swift — the text a page posts to a host, read by length, never as a C string.
+import Foundation
+import Keystone
 
 /// Reading what a page posts to a host: as the engine's UTF-8 bytes, measured in the UTF-16 code
 /// units JavaScript counts, so a NUL or a lone surrogate in one call never shortens, shifts or
@@ -120,18 +122,18 @@ public enum PostedText {
     /// The answers a host gives for posts it cannot read, each a call's failed answer.
     public enum Refusal {
         /// A message with no new line: it names no method.
-        public static let namesNoMethod = PromptAnswer.failure(BridgeError(code: .malformedMessage, message: "the message names no method"))
+        public static let namesNoMethod = CallAnswer.failure(BridgeError(code: .malformedMessage, message: "the message names no method")).text
         /// A batch whose framing cannot be read from here on.
-        public static let unreadableBatch = PromptAnswer.failure(BridgeError(code: .malformedMessage, message: "a batch of messages could not be read"))
+        public static let unreadableBatch = CallAnswer.failure(BridgeError(code: .malformedMessage, message: "a batch of messages could not be read")).text
         /// A call whose text is not the length its sender framed it with: it held a NUL, which the
         /// engine's C string cut short.
-        public static let lengthMismatch = PromptAnswer.failure(
+        public static let lengthMismatch = CallAnswer.failure(
             BridgeError(code: .malformedMessage, message: "the call's text is not the length it was sent with (it holds a NUL)")
-        )
+        ).text
 
         /// The rest of a post past `limit` messages.
         public static func tooManyMessages(_ limit: Int) -> String {
-            PromptAnswer.failure(BridgeError(code: .limitExceeded, message: "a post may carry at most BridgeLimits.messagesPerPost (\(limit)) calls; the rest were not read"))
+            CallAnswer.failure(BridgeError(code: .limitExceeded, message: "a post may carry at most BridgeLimits.messagesPerPost (\(limit)) calls; the rest were not read")).text
         }
     }
 }

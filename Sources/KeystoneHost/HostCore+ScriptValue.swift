@@ -1,5 +1,6 @@
 // HostCore+ScriptValue.swift — the app's own script's value, read the same way by every host.
 import Foundation
+import Keystone
 
 extension HostCore {
     /// The value of a script the app evaluated in the page (`evaluate(javascript:)`), from the JSON

@@ -1,0 +1,2 @@
+// Exports.swift — `import KeystoneHost` brings the hub it hosts.
+@_exported import Keystone
