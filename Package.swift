@@ -40,6 +40,7 @@ let package = Package(
             name: "KeystoneDemo",
             dependencies: [
                 "Keystone",
+                "KeystoneHost",
                 .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
                 .target(name: "CWebKitGTK", condition: .when(platforms: [.linux])),
             ],
@@ -85,6 +86,7 @@ let package = Package(
             name: "KeystoneDemoWebKit",
             dependencies: [
                 "Keystone",
+                "KeystoneHost",
                 .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
                 .target(name: "WebKitShim", condition: .when(platforms: [.linux])),
             ],
@@ -97,6 +99,7 @@ let package = Package(
             name: "AppleHostTests",
             dependencies: [
                 "Keystone",
+                "KeystoneHost",
                 .target(name: "KeystoneWebKit", condition: .when(platforms: [.macOS, .iOS])),
                 .target(name: "WebKitShim", condition: .when(platforms: [.linux])),
             ],
@@ -107,6 +110,7 @@ let package = Package(
             name: "AppleHostChecks",
             dependencies: [
                 "Keystone",
+                "KeystoneHost",
                 .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
                 .target(name: "WebKitShim", condition: .when(platforms: [.linux])),
             ],

@@ -2,6 +2,7 @@
 // the Apple host's tests read from each page's `e2e-flags:` comment.
 import Foundation
 import Keystone
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// `keystone-demo [FLAG]…`: every flag is listed, with an example, in ``flags`` and by

@@ -10,7 +10,7 @@ extension WebKitGTKHost {
     /// WebKitGTK does not say which document navigated, and only the top document's own signals,
     /// which its isolated world reports, are answered (``answerWVJBSignal(_:)``).
     func decideWVJBNavigation(_ uri: String) -> Bool {
-        PageWire.isWVJBSignal(uri)
+        WVJBWire.isSignal(uri)
     }
 
     /// A signal the top document made, as its isolated world reported it, answered as the wire

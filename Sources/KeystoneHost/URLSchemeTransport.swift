@@ -22,6 +22,7 @@ public struct URLSchemeTransport: ByteTransport {
     /// What every ticket's address begins with.
     public let base: String
 
+    /// A channel whose tickets' addresses begin with `base` (its scheme registered by the host).
     public init(base: String) {
         self.base = base
     }
@@ -134,7 +135,7 @@ public struct URLSchemeTransport: ByteTransport {
     }
 
     /// Serves one request of the scheme with `hub`: a preflight is answered here, any other request
-    /// goes to the hub as a ``ByteRequest``, whose body `readBody` reads (at most `limit` bytes; `nil`
+    /// goes to the hub as a `ByteRequest`, whose body `readBody` reads (at most `limit` bytes; `nil`
     /// when it holds more) only if its ticket admits it. `respond` is called exactly once, maybe
     /// later and on another thread: a host hands the answer to its engine on the engine's thread,
     /// and drops it if the engine stopped the request meanwhile.

@@ -17,7 +17,7 @@ extension WKWebViewHost {
     /// says made it (`WKNavigationAction.sourceFrame`, never the web view's possibly provisional
     /// URL): only the host's own web view's main document, of a document the hub admits.
     func decideWVJBNavigation(_ navigationAction: WKNavigationAction, in webView: WKWebView) -> Bool {
-        guard let uri = navigationAction.request.url?.absoluteString, PageWire.isWVJBSignal(uri) else { return false }
+        guard let uri = navigationAction.request.url?.absoluteString, WVJBWire.isSignal(uri) else { return false }
         // `sourceFrame` is declared nonnull, yet WebKit hands nil for a navigation no frame started
         // (WKNavigationAction.mm checks for it itself): such a signal is no one's. Its bits are read
         // as an optional: a plain conversion to an optional is folded to "not nil" by the compiler,

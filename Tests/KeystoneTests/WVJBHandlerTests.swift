@@ -36,7 +36,7 @@ struct WVJBHandlerTests {
         #expect(try await later == "shared later")
         let error = await #expect(throws: BridgeError.self) { try await page.callAsync("share.item", "fail", as: String.self) }
         #expect(error?.code.rawValue == 1002)
-        #expect(keystone.registeredInterfaces.first?.methods.first?.kind == .multiResponse)
+        #expect(keystone.interfaceSchema.methods.first?.kind == .multiResponse)
     }
 
     @Test func aHandlerThatDeclinesCompletesTheCallWithNoValue() async throws {

@@ -3,8 +3,8 @@ import Foundation
 
 /// The app's photo store.
 actor PhotoStore {
-    func save(_ bytes: Data) async throws {}
-    func thumbnail(_ id: String) async throws -> Data { Data() }
+    func save(_ bytes: Data, named name: String, to recordID: String) async throws {}
+    func thumbnails(_ id: String) async throws -> [Data] { [] }
 }
 
 let store = PhotoStore()

@@ -1,12 +1,12 @@
 // PageEpoch.swift — which page load a message, a call or a task belongs to.
 /// Identifies one page load. Each navigation or reload starts a new epoch; a message sent for an
 /// older epoch is dropped, so a late result can never reach the next page's callbacks.
-public struct PageEpoch: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct PageEpoch: Sendable, Hashable, CustomStringConvertible {
     /// The page load's number: each new page load has a larger one.
-    public let rawValue: Int
+    package let rawValue: Int
 
     /// Creates the page load numbered `rawValue`.
-    public init(rawValue: Int) {
+    package init(rawValue: Int) {
         self.rawValue = rawValue
     }
 
@@ -14,9 +14,7 @@ public struct PageEpoch: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let first = PageEpoch(rawValue: 0)
 
     /// The page load after this one.
-    public var next: PageEpoch { PageEpoch(rawValue: rawValue + 1) }
-
-    public static func < (lhs: PageEpoch, rhs: PageEpoch) -> Bool { lhs.rawValue < rhs.rawValue }
+    package var next: PageEpoch { PageEpoch(rawValue: rawValue + 1) }
 
     public var description: String { "page \(rawValue)" }
 }

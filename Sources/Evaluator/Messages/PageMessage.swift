@@ -57,7 +57,7 @@ public struct MessageParts: Sendable, Hashable {
         case inline([Data])
     }
 
-    public init(marker: String, sizes: [Int], source: Source) {
+    package init(marker: String, sizes: [Int], source: Source) {
         self.marker = marker
         self.sizes = sizes
         self.source = source

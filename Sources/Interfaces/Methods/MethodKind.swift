@@ -9,5 +9,5 @@ public enum MethodKind: String, Sendable, Hashable, Codable {
     case multiResponse
 
     /// Whether the page must call this method with a callback (`_dscbstub`).
-    public var isAsynchronous: Bool { self != .sync }
+    package var isAsynchronous: Bool { self != .sync }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 extension Keystone {
     /// The namespace of the methods dsbridge.js calls on its own; apps cannot register it.
-    public static let builtInNamespace = "_dsb"
+    package static let builtInNamespace = "_dsb"
 }
 
 /// The protocol's own methods, under ``Keystone/builtInNamespace``: the page's lifecycle

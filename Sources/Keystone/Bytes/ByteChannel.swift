@@ -305,7 +305,7 @@ extension Keystone {
 
     /// Whether a host serves a byte channel to the page now: from ``serveBytes(over:)`` until
     /// ``stopServingBytes()``.
-    public var servesBytes: Bool {
+    package var servesBytes: Bool {
         storage.read(\.servesBytes)
     }
 

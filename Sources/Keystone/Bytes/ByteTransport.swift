@@ -35,10 +35,12 @@ public struct ByteRequest: Sendable, Hashable {
 
     /// The ticket the request presents, as the hub issued it.
     public var ticket: String
+    /// A fetch, a piece, or the end of a stream.
     public var kind: Kind
     /// The origin the engine says the request comes from; `nil` when it says none.
     public var origin: String?
 
+    /// A request presenting `ticket`, asking `kind`, from `origin` as the engine says it.
     public init(ticket: String, kind: Kind, origin: String?) {
         self.ticket = ticket
         self.kind = kind

@@ -117,12 +117,12 @@ extension BridgeHub {
     }
 
     /// A prompt from the main frame, origin unknown.
-    public func handlePrompt(_ text: String, defaultText: String?) -> String? {
+    package func handlePrompt(_ text: String, defaultText: String?) -> String? {
         handlePrompt(text, defaultText: defaultText, frame: .mainFrame)
     }
 
     /// A script message from the main frame, origin unknown.
-    public func handleMessage(_ method: String, arguments: String) -> String {
+    package func handleMessage(_ method: String, arguments: String) -> String {
         handleMessage(method, arguments: arguments, frame: .mainFrame)
     }
 }

@@ -6,13 +6,13 @@ extension Keystone {
     /// with promises, streams, cancellation and events. A host injects it at document start, after
     /// `window._dswk = true`.
     /// - Throws: `BridgeError` (`notFound`) if the package's resources are missing.
-    public static func pageRuntimeScript() throws -> String {
+    package static func pageRuntimeScript() throws -> String {
         try resource("keystone-bridge", "js")
     }
 
     /// Keystone's WebViewJavascriptBridge page script on WVJB's own wire (`wvjb-bridge.js`): what a
     /// host injects when a page asks for a bridge (`https://__bridge_loaded__`) and has none.
-    public static func wvjbPageScript() throws -> String {
+    package static func wvjbPageScript() throws -> String {
         try resource("wvjb-bridge", "js")
     }
 

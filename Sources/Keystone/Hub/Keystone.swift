@@ -54,19 +54,6 @@ public final class Keystone: BridgeHub, PageConnection {
         try components.registry.register(methods, namespace: namespace)
     }
 
-    /// Every registered interface and its methods, by namespace and name in order: for
-    /// diagnostics, and for generating the page's types. Keystone's own `_dsb` methods are not
-    /// listed.
-    ///
-    /// ```swift
-    /// for interface in keystone.registeredInterfaces {
-    ///     print(interface.namespace, interface.methods.map(\.name))
-    /// }
-    /// ```
-    public var registeredInterfaces: [RegisteredInterface] {
-        RegisteredInterface.list(components.registry)
-    }
-
     /// The schema of the registered interfaces: each method's kind, input and output types, learnt
     /// from the Swift types its registration has, and the object types they name. A method made
     /// outside `MethodList` has unknown types. Each type is learnt now, by decoding it once from a

@@ -41,7 +41,7 @@ public struct KeystoneLogging: Sendable {
     }
 
     /// Whether lines of `level` go anywhere.
-    public func isEnabled(_ level: Level) -> Bool {
+    package func isEnabled(_ level: Level) -> Bool {
         sink != nil && level >= lowestLevel
     }
 

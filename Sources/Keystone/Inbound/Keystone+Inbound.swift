@@ -3,13 +3,13 @@ import Foundation
 
 extension Keystone {
     /// The prefix of every bridge prompt: `prompt("_dsbridge=" + method, argumentsJSON)`.
-    public static let promptPrefix = "_dsbridge="
+    package static let promptPrefix = "_dsbridge="
 
     /// Whether `text` is a bridge prompt: it begins with the bytes of ``promptPrefix``, as
     /// dsbridge.js compares them. (`String.hasPrefix` compares characters, so `"_dsbridge=\u{301}x"`,
     /// whose `=` and combining mark make one character, would not match, and the page would be
     /// left in a real dialog.) Every text for which this is `true` gets an answer.
-    public static func isBridgePrompt(_ text: String) -> Bool {
+    package static func isBridgePrompt(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { $0.starts(with: promptPrefixBytes) }
     }

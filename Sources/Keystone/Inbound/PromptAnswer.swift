@@ -57,5 +57,5 @@ enum PromptAnswer {
 extension BridgeError {
     /// The text a bridge `prompt` returns for this error: `{"code":-1,"data":"","error":{…}}`.
     /// Hosts that refuse a call themselves answer with it.
-    public var promptAnswer: String { PromptAnswer.failure(self) }
+    package var promptAnswer: String { PromptAnswer.failure(self) }
 }

@@ -14,6 +14,6 @@ public protocol InterfaceRegistry: Sendable {
     /// The method `name` names.
     func lookup(_ name: MethodName) -> MethodLookup
     /// Every registered interface's methods, by namespace, then by name: what
-    /// ``Keystone/registeredInterfaces`` lists, for diagnostics and generated types.
+    /// ``Keystone/interfaceSchema`` describes, for diagnostics and generated types.
     var interfaces: [String: [String: BridgeMethod]] { get }
 }

@@ -133,8 +133,8 @@ package final class WVJBWire: Sendable {
     /// WVJB's (let it go on). A signal never reaches the network and is never a page change; it is
     /// answered only when the page's main frame made it and the hub admits that frame.
     package func answer(toNavigation uri: String, from frame: CallerFrame) -> SignalAnswer? {
-        let isQueueSignal = PageWire.isWVJBQueueSignal(uri)
-        guard isQueueSignal || PageWire.isWVJBBridgeRequest(uri) else { return nil }
+        let isQueueSignal = Self.isQueueSignal(uri)
+        guard isQueueSignal || Self.isBridgeRequest(uri) else { return nil }
         guard frame.isMainFrame, hub.refusal(of: frame) == nil else { return .cancel }
         if isQueueSignal { return state.withLock({ $0.queueSignalled() }) ? .fetchQueue(script: fetchScript) : .cancel }
         return (try? Keystone.wvjbPageScript()).map { .injectBridge(script: $0) } ?? .cancel
@@ -294,5 +294,24 @@ package final class WVJBWire: Sendable {
     /// A call of WVJB's page entry point with `json` as a string literal, as its script expects.
     private static func delivery(_ json: String) -> String {
         "try{WebViewJavascriptBridge._handleMessageFromObjC(\(JSONText(quoting: json).string))}catch(e){}"
+    }
+}
+
+extension WVJBWire {
+    /// Whether a navigation to `uri` is one of WVJB's signals, which never reach the network.
+    package static func isSignal(_ uri: String) -> Bool {
+        isQueueSignal(uri) || isBridgeRequest(uri)
+    }
+
+    /// WVJB's signal that its queue has messages, in both spellings.
+    package static func isQueueSignal(_ uri: String) -> Bool {
+        let lowered = uri.lowercased()
+        return lowered.hasPrefix("https://__wvjb_queue_message__") || lowered.hasPrefix("wvjbscheme://__wvjb_queue_message__")
+    }
+
+    /// WVJB's boilerplate asking for a bridge, in both spellings.
+    package static func isBridgeRequest(_ uri: String) -> Bool {
+        let lowered = uri.lowercased()
+        return lowered.hasPrefix("https://__bridge_loaded__") || lowered.hasPrefix("wvjbscheme://__bridge_loaded__")
     }
 }

@@ -1,0 +1,11 @@
+// PageWire.swift — the wire protocol a host speaks with the page's own bridge script.
+/// The wire a page's bridge script speaks, when the host serves the page bare (the page brings its
+/// own script). Pages on Keystone's runtime speak DSBridge v3 whatever they were written for.
+public enum PageWire: Sendable, Hashable {
+    /// dsbridge.js 3.1.4: `prompt` and evaluated callbacks.
+    case dsbridge
+    /// WebViewJavascriptBridge 6: a queue the host fetches after a navigation to
+    /// `https://__wvjb_queue_message__`, and `_handleMessageFromObjC` (the hub speaks it through its WVJB wire).
+    case webViewJavascriptBridge
+
+}
