@@ -1,0 +1,175 @@
+// HubStateMachineBytesTests.swift — the byte channel's events in the hub's state machine, as a pure
+// value: tickets opened, presented, spent and withdrawn, and messages whose values have parts.
+import Foundation
+import Testing
+
+@_spi(KeystoneInternal) import KeystoneInterfaces
+@testable import Keystone
+
+@Suite("HubStateMachine: bytes")
+struct HubStateMachineBytesTests {
+    typealias Machine = HubStateMachine<String, String>
+
+    /// A transport whose ticket addresses are `t:` and the ticket.
+    struct Transport: ByteTransport {
+        func address(ofTicket ticket: String) -> String { "t:" + ticket }
+    }
+
+    let parts = ByteParts(marker: "m:", data: [Data([1, 2]), Data([3])])
+    /// A value naming both parts.
+    let value = try! JSONText(validating: Data(#"{"a":"m:0","b":["m:1"]}"#.utf8))
+
+    func machine(runtime: PageRuntime = .keystone, serving: Bool = true, limit: Int = 8, bytes: Int = 1000) -> Machine {
+        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10, transferLimit: limit, pageLoadBytes: bytes)
+        if serving { machine.serveBytes(over: Transport()) }
+        _ = machine.pageDidInitialize(runtime: runtime)
+        return machine
+    }
+
+    func result(_ callback: String = "dscb1") -> PageMessage {
+        .result(callback: callback, value: value, complete: true)
+    }
+
+    func outgoing(_ owner: TicketOwner = .pageCall("dscb1")) -> OutgoingParts {
+        OutgoingParts(parts: parts, owner: owner)
+    }
+
+    /// The ticket of the message `outputs` delivers with parts.
+    func ticket(in outputs: [Machine.Output]?) -> String? {
+        guard case .deliver(.withParts(_, let parts), _, _)? = outputs?.first, case .ticket(let address) = parts.source else { return nil }
+        return String(address.dropFirst(2))
+    }
+
+    @Test func aValuesPartsGoUnderOneTicketToKeystonesRuntimeWithAChannel() throws {
+        var machine = machine()
+        let outputs = machine.send(result(), parts: outgoing(), to: nil)
+        let token = try #require(ticket(in: outputs))
+        guard case .deliver(.withParts(let message, let sent), .keystone, .first)? = outputs?.first else {
+            Issue.record("no message with parts")
+            return
+        }
+        #expect(message == result())
+        #expect(sent.marker == "m:")
+        #expect(sent.sizes == [2, 1])
+        #expect(machine.openTransferCount == 1)
+        guard case .success((_, .parts(let bytes, nil))) = machine.fetchTransfer(token, from: nil) else {
+            Issue.record("the ticket did not fetch the parts")
+            return
+        }
+        #expect(bytes == Data([1, 2, 3]))
+        #expect(machine.openTransferCount == 0)
+    }
+
+    @Test func withoutAChannelTheRuntimeGetsThePartsInTheMessageAndAnyOtherPageBase64InPlace() {
+        var keystoneRuntime = machine(serving: false)
+        #expect(
+            keystoneRuntime.send(result(), parts: outgoing(), to: nil)
+                == [.deliver(.withParts(result(), MessageParts(marker: "m:", sizes: [2, 1], source: .inline([Data([1, 2]), Data([3])]))), .keystone, .first)])
+        var plain = machine(runtime: .dsbridge)
+        let inlined = try! JSONText(validating: Data(#"{"a":"AQI=","b":["Aw=="]}"#.utf8))
+        #expect(plain.send(result(), parts: outgoing(), to: nil) == [.deliver(.result(callback: "dscb1", value: inlined, complete: true), .dsbridge, .first)])
+        #expect(keystoneRuntime.openTransferCount + plain.openTransferCount == 0)
+    }
+
+    @Test func aResultsTicketCountsTowardTheLimitsAndPastThemTheCallFails() {
+        var machine = machine(limit: 1)
+        #expect(ticket(in: machine.send(result("dscb1"), parts: outgoing(), to: nil)) != nil)
+        let refused = machine.send(result("dscb2"), parts: outgoing(.pageCall("dscb2")), to: nil)
+        guard case .deliver(.failure("dscb2", let error), _, _)? = refused?.first else {
+            Issue.record("the result past the limit went out")
+            return
+        }
+        #expect(error.code == .limitExceeded)
+        // Swift's own call may go past it: Swift bounded its bytes when it made them.
+        guard case .made(_, let outputs) = machine.makeCall("call", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
+            Issue.record("the call was not made")
+            return
+        }
+        #expect(ticket(in: outputs) != nil)
+        #expect(machine.openTransferCount == 2)
+    }
+
+    @Test func swiftsCallsPartsGoWithTheCallsAnswerOrCancellation() {
+        var machine = machine()
+        _ = machine.makeCall("answered", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
+        _ = machine.makeCall("cancelled", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
+        #expect(machine.openTransferCount == 2)
+        _ = machine.receiveAnswer(id: 1, complete: true)
+        #expect(machine.openTransferCount == 1)
+        _ = machine.cancelCall(id: 2)
+        #expect(machine.openTransferCount == 0)
+    }
+
+    @Test func swiftsBytesWaitingForThePageCountTowardWhatAPageLoadHolds() {
+        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10, pageLoadBytes: 5)
+        machine.serveBytes(over: Transport())
+        guard case .made = machine.makeCall("first", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
+            Issue.record("the first call was refused")
+            return
+        }
+        guard case .refused("second", let error) = machine.makeCall("second", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
+            Issue.record("bytes past the page load's total were taken")
+            return
+        }
+        #expect(error.code == .limitExceeded)
+        #expect(machine.post(method: "m", arguments: value, parts: parts, to: nil) == nil)
+        #expect(machine.emit(.event(name: "e", value: value), parts: parts, to: nil) == nil)
+    }
+
+    @Test func thePagesPiecesArriveUnderAnOpenTicketUntilItIsClosed() throws {
+        var machine = machine()
+        let grant = ByteTickets<TransferPayload>.Grant(pageLoad: .first, owner: .pageCall("dscb1"), direction: .toSwift, maximumBytes: 10)
+        let stream = ByteStreamBuffer(windowBytes: 10, limit: 10)
+        #expect(try machine.openTransfer("0123456789abcdef0123456789abcdef", for: grant, payload: .stream(stream)).get() == "t:0123456789abcdef0123456789abcdef")
+        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 0, from: nil).get().grant.maximumBytes == 10)
+        #expect(machine.receivedPiece(4, under: "0123456789abcdef0123456789abcdef", keeps: false) == nil)
+        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 1, from: nil).get().grant.maximumBytes == 6)
+        // The method stopped reading: the ticket for the page's bytes goes, a result's stays.
+        _ = machine.send(result(), parts: outgoing(), to: nil)
+        machine.stopReceiving(callback: "dscb1", in: .first)
+        #expect(machine.openTransferCount == 1)
+        #expect(throws: BridgeError.self) { try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 2, from: nil).get() }
+        // The page cancels the call: the rest go with it.
+        #expect(machine.cancelTask(callback: "dscb1") == .found(nil))
+        #expect(machine.openTransferCount == 0)
+    }
+
+    @Test func aTicketIsRefusedWithoutAChannelAndForAPageLoadThatHasGone() {
+        var machine = machine(serving: false)
+        let grant = ByteTickets<TransferPayload>.Grant(pageLoad: .first, owner: .pageCall("dscb1"), direction: .toSwift, maximumBytes: 10)
+        let noChannel = machine.openTransfer("0123456789abcdef0123456789abcdef", for: grant, payload: .parts(Data(), nil))
+        #expect((try? noChannel.get()) == nil)
+        machine.serveBytes(over: Transport())
+        _ = machine.pageDidUnload()
+        guard case .failure(let error) = machine.openTransfer("0123456789abcdef0123456789abcdef", for: grant, payload: .parts(Data(), nil)) else {
+            Issue.record("a ticket was opened for a page load that has gone")
+            return
+        }
+        #expect(error.code == .pageGone)
+    }
+
+    @Test func anUnloadDropsEveryTicketAndWhatWaitedWithItsParts() {
+        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10, pageLoadBytes: 5)
+        machine.serveBytes(over: Transport())
+        _ = machine.makeCall("waiting", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
+        _ = machine.pageDidInitialize(runtime: .keystone)
+        #expect(machine.openTransferCount == 1)
+        _ = machine.pageDidUnload()
+        #expect(machine.openTransferCount == 0)
+        // What the page load held is free again.
+        guard case .made = machine.makeCall("next", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
+            Issue.record("the next page load's call was refused")
+            return
+        }
+    }
+}
+
+extension HubStateMachine.TaskCancel: Equatable where Work: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.notFound, .notFound): true
+        case (.found(let a), .found(let b)): a == b
+        default: false
+        }
+    }
+}
