@@ -88,7 +88,7 @@ extension WebKitGTKHost {
         // The body stream is ours to release; no body is an empty one.
         guard let stream = webkit_uri_scheme_request_get_http_body(request) else { return Data() }
         defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
-        return TransferBody.read(limit: limit) { Int(g_input_stream_read(stream, $0.baseAddress, gsize($0.count), nil, nil)) }
+        return URLSchemeTransport.readBody(limit: limit) { Int(g_input_stream_read(stream, $0.baseAddress, gsize($0.count), nil, nil)) }
     }
 
     /// Hands the engine the hub's answer: its status, headers and body.

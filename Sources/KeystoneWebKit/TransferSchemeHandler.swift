@@ -118,7 +118,7 @@ final class TransferSchemeHandler: NSObject, WKURLSchemeHandler {
             guard let stream = request.httpBodyStream else { return Data() }
             stream.open()
             defer { stream.close() }
-            return TransferBody.read(limit: limit) { buffer in
+            return URLSchemeTransport.readBody(limit: limit) { buffer in
                 buffer.baseAddress.map { stream.read($0.assumingMemoryBound(to: UInt8.self), maxLength: buffer.count) } ?? -1
             }
         }

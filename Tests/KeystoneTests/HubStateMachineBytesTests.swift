@@ -1,9 +1,9 @@
 // HubStateMachineBytesTests.swift — the byte channel's events in the hub's state machine, as a pure
 // value: tickets opened, presented, spent and withdrawn, and messages whose values have parts.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Testing
 
-@_spi(KeystoneInternal) import KeystoneInterfaces
 @testable import Keystone
 
 @Suite("HubStateMachine: bytes")

@@ -81,6 +81,22 @@ package struct ByteParts: Sendable, Hashable {
         return other.splice(json) { out, part in out.append(contentsOf: "\"\(marker)\(offset + part)\"".utf8) }
     }
 
+    /// Keeps `data` as the next part of the value being encoded into `parts` (the marker drawn with
+    /// the first); the string that stands for it in the JSON.
+    package static func add(_ data: Data, to parts: inout ByteParts?) -> String {
+        if parts == nil { parts = ByteParts(marker: newMarker(), data: []) }
+        parts!.data.append(data)
+        return parts!.marker + String(parts!.data.count - 1)
+    }
+
+    /// The part a number in a page's JSON names, where a `Data` is read.
+    static func part(_ index: Int, of parts: [Data], codingPath: [any CodingKey]) throws -> Data {
+        guard parts.indices.contains(index) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "a number names no part of the call's bytes"))
+        }
+        return parts[index]
+    }
+
     /// `json` with each part's marker replaced by the part's index: how a page's runtime names the
     /// parts of its call's argument.
     package func numbered(_ json: Data) -> Data {
@@ -115,24 +131,6 @@ package struct ByteParts: Sendable, Hashable {
     }
 }
 
-/// Collects the `Data` of one value as a Foundation coder encodes it: the first one draws the marker.
-/// (Keystone's own encoder collects its parts itself.)
-final class BytePartCollector: Sendable {
-    private let parts = Locked<ByteParts?>(nil)
-
-    /// Keeps `data` as the next part; the string that stands for it in the JSON.
-    func add(_ data: Data) -> String {
-        parts.withLock { parts in
-            if parts == nil { parts = ByteParts(marker: ByteParts.newMarker(), data: []) }
-            parts!.data.append(data)
-            return parts!.marker + String(parts!.data.count - 1)
-        }
-    }
-
-    /// The parts collected, if any.
-    var collected: ByteParts? { parts.withLock { $0 } }
-}
-
 /// A serializer that moves a value's `Data` as parts beside its JSON: Keystone's two serializers.
 /// A hub offers a page the byte channel only when its serializer is one.
 package protocol BytePartsSerializer: JSONSerializer {
@@ -145,19 +143,4 @@ package protocol BytePartsSerializer: JSONSerializer {
     /// Decodes `type` from `json`, where a `Data` may be a number: the index of one of `parts`,
     /// the page's bytes sent beside the JSON. A `Data` written as base64 still reads as base64.
     func decode<Value: Decodable>(_ type: Value.Type, from json: Data, parts: [Data]) throws -> Value
-}
-
-/// The `Data` of the value being coded now, for a coder whose `Data` strategy Keystone sets
-/// (``FoundationJSONSerializer``): coding is synchronous, so the scope is the coding call.
-enum BytePartsScope {
-    @TaskLocal static var collector: BytePartCollector?
-    @TaskLocal static var parts: [Data]?
-
-    /// The part a number in a page's JSON names, where a `Data` is read.
-    static func part(_ index: Int, of parts: [Data], codingPath: [any CodingKey]) throws -> Data {
-        guard parts.indices.contains(index) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "a number names no part of the call's bytes"))
-        }
-        return parts[index]
-    }
 }

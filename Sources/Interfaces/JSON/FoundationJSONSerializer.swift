@@ -31,14 +31,14 @@ public struct FoundationJSONSerializer: JSONSerializer {
     /// `Data` as base64, or as a part of the value's bytes while they are collected.
     private static func encodeData(_ data: Data, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(BytePartsScope.collector?.add(data) ?? data.base64EncodedString())
+        try container.encode(Self.collected?.withLock { ByteParts.add(data, to: &$0) } ?? data.base64EncodedString())
     }
 
     /// `Data` from base64, or from the part a number names while the page's parts are read.
     private static func decodeData(from decoder: any Decoder) throws -> Data {
         let container = try decoder.singleValueContainer()
-        if let parts = BytePartsScope.parts, let index = try? container.decode(Int.self) {
-            return try BytePartsScope.part(index, of: parts, codingPath: decoder.codingPath)
+        if let parts = Self.received, let index = try? container.decode(Int.self) {
+            return try ByteParts.part(index, of: parts, codingPath: decoder.codingPath)
         }
         guard let data = Data(base64Encoded: try container.decode(String.self)) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "a string is not base64")
@@ -60,13 +60,18 @@ public struct FoundationJSONSerializer: JSONSerializer {
 extension FoundationJSONSerializer: BytePartsSerializer {
     package func encodeMovingParts<Value: Encodable>(_ value: Value) throws -> (json: Data, parts: ByteParts?) {
         guard movesParts, Value.self != JSONValue.self else { return (try encode(value), nil) }
-        let collector = BytePartCollector()
-        let json = try BytePartsScope.$collector.withValue(collector) { try encoder.encode(value) }
-        return (json, collector.collected)
+        let collected = Locked<ByteParts?>(nil)
+        let json = try Self.$collected.withValue(collected) { try encoder.encode(value) }
+        return (json, collected.withLock { $0 })
     }
 
     package func decode<Value: Decodable>(_ type: Value.Type, from json: Data, parts: [Data]) throws -> Value {
         guard movesParts, type != JSONValue.self else { return try decode(type, from: json) }
-        return try BytePartsScope.$parts.withValue(parts) { try decoder.decode(type, from: json) }
+        return try Self.$received.withValue(parts) { try decoder.decode(type, from: json) }
     }
+
+    /// The parts of the value being encoded now, and the page's parts of the value being decoded
+    /// now: Foundation's coders are synchronous, so the scope is the coding call.
+    @TaskLocal private static var collected: Locked<ByteParts?>?
+    @TaskLocal private static var received: [Data]?
 }

@@ -154,7 +154,7 @@ package final class TapeDecoder: Decoder {
 
     private func data(at node: Int) throws -> Data {
         if let parts, tape.nodes[node].kind == .number {
-            return try BytePartsScope.part(integer(Int.self, at: node), of: parts, codingPath: path)
+            return try ByteParts.part(integer(Int.self, at: node), of: parts, codingPath: path)
         }
         guard let data = Data(base64Encoded: try string(at: node)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "a string is not base64"))

@@ -50,9 +50,7 @@ package final class TreeEncoder: Encoder {
 
     /// Keeps `data` as the next part; the string that stands for it in the JSON.
     private func part(_ data: Data) -> String {
-        if parts == nil { parts = ByteParts(marker: ByteParts.newMarker(), data: []) }
-        parts!.data.append(data)
-        return parts!.marker + String(parts!.data.count - 1)
+        ByteParts.add(data, to: &parts)
     }
 
     /// Encodes `value` and writes the whole tree as UTF-8 JSON text.

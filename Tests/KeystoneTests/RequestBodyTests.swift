@@ -1,11 +1,10 @@
-// TransferBodyTests.swift — a byte-channel body read in pieces, never past its limit.
+// RequestBodyTests.swift — a byte-channel body read in pieces, never past its limit.
 import Foundation
+import KeystoneHost
 import Testing
 
-@testable import KeystoneHost
-
 @Suite("Transfer bodies")
-struct TransferBodyTests {
+struct RequestBodyTests {
     /// A reader that hands `bytes` over at most `piece` bytes at a time, counting its reads.
     final class Pieces {
         let bytes: [UInt8]
@@ -31,16 +30,16 @@ struct TransferBodyTests {
     func aBodyWithinItsLimitIsReadWhole(size: Int, piece: Int) {
         let bytes = (0..<size).map { UInt8($0 % 251) }
         let reader = Pieces(bytes, piece: piece)
-        #expect(TransferBody.read(limit: size, reader.read) == Data(bytes))
+        #expect(URLSchemeTransport.readBody(limit: size, reader.read) == Data(bytes))
     }
 
     @Test func aBodyPastItsLimitIsRefusedAtThePieceThatGoesOver() {
         let reader = Pieces(Array(repeating: 1, count: 1 << 16), piece: 10)
-        #expect(TransferBody.read(limit: 25, reader.read) == nil)
+        #expect(URLSchemeTransport.readBody(limit: 25, reader.read) == nil)
         #expect(reader.reads == 3)
     }
 
     @Test func aBodyThatCannotBeReadIsRefused() {
-        #expect(TransferBody.read(limit: 10) { _ in -1 } == nil)
+        #expect(URLSchemeTransport.readBody(limit: 10) { _ in -1 } == nil)
     }
 }
