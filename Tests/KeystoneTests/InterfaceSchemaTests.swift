@@ -101,6 +101,36 @@ struct InterfaceSchemaTests {
         #expect(TypeScriptDeclarations.typeText(schema, direction: .both) == text)
     }
 
+    @Test func dataAnywhereIsBytesTypedAsThePageSendsOrReceivesIt() throws {
+        struct Upload: Codable, Sendable {
+            var name: String
+            var bytes: Data
+        }
+        struct Gallery: Codable, Sendable {
+            var covers: [Data]
+            var thumbnail: Data?
+        }
+        struct Note: Codable, Sendable {
+            var attachment: Data
+        }
+        struct Files: BridgeInterface {
+            func exposeMethods(to methods: inout MethodList) {
+                methods.async("upload") { (upload: Upload) in upload.bytes.count }
+                methods.async("gallery") { () in Gallery(covers: [], thumbnail: nil) }
+                methods.async("echo") { (note: Note) in note }
+            }
+        }
+        let keystone = Keystone()
+        try keystone.register(Files(), namespace: "files")
+        let types = Dictionary(uniqueKeysWithValues: keystone.interfaceSchema.types.map { ($0.name, $0.fields.map(\.type)) })
+        #expect(types["Upload"] == [.string, .bytes])
+        #expect(types["Gallery"] == [.array(.bytes), .bytes])
+        let text = keystone.typeScriptDeclarations
+        #expect(text.contains("export interface Upload {\n  name: string;\n  bytes: Bytes;\n}"), "what the page sends: any bytes")
+        #expect(text.contains("export interface Gallery {\n  covers: Uint8Array[];\n  thumbnail?: Uint8Array | null;\n}"), "what it receives")
+        #expect(text.contains("export interface Note {\n  attachment: Bytes;\n}"), "both ways: any bytes, a Uint8Array among them")
+    }
+
     @Test func aMethodMadeOutsideMethodListHasUnknownTypes() throws {
         struct Raw: BridgeInterface {
             func exposeMethods(to methods: inout MethodList) {

@@ -21,14 +21,18 @@ package enum TypeScriptDeclarations {
             export type KeystoneJSON = null | boolean | number | string | KeystoneJSON[] | { [key: string]: KeystoneJSON };
 
             """
+        let directions = self.directions(in: schema)
         for object in schema.types {
+            // Bytes in a type only the page sends are any bytes; in one it only receives, a
+            // Uint8Array; in one it does both, any bytes (a Uint8Array is one).
+            let direction = directions[object.name] ?? .both
             out += "\nexport interface \(identifier(object.name)) {\n"
             for field in object.fields {
-                let type = typeText(field.type, direction: .both)
+                let type = typeText(field.type, direction: direction)
                 if field.isRequired {
                     out += "  \(propertyName(field.name)): \(type);\n"
                 } else {
-                    out += "  \(propertyName(field.name))?: \(typeText(.optional(field.type), direction: .both));\n"
+                    out += "  \(propertyName(field.name))?: \(typeText(.optional(field.type), direction: direction));\n"
                 }
             }
             out += "}\n"
@@ -88,10 +92,35 @@ package enum TypeScriptDeclarations {
         return "\(indent)/**\n" + lines.map { "\(indent) * \($0)\n" }.joined() + "\(indent) */\n"
     }
 
-    /// Which way a value goes: bytes the page sends may be any kind of bytes; bytes it receives
-    /// are a `Uint8Array` (which a type used both ways takes too).
+    /// Which way a value goes: bytes the page sends may be any kind of bytes, and so may a type's
+    /// used both ways (a `Uint8Array` the page receives is one); bytes it only receives are a
+    /// `Uint8Array`.
     enum Direction {
         case input, output, both
+    }
+
+    /// Which way each named type goes: into Swift (a method's input), to the page (its output), or
+    /// both, following the types' fields.
+    private static func directions(in schema: InterfaceSchema) -> [String: Direction] {
+        let objects = Dictionary(schema.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var into: Set<String> = []
+        var out: Set<String> = []
+        func visit(_ type: TypeSchema, _ seen: inout Set<String>) {
+            switch type {
+            case .optional(let wrapped), .array(let wrapped), .dictionary(let wrapped): visit(wrapped, &seen)
+            case .named(let name):
+                guard seen.insert(name).inserted else { return }
+                for field in objects[name]?.fields ?? [] { visit(field.type, &seen) }
+            default: break
+            }
+        }
+        for method in schema.methods {
+            visit(method.input, &into)
+            visit(method.output, &out)
+        }
+        var directions: [String: Direction] = [:]
+        for name in into.union(out) { directions[name] = into.contains(name) ? (out.contains(name) ? .both : .input) : .output }
+        return directions
     }
 
     static func typeText(_ schema: TypeSchema, direction: Direction) -> String {
@@ -102,7 +131,7 @@ package enum TypeScriptDeclarations {
         case .boolean: "boolean"
         case .number, .integer: "number"
         case .string: "string"
-        case .bytes: direction == .input ? "Bytes" : "Uint8Array"
+        case .bytes: direction == .output ? "Uint8Array" : "Bytes"
         case .byteStream: "ByteSource"
         case .optional(let wrapped):
             if case .optional = wrapped { typeText(wrapped, direction: direction) } else { typeText(wrapped, direction: direction) + " | null" }

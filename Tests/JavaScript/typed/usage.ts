@@ -17,6 +17,12 @@ async function typedPage(): Promise<void> {
   const uploaded: number = await bridge.invoke('binary.upload', new Blob([bytes]).stream(), { onProgress: (moved) => console.log(moved) });
   for await (const chunk of bridge.stream('binary.download', 1 << 20)) console.log(chunk.byteLength + counted + uploaded);
   const running: number = await bridge.invoke('native.runningCalls');
+  // Bytes beside metadata, both ways: any bytes in, a Uint8Array in each place out.
+  const described = await bridge.invoke('binary.describe', { name: 'photo.png', bytes: new Blob([bytes]) });
+  const first: number = described.first;
+  const bundle = await bridge.invoke('binary.bundle', 2);
+  const part: Uint8Array = bundle.parts[0];
+  console.log(first, part.byteLength);
 
   // The typed client: each method by its path.
   const product: number = await bridge.native.math.basic.ops.mul([6, 7]);
@@ -36,6 +42,10 @@ async function typedPage(): Promise<void> {
   const wrong: string = await bridge.invoke('math.add', [1, 2]);
   // @ts-expect-error bytes where the method takes a number
   await bridge.invoke('binary.make', new Uint8Array(3));
-  console.log(running, wrong);
+  // @ts-expect-error a stream is a whole argument, never a value's member
+  await bridge.invoke('binary.describe', { name: 'x', bytes: new Blob([]).stream() });
+  // @ts-expect-error each Data the page receives is a Uint8Array, not text
+  const text: string = (await bridge.invoke('binary.bundle', 1)).parts[0];
+  console.log(running, wrong, text);
 }
 void typedPage;
