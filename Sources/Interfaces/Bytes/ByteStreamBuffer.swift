@@ -66,12 +66,12 @@ package final class ByteStreamBuffer: Sendable {
     /// Whether the stream is over: ended, failed or closed.
     package var isOver: Bool { state.withLock(\.isOver) }
 
-    /// The ticket the page holds for its next piece and has not used.
-    package var unusedTicket: Int? { state.withLock(\.unusedTicket) }
+    /// The leave the page has to send its next piece and has not used.
+    package var unusedLeave: Int? { state.withLock(\.unusedLeave) }
 
-    /// The hub gave the page a ticket for its next piece.
-    package func ticketIssued() {
-        state.withLock { $0.ticketIssued() }
+    /// The hub told the page to send its next piece.
+    package func leaveGiven() {
+        state.withLock { $0.leaveGiven() }
     }
 
     /// Whether the stream stopped before the page ended it.

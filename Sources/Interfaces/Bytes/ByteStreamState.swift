@@ -52,8 +52,8 @@ package struct ByteStreamState<Reader, Poster> {
     private var chunks: [Data] = []
     private var queuedBytes = 0
     private var received = 0
-    private var ticketCount = 0
-    private var waitingTicket: Int?
+    private var leaveCount = 0
+    private var waitingLeave: Int?
     private var end: End?
     private var reader: Reader?
     private var poster: Poster?
@@ -69,14 +69,14 @@ package struct ByteStreamState<Reader, Poster> {
     /// Whether the stream is over: ended, failed or closed.
     package var isOver: Bool { end != nil }
 
-    /// The number of the ticket the page holds for its next piece and has not used: a page that
+    /// The number of the leave the page has to send its next piece and has not used: a page that
     /// keeps the same one unused is idle.
-    package var unusedTicket: Int? { waitingTicket }
+    package var unusedLeave: Int? { waitingLeave }
 
-    /// The hub gave the page a ticket for its next piece.
-    package mutating func ticketIssued() {
-        ticketCount += 1
-        waitingTicket = ticketCount
+    /// The hub told the page to send its next piece (``ByteStreamRoom/more``).
+    package mutating func leaveGiven() {
+        leaveCount += 1
+        waitingLeave = leaveCount
     }
 
     /// Whether the stream stopped before the page ended it: it failed, or the method stopped
@@ -91,7 +91,7 @@ package struct ByteStreamState<Reader, Poster> {
     /// The page posted `chunk`, answered through `poster`.
     package mutating func deliver(_ chunk: Data, answeredThrough poster: Poster) -> Actions {
         var actions = Actions()
-        waitingTicket = nil
+        waitingLeave = nil
         switch end {
         case .failed(let error):
             actions.poster = (poster, .refused(error))

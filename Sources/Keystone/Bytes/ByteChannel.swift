@@ -78,7 +78,7 @@ struct ByteChannel {
             let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: streamBytes)
             let answer = open(call, size: streamBytes, payload: .stream(stream), epoch: epoch)
             guard case .ticket = answer else { return answer }
-            stream.ticketIssued()
+            stream.leaveGiven()
             watchIdle(stream, callback: callback, epoch: epoch)
             // The method starts now; should it be refused, its stream's ticket goes with it.
             let started = InboundCallRunner(keystone: keystone, call: call.with(stream: stream), epoch: epoch, route: route).answer()
@@ -154,7 +154,7 @@ struct ByteChannel {
             stream.deliver(body) { [keystone] room in
                 switch room {
                 case .more:
-                    stream.ticketIssued()
+                    stream.leaveGiven()
                     respond(.more)
                 case .done:
                     respond(.done)
@@ -275,7 +275,7 @@ struct ByteChannel {
             while true {
                 // Cancelled: the stream is over, and what ended it took its ticket back too.
                 guard (try? await clock.sleep(for: timeout)) != nil, !stream.isOver else { return }
-                guard let unused = stream.unusedTicket else {
+                guard let unused = stream.unusedLeave else {
                     seen = nil
                     continue
                 }
