@@ -65,10 +65,10 @@ enum FuzzHarness {
         let stub = theirs["_dscbstub"]
         guard case .success(let wrapper) = ours else {
             // The only objects the split refuses: one whose `_dscbstub` is not a string, and one
-            // whose `_dsbytes` is not `true`, `false` or a byte count written plainly (which the
+            // whose `_dsparts` is not a list of byte counts written plainly or `"stream"` (which the
             // parsed value no longer shows). (Linux's JSONSerialization also reads a trailing
             // comma, which JSON.parse and RFC 8259 refuse.)
-            if stub == nil || stub is String, theirs["_dsbytes"] == nil, !hasTrailingComma(text) { fail("the split refused a JSON object", text) }
+            if stub == nil || stub is String, theirs["_dsparts"] == nil, !hasTrailingComma(text) { fail("the split refused a JSON object", text) }
             return
         }
         if stub != nil, !(stub is String) { fail("the split took a callback that is not a string", text) }
