@@ -18,7 +18,6 @@
   var CODE_FAILED = 5;
   var CODE_CANCELLED = 6;
   var CODE_PAGE_GONE = 7;
-  var CODE_NOT_ALLOWED = 11;
 
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
