@@ -64,6 +64,16 @@ struct CallWrapperTests {
         #expect(wrapper.parts == parts)
     }
 
+    @Test func aCallCarriesAtMostSoManyParts() throws {
+        let most = "[" + Array(repeating: "0", count: CallWrapper.maximumParts).joined(separator: ",") + "]"
+        let parts = try CallWrapper(splitting: Data(#"{"data":0,"_dsparts":\#(most)}"#.utf8)).parts
+        guard case .sizes(let sizes) = parts else { return #expect(Bool(false), "the most parts were refused") }
+        #expect(sizes.count == CallWrapper.maximumParts)
+        let more = "[0," + most.dropFirst()
+        let error = #expect(throws: BridgeError.self) { _ = try CallWrapper(splitting: Data(#"{"data":0,"_dsparts":\#(more)}"#.utf8)).parts.map { _ in 0 } }
+        #expect(error?.code == .limitExceeded)
+    }
+
     @Test(arguments: [
         #"-1"#, #"[1.5]"#, #"[1e3]"#, #"[007]"#, #"["8"]"#, #""Stream""#, #"[1234567890123456]"#, #"null"#, #"true"#, #"[1,]"#, #"[,1]"#,
         #"[1 2]"#, #"{}"#,

@@ -109,6 +109,7 @@ package struct CallWrapper: Sendable {
         if JSONObjectMembers.spells(token, streamToken) { return .success(.stream) }
         let malformed = Result<Parts?, BridgeError>.failure(
             BridgeError(code: .malformedMessage, message: "_dsparts is neither a list of byte counts nor \"stream\""))
+        let tooMany = Result<Parts?, BridgeError>.failure(BridgeError(code: .limitExceeded, message: "a call carries at most \(maximumParts) parts"))
         guard token.count >= 2, token.first == UInt8(ascii: "["), token.last == UInt8(ascii: "]") else { return malformed }
         var sizes: [Int] = []
         var digits = 0
@@ -121,15 +122,25 @@ package struct CallWrapper: Sendable {
                 digits += 1
             case UInt8(ascii: ","):
                 guard digits > 0 else { return malformed }
+                guard sizes.count < maximumParts else { return tooMany }
                 sizes.append(size)
                 (digits, size) = (0, 0)
             default:
                 return malformed
             }
         }
-        if digits > 0 { sizes.append(size) } else if !sizes.isEmpty { return malformed }
+        if digits > 0 {
+            guard sizes.count < maximumParts else { return tooMany }
+            sizes.append(size)
+        } else if !sizes.isEmpty {
+            return malformed
+        }
         return .success(sizes.isEmpty ? nil : .sizes(sizes))
     }
+
+    /// The most parts one call's argument may have: thousands of thumbnails, not a flood of empty
+    /// ones each the hub would keep.
+    static let maximumParts = 65_536
 
     private static let streamToken = Array(#""stream""#.utf8)
     private static let trueToken = Array("true".utf8)
