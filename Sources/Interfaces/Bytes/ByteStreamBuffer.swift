@@ -6,7 +6,7 @@ import Foundation
 /// them as the page posts them, and the method reads them through its ``ByteStream``.
 package final class ByteStreamBuffer: Sendable {
     /// Answers the page's post of a chunk: whether to post the next.
-    package typealias Poster = @Sendable (ByteStreamRoom) -> Void
+    package typealias Poster = @Sendable (ByteResponse) -> Void
     private typealias Reader = CheckedContinuation<Result<Data?, BridgeError>, Never>
     private let state: Locked<ByteStreamState<Reader, Poster>>
     /// What watches the stream for an idle page, ended with the stream: nothing outlives it.

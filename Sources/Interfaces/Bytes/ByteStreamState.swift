@@ -2,16 +2,6 @@
 // posted, waiting for the method that reads them, and when the page may post the next.
 import Foundation
 
-/// What the page hears after posting a chunk of a stream: whether to post the next.
-package enum ByteStreamRoom: Sendable, Equatable {
-    /// The stream has room: post the next chunk.
-    case more
-    /// The stream is over for the page: the method stopped reading (returned, or its call ended).
-    case done
-    /// The stream failed: too many bytes, or its call was cancelled.
-    case refused(BridgeError)
-}
-
 /// The state of one stream of bytes from the page into a method, without locks or side effects.
 ///
 /// The page posts one chunk at a time and posts the next only once told there is room: a chunk is
@@ -27,7 +17,7 @@ package struct ByteStreamState<Reader, Poster> {
     /// What to do after an event: resume a reader, answer a poster, both or neither.
     package struct Actions {
         package var reader: (Reader, Read)?
-        package var poster: (Poster, ByteStreamRoom)?
+        package var poster: (Poster, ByteResponse)?
     }
 
     /// What the next read does.
@@ -73,7 +63,7 @@ package struct ByteStreamState<Reader, Poster> {
     /// keeps the same one unused is idle.
     package var unusedLeave: Int? { waitingLeave }
 
-    /// The hub told the page to send its next piece (``ByteStreamRoom/more``).
+    /// The hub told the page to send its next piece (``ByteResponse/more``).
     package mutating func leaveGiven() {
         leaveCount += 1
         waitingLeave = leaveCount
@@ -168,7 +158,7 @@ package struct ByteStreamState<Reader, Poster> {
         }
     }
 
-    private mutating func stop(_ reason: End, poster room: ByteStreamRoom, reader read: Read) -> Actions {
+    private mutating func stop(_ reason: End, poster room: ByteResponse, reader read: Read) -> Actions {
         var actions = Actions()
         if case .failed = end { return actions }
         if case .closed = end { return actions }

@@ -151,17 +151,11 @@ struct ByteChannel {
                 return respond(refused(error))
             }
             _ = keystone.storage.update { $0.receivedPiece(body.count, under: token, keeps: false) }
-            stream.deliver(body) { [keystone] room in
-                switch room {
-                case .more:
-                    stream.leaveGiven()
-                    respond(.more)
-                case .done:
-                    respond(.done)
-                case .refused(let error):
-                    keystone.storage.update { $0.closeTransfer(token) }
-                    respond(.refused(error))
-                }
+            // The method's reading answers the piece: more once it has room, done, or refused.
+            stream.deliver(body) { [keystone] answer in
+                if answer == .more { stream.leaveGiven() }
+                if case .refused = answer { keystone.storage.update { $0.closeTransfer(token) } }
+                respond(answer)
             }
         case .call(let call, let route, let sizes, let gathered):
             // A stream's piece is read no further than the window a stream is held back by.

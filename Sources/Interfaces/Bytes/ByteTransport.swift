@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The hub never sees a transport's protocol. It issues tickets over the call channel, each at the
 /// ``address(ofTicket:)`` the transport gives it; the transport turns each request the page makes
-/// into a ``ByteRequest`` and hands it to ``BridgeHub/receiveBytes(_:readBody:respond:)``, then
+/// into a ``ByteRequest`` and hands it to the hub (`BridgeHub.receiveBytes(_:readBody:respond:)`), then
 /// turns the ``ByteResponse`` into its own answer.
 ///
 /// # Implementation requirements
@@ -48,7 +48,8 @@ public struct ByteRequest: Sendable, Hashable {
     }
 }
 
-/// The hub's answer to one ``ByteRequest``.
+/// The hub's answer to one ``ByteRequest``; a stream's pieces are answered `more`, `done` or
+/// `refused` by the method reading them (``ByteStream``), as it has room.
 public enum ByteResponse: Sendable, Hashable {
     /// The parts fetched, one after another.
     case bytes(Data)
