@@ -4,7 +4,7 @@ import Foundation
 
 /// Everything a Keystone shares between threads, without locks, tasks or side effects: the page's
 /// lifecycle (its load, whether it has initialized, which runtime it announced), the Swift calls
-/// waiting for the page, and the page's calls running in Swift.
+/// waiting for the page, the page's calls running in Swift, and the byte channel's tickets.
 ///
 /// Each event returns what must happen next: messages for the evaluator (``Output``), calls to
 /// settle, work to cancel. ``HubStorage`` holds it behind one lock and acts on what it returns
@@ -17,6 +17,9 @@ import Foundation
 /// - A Swift call settles once. A `call` takes the page's first answer; when that answer says more
 ///   will follow, the call stays open (and counts toward the limit) so later answers are reported
 ///   rather than dropped unnoticed, until one is marked complete or the page unloads.
+/// - A message whose value has parts gets their ticket as it goes out, where the page runs
+///   Keystone's runtime on a host with a byte channel, and base64 otherwise (``prepare(_:)``); a
+///   ticket goes with its owner (a call of either side) and with its page load.
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// What the evaluator must do, in order.
     enum Output: Sendable, Hashable {
