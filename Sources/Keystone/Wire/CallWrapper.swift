@@ -107,33 +107,30 @@ package struct CallWrapper: Sendable {
     /// exact); `"stream"`, the argument as a stream. Anything else is refused.
     private static func parts(_ token: UnsafeRawBufferPointer) -> Result<Parts?, BridgeError> {
         if JSONObjectMembers.spells(token, streamToken) { return .success(.stream) }
-        let malformed = Result<Parts?, BridgeError>.failure(
-            BridgeError(code: .malformedMessage, message: "_dsparts is neither a list of byte counts nor \"stream\""))
-        let tooMany = Result<Parts?, BridgeError>.failure(BridgeError(code: .limitExceeded, message: "a call carries at most \(maximumParts) parts"))
-        guard token.count >= 2, token.first == UInt8(ascii: "["), token.last == UInt8(ascii: "]") else { return malformed }
+        guard token.count >= 2, token.first == UInt8(ascii: "["), token.last == UInt8(ascii: "]") else { return .failure(Self.malformedParts) }
         var sizes: [Int] = []
         var digits = 0
         var size = 0
         for byte in token.dropFirst().dropLast() {
             switch byte {
             case 0x30...0x39:
-                guard digits < 15, digits == 0 || size > 0 else { return malformed }
+                guard digits < 15, digits == 0 || size > 0 else { return .failure(Self.malformedParts) }
                 size = size * 10 + Int(byte - 0x30)
                 digits += 1
             case UInt8(ascii: ","):
-                guard digits > 0 else { return malformed }
-                guard sizes.count < maximumParts else { return tooMany }
+                guard digits > 0 else { return .failure(Self.malformedParts) }
+                guard sizes.count < maximumParts else { return .failure(Self.tooManyParts) }
                 sizes.append(size)
                 (digits, size) = (0, 0)
             default:
-                return malformed
+                return .failure(Self.malformedParts)
             }
         }
         if digits > 0 {
-            guard sizes.count < maximumParts else { return tooMany }
+            guard sizes.count < maximumParts else { return .failure(Self.tooManyParts) }
             sizes.append(size)
         } else if !sizes.isEmpty {
-            return malformed
+            return .failure(Self.malformedParts)
         }
         return .success(sizes.isEmpty ? nil : .sizes(sizes))
     }
@@ -141,6 +138,10 @@ package struct CallWrapper: Sendable {
     /// The most parts one call's argument may have: thousands of thumbnails, not a flood of empty
     /// ones each the hub would keep.
     static let maximumParts = 65_536
+
+    /// The refusals of an announcement, made once: the commonest call reads `[]` and makes none.
+    private static let malformedParts = BridgeError(code: .malformedMessage, message: "_dsparts is neither a list of byte counts nor \"stream\"")
+    private static let tooManyParts = BridgeError(code: .limitExceeded, message: "a call carries at most \(maximumParts) parts")
 
     private static let streamToken = Array(#""stream""#.utf8)
     private static let trueToken = Array("true".utf8)
