@@ -162,8 +162,9 @@ public struct URLSchemeTransport: ByteTransport {
         // holds: a chunk of a stream is one piece of 1 MiB at most, so no more is set aside at first.
         var body = Data()
         body.reserveCapacity(min(max(limit, 0), 1 << 20))
-        // One byte past the limit is enough to know the body is too long.
-        var buffer = [UInt8](repeating: 0, count: min(1 << 20, max(limit, 0) + 1))
+        // One byte past the limit is enough to know the body is too long (a limit of Int.max has
+        // no byte past it, and needs none: no body is that long).
+        var buffer = [UInt8](repeating: 0, count: limit < 1 << 20 ? max(limit, 0) + 1 : 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes(read)
             if count == 0 { return body }

@@ -211,6 +211,20 @@ struct ByteTransferTests {
         #expect(keystone.openTransferCount == 0)
     }
 
+    @Test func sizesThatAddUpPastWhatAnIntHoldsAreRefusedNotTrapped() {
+        // 10,000 sizes of 15 digits each: more than Int.max in all.
+        var components = KeystoneComponents()
+        components.limits.transferBytes = .max
+        let keystone = Keystone(components: components)
+        try? keystone.register(Binary(), namespace: "binary")
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
+        page.initialize()
+        let sizes = Array(repeating: "999999999999999", count: 10_000).joined(separator: ",")
+        let answer = page.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb95_x","_dsparts":[\#(sizes)]}"#)
+        #expect(answer?.contains(#""code":12"#) == true)
+        #expect(keystone.openTransferCount == 0)
+    }
+
     @Test func bytesMoreThanAnnouncedAreRefusedAndTheCallFailsThroughItsCallback() async throws {
         let answer = page.prompt("binary.count", argumentText: #"{"data":0,"_dscbstub":"dscb90_x","_dsparts":[4]}"#)
         let address = try #require(ticketAddress(answer))

@@ -42,4 +42,9 @@ struct RequestBodyTests {
     @Test func aBodyThatCannotBeReadIsRefused() {
         #expect(URLSchemeTransport.readBody(limit: 10) { _ in -1 } == nil)
     }
+
+    @Test func aLimitOfIntMaxReadsABodyWhole() {
+        let reader = Pieces(Array(repeating: 2, count: 3000), piece: 1000)
+        #expect(URLSchemeTransport.readBody(limit: .max, reader.read) == Data(repeating: 2, count: 3000))
+    }
 }

@@ -56,9 +56,12 @@ struct ByteChannel {
         let limit = keystone.components.limits.transferBytes
         switch announced {
         case .sizes(let sizes):
-            let total = sizes.reduce(0) { $0 + $1 }
-            guard total <= limit else {
-                return keystone.refuse(Self.tooManyBytes(limit), callback: callback)
+            // Summed with a check at each size: a page's sizes may add up past what an Int holds.
+            var total = 0
+            for size in sizes {
+                let (sum, overflows) = total.addingReportingOverflow(size)
+                guard !overflows, sum <= limit else { return keystone.refuse(Self.tooManyBytes(limit), callback: callback) }
+                total = sum
             }
             guard total > 0 else {
                 return InboundCallRunner(keystone: keystone, call: call.with(received: sizes.map { _ in Data() }), epoch: epoch, route: route).answer()
