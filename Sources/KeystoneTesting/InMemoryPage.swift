@@ -459,13 +459,7 @@ public final class InMemoryPage: EvaluationTarget {
             }
             switch hub.receiveBytesNow(request, readBody: { _ in Data() }) {
             case .bytes(let bytes) where bytes.count == parts.sizes.reduce(0, +):
-                var data: [Data] = []
-                var start = bytes.startIndex
-                for size in parts.sizes {
-                    data.append(bytes[start..<(start + size)])
-                    start += size
-                }
-                return .success(ByteParts(marker: parts.marker, data: data))
+                return .success(ByteParts(marker: parts.marker, data: ByteParts.split(bytes, sizes: parts.sizes)))
             case .refused(let error): return .failure(error)
             default: return .failure(BridgeError(code: .failed, message: "the bytes arrived cut short"))
             }
@@ -563,8 +557,7 @@ public final class InMemoryPage: EvaluationTarget {
         let arguments = try encodeCall(value, callback: callback, parts: sizes)
         let answer = hub.refusal(of: frame) ?? hub.handleMessage(method, arguments: arguments, frame: frame)
         if let address = ticket(answer) {
-            var bytes = Data()
-            for part in found.data { bytes.append(part) }
+            var bytes = found.joined
             var piece = 0
             while !bytes.isEmpty {
                 let next = bytes.prefix(Self.pieceBytes)

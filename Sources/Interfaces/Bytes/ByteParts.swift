@@ -25,6 +25,29 @@ package struct ByteParts: Sendable, Hashable {
     /// The parts' bytes in all.
     package var byteCount: Int { data.reduce(0) { $0 + $1.count } }
 
+    /// The parts one after another, as one transfer carries them: a single part as it is, without
+    /// a copy.
+    package var joined: Data {
+        guard data.count != 1 else { return data[0] }
+        var bytes = Data()
+        bytes.reserveCapacity(byteCount)
+        for part in data { bytes.append(part) }
+        return bytes
+    }
+
+    /// `bytes`, parts one after another, cut into parts of `sizes` bytes each (which must add up to
+    /// its count).
+    package static func split(_ bytes: Data, sizes: [Int]) -> [Data] {
+        var parts: [Data] = []
+        parts.reserveCapacity(sizes.count)
+        var start = bytes.startIndex
+        for size in sizes {
+            parts.append(bytes[start..<(start + size)])
+            start += size
+        }
+        return parts
+    }
+
     /// A new marker: the prefix and 128 bits from the system's random source.
     package static func newMarker() -> String {
         var generator = SystemRandomNumberGenerator()

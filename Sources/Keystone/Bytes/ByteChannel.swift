@@ -42,6 +42,17 @@ struct ByteChannel {
         keystone.partsSerializer.map { CallParts(serializer: $0, origin: origin) }
     }
 
+    /// The parts of a result of the call behind `callback`, to go beside it to a frame of `origin`;
+    /// `flow`, the call's parts when a producer waits for them to be fetched.
+    /// - Throws: `limitExceeded` past ``BridgeLimits/transferBytes``.
+    func resultParts(_ claimed: ByteParts, callback: String, origin: String?, flow: CallParts? = nil) throws(BridgeError) -> OutgoingParts {
+        let limit = keystone.components.limits.transferBytes
+        guard claimed.byteCount <= limit else {
+            throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
+        }
+        return OutgoingParts(parts: claimed, owner: .pageCall(callback), origin: origin, flow: flow)
+    }
+
     // MARK: Page → Swift
 
     /// The page announced its call's parts: the call is checked as far as it can be without them,
@@ -179,7 +190,7 @@ struct ByteChannel {
             // The last of the call's parts: it runs with them, its outcome through its callback.
             close(token)
             respond(.done)
-            run(call, with: Self.split(gathered.withLock { $0 }, sizes), route: route, epoch: grant.pageLoad)
+            run(call, with: ByteParts.split(gathered.withLock { $0 }, sizes: sizes), route: route, epoch: grant.pageLoad)
         case .parts:
             respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
         }
@@ -221,18 +232,6 @@ struct ByteChannel {
 
     private func close(_ token: String) {
         keystone.storage.update { $0.closeTransfer(token) }
-    }
-
-    /// `bytes` cut into parts of `sizes` bytes each.
-    static func split(_ bytes: Data, _ sizes: [Int]) -> [Data] {
-        var parts: [Data] = []
-        parts.reserveCapacity(sizes.count)
-        var start = bytes.startIndex
-        for size in sizes {
-            parts.append(bytes[start..<(start + size)])
-            start += size
-        }
-        return parts
     }
 
     /// A piece's body, read no further than `limit`: refused `tooLarge` past it, and refused when

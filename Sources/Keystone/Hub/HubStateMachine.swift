@@ -167,12 +167,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard let transport, parts.parts.byteCount > 0 else {
             return .withParts(message, MessageParts(marker: parts.parts.marker, sizes: sizes, source: .inline(parts.parts.data)))
         }
-        // One part is sent as it is; several, one after another in one buffer.
-        var bytes = parts.parts.data.count == 1 ? parts.parts.data[0] : Data()
-        if parts.parts.data.count > 1 {
-            bytes.reserveCapacity(parts.parts.byteCount)
-            for part in parts.parts.data { bytes.append(part) }
-        }
+        let bytes = parts.parts.joined
         let token = ByteChannel.newToken()
         let grant = ByteTickets<TransferPayload>.Grant(
             pageLoad: epoch, owner: parts.owner, direction: .toPage, maximumBytes: bytes.count, origin: parts.origin)

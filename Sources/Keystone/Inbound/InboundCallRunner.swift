@@ -196,16 +196,15 @@ struct InboundCallRunner {
         _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
         keystone: Keystone
     ) throws {
-        let limit = keystone.components.limits.transferBytes
-        guard claimed.byteCount <= limit else {
-            throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
+        var outgoing: OutgoingParts?
+        if case .callback(let callback, _) = destination {
+            outgoing = try keystone.byteChannel.resultParts(claimed, callback: callback, origin: parts.origin, flow: parts)
         }
         let value = try JSONText(validating: json)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        guard case .callback(let callback, let epoch) = destination else { return }
-        let outgoing = OutgoingParts(parts: claimed, owner: .pageCall(callback), origin: parts.origin, flow: parts)
+        guard case .callback(let callback, let epoch) = destination, let outgoing else { return }
         keystone.send(.result(callback: callback, value: value, complete: isFinal), parts: outgoing, to: epoch)
     }
 }

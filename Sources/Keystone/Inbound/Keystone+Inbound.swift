@@ -144,14 +144,15 @@ extension Keystone {
             return .accepted
         }
         if let parts = call.parts, let claimed = parts.claim(in: value) {
-            let limit = components.limits.transferBytes
-            guard claimed.byteCount <= limit else {
-                return fail(BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)"))
+            let outgoing: OutgoingParts
+            do throws(BridgeError) {
+                outgoing = try byteChannel.resultParts(claimed, callback: callback, origin: parts.origin)
+            } catch {
+                return fail(error)
             }
             guard let result = try? JSONText(validating: value) else {
                 return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
             }
-            let outgoing = OutgoingParts(parts: claimed, owner: .pageCall(callback), origin: parts.origin)
             send(.result(callback: callback, value: result, complete: true), parts: outgoing, to: epoch)
             return .accepted
         }
