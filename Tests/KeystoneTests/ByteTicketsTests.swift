@@ -1,4 +1,5 @@
 // ByteTicketsTests.swift — the tickets that authorise byte transfers, as a pure value.
+import Foundation
 import Testing
 
 @testable import Keystone
@@ -14,8 +15,7 @@ struct SequenceGenerator: RandomNumberGenerator {
     }
 }
 
-/// Tickets whose payload is a number, for these tests.
-typealias Tickets = ByteTickets<Int>
+typealias Tickets = ByteTickets
 
 @Suite("Byte-transfer tickets")
 struct ByteTicketsTests {
@@ -23,28 +23,37 @@ struct ByteTicketsTests {
     let a = String(repeating: "a", count: 32)
     let b = String(repeating: "b", count: 32)
 
-    func code(of result: Result<(grant: Tickets.Grant, payload: Int), BridgeError>) -> BridgeError.Code? {
+    /// Which way a test's ticket moves bytes: its payload's.
+    enum Way { case toSwift, toPage }
+
+    func code(of result: Result<ByteTicket, BridgeError>) -> BridgeError.Code? {
         if case .failure(let error) = result { error.code } else { nil }
     }
 
-    func grant(_ callback: String = "dscb1", _ direction: Tickets.Direction = .toSwift, origin: String? = nil) -> Tickets.Grant {
-        Tickets.Grant(pageLoad: load, owner: .pageCall(callback), direction: direction, maximumBytes: 1 << 20, origin: origin)
+    /// A ticket of `callback`'s: for a stream of up to 1 MiB from the page, or for `holding` bytes
+    /// of parts to it.
+    func ticket(_ callback: String = "dscb1", _ way: Way = .toSwift, origin: String? = nil, holding: Int = 0) -> ByteTicket {
+        switch way {
+        case .toSwift: ByteTicket(pageLoad: load, owner: .pageCall(callback), payload: .stream(ByteStream([])), maximumBytes: 1 << 20, origin: origin)
+        case .toPage: ByteTicket(pageLoad: load, owner: .pageCall(callback), payload: .parts(Data(count: holding), of: nil), origin: origin)
+        }
     }
 
     @Test func aFetchSpendsItsTicket() throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(a, for: grant("dscb1", .toPage), payload: 0)
-        #expect(try tickets.redeem(a, in: load).get().grant == grant("dscb1", .toPage))
+        try tickets.issue(a, ticket("dscb1", .toPage))
+        let redeemed = try tickets.redeem(a, in: load).get()
+        #expect(redeemed.owner == .pageCall("dscb1") && redeemed.movesToPage)
         #expect(code(of: tickets.redeem(a, in: load)) == .notAllowed)
         #expect(tickets.count == 0)
     }
 
     @Test func thePagesPiecesComeInOrderUnderOneTicketUntilItIsClosed() throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(a, for: grant(), payload: 7)
-        #expect(try tickets.present(a, piece: 0, in: load).get().payload == 7)
+        try tickets.issue(a, ticket())
+        #expect(try tickets.present(a, piece: 0, in: load).get().nextPiece == 0)
         #expect(tickets.received(100, under: a, keeps: false) == nil)
-        #expect(try tickets.present(a, piece: 1, in: load).get().grant.maximumBytes == (1 << 20) - 100)
+        #expect(try tickets.present(a, piece: 1, in: load).get().maximumBytes == (1 << 20) - 100)
         #expect(tickets.count == 1)
         tickets.takeBack(a)
         #expect(code(of: tickets.present(a, piece: 2, in: load)) == .notAllowed)
@@ -53,7 +62,7 @@ struct ByteTicketsTests {
     @Test(arguments: [0, 2, -1, 99])
     func aPieceOutOfOrderIsRefusedAndSpendsTheTicket(piece: Int) throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(a, for: grant(), payload: 0)
+        try tickets.issue(a, ticket())
         _ = tickets.present(a, piece: 0, in: load)
         #expect(code(of: tickets.present(a, piece: piece, in: load)) == .malformedMessage)
         #expect(code(of: tickets.present(a, piece: 1, in: load)) == .notAllowed)
@@ -61,24 +70,24 @@ struct ByteTicketsTests {
 
     @Test func aRequestThatSaysNoOriginIsRefusedATicketIssuedToAnOrigin() throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(a, for: grant("dscb1", .toPage, origin: "https://app.example"), payload: 0)
+        try tickets.issue(a, ticket("dscb1", .toPage, origin: "https://app.example"))
         #expect(code(of: tickets.redeem(a, in: load, from: nil)) == .notAllowed)
-        try tickets.issue(b, for: grant("dscb1", .toPage, origin: "https://app.example"), payload: 0)
+        try tickets.issue(b, ticket("dscb1", .toPage, origin: "https://app.example"))
         #expect(code(of: tickets.redeem(b, in: load, from: "https://app.example")) == nil)
     }
 
     @Test func aTicketUsedFromAnotherOriginIsRefusedAndSpent() throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(a, for: grant(origin: "https://app.example"), payload: 7)
+        try tickets.issue(a, ticket(origin: "https://app.example"))
         #expect(code(of: tickets.present(a, piece: 0, in: load, from: "https://evil.example")) == .notAllowed)
         #expect(code(of: tickets.present(a, piece: 0, in: load, from: "https://app.example")) == .notAllowed)
-        try tickets.issue(a, for: grant(origin: "https://app.example"), payload: 7)
-        #expect(try tickets.present(a, piece: 0, in: load, from: "https://app.example").get().payload == 7)
+        try tickets.issue(a, ticket(origin: "https://app.example"))
+        #expect(try tickets.present(a, piece: 0, in: load, from: "https://app.example").get().origin == "https://app.example")
     }
 
     @Test func aTicketTakenBackIsGoneWithItsBytes() throws {
         var tickets = Tickets(limit: 4, byteLimit: 100)
-        try tickets.issue(a, for: grant("dscb1", .toPage), payload: 0, holding: 60)
+        try tickets.issue(a, ticket("dscb1", .toPage, holding: 60))
         tickets.takeBack(a)
         #expect(tickets.count == 0)
         #expect(tickets.heldBytes == 0)
@@ -90,14 +99,14 @@ struct ByteTicketsTests {
     @Test func theBytesTicketsHoldAreBoundedInAllAndFreedAsTheyGo() throws {
         var tickets = Tickets(limit: 64, byteLimit: 1000)
         let tokens = (0..<4).map { String(repeating: "\($0)", count: 32) }
-        try tickets.issue(tokens[0], for: grant("dscb1", .toPage), payload: 0, holding: 600)
-        let refused = #expect(throws: BridgeError.self) { try tickets.issue(tokens[1], for: grant("dscb2", .toPage), payload: 0, holding: 401) }
+        try tickets.issue(tokens[0], ticket("dscb1", .toPage, holding: 600))
+        let refused = #expect(throws: BridgeError.self) { try tickets.issue(tokens[1], ticket("dscb2", .toPage, holding: 401)) }
         #expect(refused == BridgeError(code: .limitExceeded, message: "the page load would hold more bytes than BridgeLimits.pageLoadBytes (1000 bytes)"))
-        try tickets.issue(tokens[1], for: grant("dscb2", .toPage), payload: 0, holding: 400)
+        try tickets.issue(tokens[1], ticket("dscb2", .toPage, holding: 400))
         #expect(tickets.heldBytes == 1000)
         _ = tickets.redeem(tokens[0], in: load)  // fetched: its bytes go
         #expect(tickets.heldBytes == 400)
-        tickets.issuePastLimit(tokens[2], for: grant("dscb3", .toPage), payload: 0, holding: 300)
+        tickets.issuePastLimit(tokens[2], ticket("dscb3", .toPage, holding: 300))
         tickets.withdraw(.pageCall("dscb2"), in: load)
         #expect(tickets.heldBytes == 300)
         tickets.pageDidUnload()
@@ -106,7 +115,7 @@ struct ByteTicketsTests {
 
     @Test func thePagesBytesACallGathersCountAsTheyArriveAndPastTheLimitSpendTheTicket() throws {
         var tickets = Tickets(limit: 4, byteLimit: 1000)
-        try tickets.issue(a, for: grant(), payload: 0)
+        try tickets.issue(a, ticket())
         #expect(tickets.received(900, under: a, keeps: true) == nil)
         #expect(tickets.heldBytes == 900)
         #expect(tickets.received(101, under: a, keeps: true)?.code == .limitExceeded)
@@ -116,13 +125,13 @@ struct ByteTicketsTests {
 
     @Test func aTicketUsedTheWrongWayOrInAnotherPageLoadIsRefusedAndSpent() throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(a, for: grant(), payload: 0)
+        try tickets.issue(a, ticket())
         #expect(code(of: tickets.redeem(a, in: load)) == .notAllowed)
         #expect(code(of: tickets.present(a, piece: 0, in: load)) == .notAllowed)  // spent by the misuse
-        try tickets.issue(a, for: grant("dscb1", .toPage), payload: 0)
+        try tickets.issue(a, ticket("dscb1", .toPage))
         #expect(code(of: tickets.present(a, piece: 0, in: load)) == .notAllowed)
         #expect(code(of: tickets.redeem(a, in: load)) == .notAllowed)
-        try tickets.issue(a, for: grant(), payload: 0)
+        try tickets.issue(a, ticket())
         #expect(code(of: tickets.present(a, piece: 0, in: PageEpoch(rawValue: 4))) == .notAllowed)
         #expect(tickets.count == 0)
     }
@@ -130,7 +139,7 @@ struct ByteTicketsTests {
     @Test(arguments: ["", "abc", String(repeating: "A", count: 32), String(repeating: "g", count: 32), String(repeating: "a", count: 33), String(repeating: "a", count: 100_000)])
     func aMalformedOrUnknownTicketIsRefusedWithoutRepeatingIt(_ token: String) throws {
         var tickets = Tickets(limit: 4)
-        try tickets.issue(b, for: grant(), payload: 0)
+        try tickets.issue(b, ticket())
         for refused in [tickets.present(token, piece: 0, in: load), tickets.redeem(token, in: load)] {
             guard case .failure(let error) = refused else {
                 Issue.record("a forged ticket was accepted")
@@ -144,25 +153,25 @@ struct ByteTicketsTests {
 
     @Test func atMostTheLimitAreOpenAtOnce() throws {
         var tickets = Tickets(limit: 2)
-        try tickets.issue(String(repeating: "1", count: 32), for: grant("dscb1", .toPage), payload: 0)
-        try tickets.issue(String(repeating: "2", count: 32), for: grant(), payload: 0)
-        let error = #expect(throws: BridgeError.self) { try tickets.issue(String(repeating: "3", count: 32), for: grant(), payload: 0) }
+        try tickets.issue(String(repeating: "1", count: 32), ticket("dscb1", .toPage))
+        try tickets.issue(String(repeating: "2", count: 32), ticket())
+        let error = #expect(throws: BridgeError.self) { try tickets.issue(String(repeating: "3", count: 32), ticket()) }
         #expect(error?.code == .limitExceeded)
         _ = tickets.redeem(String(repeating: "1", count: 32), in: load)
-        try tickets.issue(String(repeating: "3", count: 32), for: grant(), payload: 0)
+        try tickets.issue(String(repeating: "3", count: 32), ticket())
         #expect(tickets.count == 2)
     }
 
     @Test func whatAnOwnerMovedGoesWithItAndEverythingWithThePage() throws {
         var tickets = Tickets(limit: 8)
-        try tickets.issue(String(repeating: "1", count: 32), for: grant("dscb1"), payload: 0)
-        try tickets.issue(String(repeating: "2", count: 32), for: grant("dscb1", .toPage), payload: 0)
-        try tickets.issue(String(repeating: "3", count: 32), for: grant("dscb2"), payload: 0)
-        var swift = grant("dscb1", .toPage)
+        try tickets.issue(String(repeating: "1", count: 32), ticket("dscb1"))
+        try tickets.issue(String(repeating: "2", count: 32), ticket("dscb1", .toPage))
+        try tickets.issue(String(repeating: "3", count: 32), ticket("dscb2"))
+        var swift = ticket("dscb1", .toPage)
         swift.owner = .swiftCall(1)
-        try tickets.issue(String(repeating: "4", count: 32), for: swift, payload: 0)
+        try tickets.issue(String(repeating: "4", count: 32), swift)
         #expect(tickets.withdraw(.pageCall("dscb1"), in: PageEpoch(rawValue: 2)) == 0)  // another load's call of that name
-        #expect(tickets.withdraw(.pageCall("dscb1"), in: load, direction: .toSwift) == 1)
+        #expect(tickets.withdraw(.pageCall("dscb1"), in: load, receivingOnly: true) == 1)
         #expect(tickets.withdraw(.pageCall("dscb1"), in: load) == 1)
         #expect(tickets.withdraw(.swiftCall(1), in: load) == 1)
         #expect(code(of: tickets.present(String(repeating: "1", count: 32), piece: 0, in: load)) == .notAllowed)

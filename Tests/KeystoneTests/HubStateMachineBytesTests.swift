@@ -30,10 +30,6 @@ struct HubStateMachineBytesTests {
         .result(callback: callback, value: value, complete: true)
     }
 
-    func outgoing(_ owner: TicketOwner = .pageCall("dscb1")) -> OutgoingParts {
-        OutgoingParts(parts: parts, owner: owner)
-    }
-
     /// The ticket of the message `outputs` delivers with parts.
     func ticket(in outputs: [Machine.Output]?) -> String? {
         guard case .deliver(.withParts(_, let parts), _, _)? = outputs?.first, case .ticket(let address) = parts.source else { return nil }
@@ -42,7 +38,7 @@ struct HubStateMachineBytesTests {
 
     @Test func aValuesPartsGoUnderOneTicketToKeystonesRuntimeWithAChannel() throws {
         var machine = machine()
-        let outputs = machine.send(result(), parts: outgoing(), to: nil)
+        let outputs = machine.send(result(), parts: parts, to: nil)
         let token = try #require(ticket(in: outputs))
         guard case .deliver(.withParts(let message, let sent), .keystone, .first)? = outputs?.first else {
             Issue.record("no message with parts")
@@ -52,7 +48,9 @@ struct HubStateMachineBytesTests {
         #expect(sent.marker == "m:")
         #expect(sent.sizes == [2, 1])
         #expect(machine.openTransferCount == 1)
-        guard case .success((_, .parts(let bytes, nil))) = machine.fetchTransfer(token, from: nil) else {
+        let fetched = try machine.fetchTransfer(token, from: nil).get()
+        #expect(fetched.owner == .pageCall("dscb1"))
+        guard case .parts(let bytes, nil) = fetched.payload else {
             Issue.record("the ticket did not fetch the parts")
             return
         }
@@ -63,18 +61,18 @@ struct HubStateMachineBytesTests {
     @Test func withoutAChannelTheRuntimeGetsThePartsInTheMessageAndAnyOtherPageBase64InPlace() {
         var keystoneRuntime = machine(serving: false)
         #expect(
-            keystoneRuntime.send(result(), parts: outgoing(), to: nil)
+            keystoneRuntime.send(result(), parts: parts, to: nil)
                 == [.deliver(.withParts(result(), MessageParts(marker: "m:", sizes: [2, 1], source: .inline([Data([1, 2]), Data([3])]))), .keystone, .first)])
         var plain = machine(runtime: .dsbridge)
         let inlined = try! JSONText(validating: Data(#"{"a":"AQI=","b":["Aw=="]}"#.utf8))
-        #expect(plain.send(result(), parts: outgoing(), to: nil) == [.deliver(.result(callback: "dscb1", value: inlined, complete: true), .dsbridge, .first)])
+        #expect(plain.send(result(), parts: parts, to: nil) == [.deliver(.result(callback: "dscb1", value: inlined, complete: true), .dsbridge, .first)])
         #expect(keystoneRuntime.openTransferCount + plain.openTransferCount == 0)
     }
 
     @Test func aResultsTicketCountsTowardTheLimitsAndPastThemTheCallFails() {
         var machine = machine(limit: 1)
-        #expect(ticket(in: machine.send(result("dscb1"), parts: outgoing(), to: nil)) != nil)
-        let refused = machine.send(result("dscb2"), parts: outgoing(.pageCall("dscb2")), to: nil)
+        #expect(ticket(in: machine.send(result("dscb1"), parts: parts, to: nil)) != nil)
+        let refused = machine.send(result("dscb2"), parts: parts, to: nil)
         guard case .deliver(.failure("dscb2", let error), _, _)? = refused?.first else {
             Issue.record("the result past the limit went out")
             return
@@ -87,6 +85,20 @@ struct HubStateMachineBytesTests {
         }
         #expect(ticket(in: outputs) != nil)
         #expect(machine.openTransferCount == 2)
+    }
+
+    @Test func aMessagesTicketBelongsToWhatTheMessageIs() {
+        var machine = machine()
+        _ = machine.send(result("dscb1"), parts: parts, to: nil)
+        _ = machine.makeCall("call", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
+        _ = machine.emit(.event(name: "e", value: value), parts: parts, to: nil)
+        #expect(machine.openTransferCount == 3)
+        #expect(machine.cancelTask(callback: "dscb1") == .found(nil))  // the result's goes with its call
+        #expect(machine.openTransferCount == 2)
+        _ = machine.cancelCall(id: 1)  // the page handler's call's with that call
+        #expect(machine.openTransferCount == 1)
+        _ = machine.pageDidUnload()  // the event's with its page load only
+        #expect(machine.openTransferCount == 0)
     }
 
     @Test func swiftsCallsPartsGoWithTheCallsAnswerOrCancellation() {
@@ -118,14 +130,14 @@ struct HubStateMachineBytesTests {
 
     @Test func thePagesPiecesArriveUnderAnOpenTicketUntilItIsClosed() throws {
         var machine = machine()
-        let grant = ByteTickets<TransferPayload>.Grant(pageLoad: .first, owner: .pageCall("dscb1"), direction: .toSwift, maximumBytes: 10)
-        let stream = ByteStreamBuffer(windowBytes: 10, limit: 10)
-        #expect(try machine.openTransfer("0123456789abcdef0123456789abcdef", for: grant, payload: .stream(stream)).get() == "t:0123456789abcdef0123456789abcdef")
-        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 0, from: nil).get().grant.maximumBytes == 10)
+        let stream = ByteStream(windowBytes: 10, limit: 10)
+        let ticket = ByteTicket(pageLoad: .first, owner: .pageCall("dscb1"), payload: .stream(stream), maximumBytes: 10)
+        #expect(try machine.openTransfer("0123456789abcdef0123456789abcdef", ticket).get() == "t:0123456789abcdef0123456789abcdef")
+        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 0, from: nil).get().maximumBytes == 10)
         #expect(machine.receivedPiece(4, under: "0123456789abcdef0123456789abcdef", keeps: false) == nil)
-        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 1, from: nil).get().grant.maximumBytes == 6)
+        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 1, from: nil).get().maximumBytes == 6)
         // The method stopped reading: the ticket for the page's bytes goes, a result's stays.
-        _ = machine.send(result(), parts: outgoing(), to: nil)
+        _ = machine.send(result(), parts: parts, to: nil)
         machine.stopReceiving(callback: "dscb1", in: .first)
         #expect(machine.openTransferCount == 1)
         #expect(throws: BridgeError.self) { try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 2, from: nil).get() }
@@ -136,12 +148,12 @@ struct HubStateMachineBytesTests {
 
     @Test func aTicketIsRefusedWithoutAChannelAndForAPageLoadThatHasGone() {
         var machine = machine(serving: false)
-        let grant = ByteTickets<TransferPayload>.Grant(pageLoad: .first, owner: .pageCall("dscb1"), direction: .toSwift, maximumBytes: 10)
-        let noChannel = machine.openTransfer("0123456789abcdef0123456789abcdef", for: grant, payload: .parts(Data(), nil))
+        let ticket = ByteTicket(pageLoad: .first, owner: .pageCall("dscb1"), payload: .stream(ByteStream([])), maximumBytes: 10)
+        let noChannel = machine.openTransfer("0123456789abcdef0123456789abcdef", ticket)
         #expect((try? noChannel.get()) == nil)
         machine.serveBytes(over: Transport())
         _ = machine.pageDidUnload()
-        guard case .failure(let error) = machine.openTransfer("0123456789abcdef0123456789abcdef", for: grant, payload: .parts(Data(), nil)) else {
+        guard case .failure(let error) = machine.openTransfer("0123456789abcdef0123456789abcdef", ticket) else {
             Issue.record("a ticket was opened for a page load that has gone")
             return
         }

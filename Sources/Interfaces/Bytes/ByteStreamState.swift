@@ -20,14 +20,6 @@ package struct ByteStreamState<Reader, Poster> {
         package var poster: (Poster, ByteResponse)?
     }
 
-    /// What the next read does.
-    package enum Next {
-        /// Returns at once, with a poster to answer.
-        case now(Read, Actions)
-        /// Waits: the reader is kept until a chunk, the end or a failure.
-        case wait
-    }
-
     private enum End {
         case finished
         case failed(BridgeError)
@@ -137,25 +129,26 @@ package struct ByteStreamState<Reader, Poster> {
         stop(.closed, poster: .done, reader: .success(nil))
     }
 
-    /// The reader asks for the next chunk, through `reader` should it wait.
-    package mutating func next(_ reader: Reader) -> Next {
+    /// The reader asks for the next chunk, through `reader`: resumed among the actions when a
+    /// chunk, the end or a failure is there already, and kept until one is otherwise (no action).
+    package mutating func next(_ reader: Reader) -> Actions {
+        var actions = Actions()
         if !chunks.isEmpty {
             let chunk = chunks.removeFirst()
             queuedBytes -= chunk.count
-            var actions = Actions()
+            actions.reader = (reader, .success(chunk))
             if queuedBytes < windowBytes, let poster {
                 self.poster = nil
                 actions.poster = (poster, .more)
             }
-            return .now(.success(chunk), actions)
+            return actions
         }
         switch end {
-        case .finished, .closed: return .now(.success(nil), Actions())
-        case .failed(let error): return .now(.failure(error), Actions())
-        case nil:
-            self.reader = reader
-            return .wait
+        case .finished, .closed: actions.reader = (reader, .success(nil))
+        case .failed(let error): actions.reader = (reader, .failure(error))
+        case nil: self.reader = reader
         }
+        return actions
     }
 
     private mutating func stop(_ reason: End, poster room: ByteResponse, reader read: Read) -> Actions {

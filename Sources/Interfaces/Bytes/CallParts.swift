@@ -18,7 +18,7 @@ package final class CallParts: Sendable {
     package let received: [Data]
     /// The stream of bytes the page is sending as the call's argument, for a method whose input is
     /// a ``ByteStream``.
-    package let stream: ByteStreamBuffer?
+    package let stream: ByteStream?
     /// The serializer that writes the call's results, each `Data` a part.
     let serializer: any BytePartsSerializer
     /// The origin of the frame that made the call, as the engine reported it: the tickets for the
@@ -33,7 +33,7 @@ package final class CallParts: Sendable {
         var isCancelled = false
     }
 
-    package init(received: [Data] = [], stream: ByteStreamBuffer? = nil, serializer: any BytePartsSerializer, origin: String?) {
+    package init(received: [Data] = [], stream: ByteStream? = nil, serializer: any BytePartsSerializer, origin: String?) {
         self.received = received
         self.stream = stream
         self.serializer = serializer
@@ -41,7 +41,7 @@ package final class CallParts: Sendable {
     }
 
     /// The same call's parts with the page's `received` ones, or its live `stream`.
-    package func with(received: [Data] = [], stream: ByteStreamBuffer? = nil) -> CallParts {
+    package func with(received: [Data] = [], stream: ByteStream? = nil) -> CallParts {
         CallParts(received: received, stream: stream, serializer: serializer, origin: origin)
     }
 

@@ -383,7 +383,7 @@ private func decodeInput<Input: Decodable>(_ data: Data?, _ serializer: any JSON
     // bytes: one check of the context.
     do {
         if let parts = context.parts {
-            if Input.self == ByteStream.self, let stream = parts.stream { return ByteStream(buffer: stream) as! Input }
+            if Input.self == ByteStream.self, let stream = parts.stream { return stream as! Input }
             if !parts.received.isEmpty { return try parts.decode(Input.self, from: data) }
         }
         return try serializer.decode(Input.self, fromData: data)

@@ -33,7 +33,7 @@ struct ByteChannel {
     /// A ticket: 128 bits from the system's random source.
     static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return ByteTickets<TransferPayload>.newToken(using: &generator)
+        return ByteTickets.newToken(using: &generator)
     }
 
     /// The parts of a call of the page's, for a page whose runtime moves them, when the serializer
@@ -42,15 +42,13 @@ struct ByteChannel {
         keystone.partsSerializer.map { CallParts(serializer: $0, origin: origin) }
     }
 
-    /// The parts of a result of the call behind `callback`, to go beside it to a frame of `origin`;
-    /// `flow`, the call's parts when a producer waits for them to be fetched.
+    /// Checks the parts of a call's result before it goes.
     /// - Throws: `limitExceeded` past ``BridgeLimits/transferBytes``.
-    func resultParts(_ claimed: ByteParts, callback: String, origin: String?, flow: CallParts? = nil) throws(BridgeError) -> OutgoingParts {
+    func checkResultParts(_ claimed: ByteParts) throws(BridgeError) {
         let limit = keystone.components.limits.transferBytes
         guard claimed.byteCount <= limit else {
             throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
         }
-        return OutgoingParts(parts: claimed, owner: .pageCall(callback), origin: origin, flow: flow)
     }
 
     // MARK: Page → Swift
@@ -89,7 +87,7 @@ struct ByteChannel {
                 return open(call, size: limit, payload: .call(call, route, sizes: nil, gathered: Locked(Data())), epoch: epoch)
             }
             let streamBytes = keystone.components.limits.streamBytes
-            let stream = ByteStreamBuffer(windowBytes: Self.streamWindowBytes, limit: streamBytes)
+            let stream = ByteStream(windowBytes: Self.streamWindowBytes, limit: streamBytes)
             let answer = open(call, size: streamBytes, payload: .stream(stream), epoch: epoch)
             guard case .ticket = answer else { return answer }
             stream.leaveGiven()
@@ -107,11 +105,10 @@ struct ByteChannel {
 
     /// Opens the ticket for the page's `size` bytes (at most) of `call`: the answer that hands the
     /// page its address, or the refusal, which releases the call's callback.
-    private func open(_ call: InboundCall, size: Int, payload: TransferPayload, epoch: PageEpoch) -> CallAnswer {
+    private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, epoch: PageEpoch) -> CallAnswer {
         let callback = call.callback ?? ""
-        let grant = ByteTickets<TransferPayload>.Grant(
-            pageLoad: epoch, owner: .pageCall(callback), direction: .toSwift, maximumBytes: size, origin: call.frame.origin)
-        switch keystone.storage.update({ $0.openTransfer(Self.newToken(), for: grant, payload: payload) }) {
+        let ticket = ByteTicket(pageLoad: epoch, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
+        switch keystone.storage.update({ $0.openTransfer(Self.newToken(), ticket) }) {
         case .success(let address): return .ticket(address)
         case .failure(let error): return keystone.refuse(error, callback: callback)
         }
@@ -123,11 +120,12 @@ struct ByteChannel {
         switch request.kind {
         case .fetch:
             switch keystone.storage.update({ $0.fetchTransfer(request.ticket, from: request.origin) }) {
-            case .success((_, .parts(let bytes, let flow))):
-                flow?.fetched()
+            case .success(let ticket):
+                guard case .parts(let bytes, let call) = ticket.payload else {
+                    return respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
+                }
+                call?.fetched()
                 respond(.bytes(bytes))
-            case .success:
-                respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
             case .failure(let error):
                 respond(refused(error))
             }
@@ -140,13 +138,12 @@ struct ByteChannel {
 
     private func receivePiece(_ number: Int, of request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
         let token = request.ticket
-        let grant: ByteTickets<TransferPayload>.Grant
-        let payload: TransferPayload
+        let ticket: ByteTicket
         switch keystone.storage.update({ $0.presentPiece(token, piece: number, from: request.origin) }) {
         case .failure(let error): return respond(refused(error))
-        case .success(let presented): (grant, payload) = presented
+        case .success(let presented): ticket = presented
         }
-        switch payload {
+        switch ticket.payload {
         case .stream(let stream):
             // A piece for a stream the method no longer reads, posted before the page heard: nothing
             // more is wanted, and the call's answer comes through its callback. Never read.
@@ -154,10 +151,10 @@ struct ByteChannel {
                 close(token)
                 return respond(.done)
             }
-            let limit = min(grant.maximumBytes, Self.streamWindowBytes)
+            let limit = min(ticket.maximumBytes, Self.streamWindowBytes)
             let tooLong = BridgeError(
                 code: .limitExceeded, message: "the stream is longer than BridgeLimits.streamBytes (\(keystone.components.limits.streamBytes) bytes)")
-            let read = Self.read(readBody, limit: limit, tooLarge: limit < grant.maximumBytes ? Self.pieceTooLarge : tooLong)
+            let read = Self.read(readBody, limit: limit, tooLarge: limit < ticket.maximumBytes ? Self.pieceTooLarge : tooLong)
             guard case .success(let body) = read else {
                 let error = Self.error(of: read)
                 stream.fail(error)
@@ -173,25 +170,26 @@ struct ByteChannel {
             }
         case .call(let call, let route, let sizes, let gathered):
             // A stream's piece is read no further than the window a stream is held back by.
-            let limit = sizes == nil ? min(grant.maximumBytes, Self.streamWindowBytes) : grant.maximumBytes
+            let limit = sizes == nil ? min(ticket.maximumBytes, Self.streamWindowBytes) : ticket.maximumBytes
             let tooLarge =
                 sizes != nil
                 ? Self.moreThanAnnounced
-                : limit < grant.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(keystone.components.limits.transferBytes)
+                : limit < ticket.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(keystone.components.limits.transferBytes)
             let read = Self.read(readBody, limit: limit, tooLarge: tooLarge)
             guard case .success(let body) = read else {
-                return fail(call, token: token, Self.error(of: read), epoch: grant.pageLoad, respond: respond)
+                return fail(call, token: token, Self.error(of: read), epoch: ticket.pageLoad, respond: respond)
             }
             if let error = keystone.storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
-                return fail(call, token: token, error, epoch: grant.pageLoad, respond: respond)
+                return fail(call, token: token, error, epoch: ticket.pageLoad, respond: respond)
             }
             gathered.withLock { $0.append(body) }
-            guard let sizes, body.count == grant.maximumBytes else { return respond(.more) }
+            guard let sizes, body.count == ticket.maximumBytes else { return respond(.more) }
             // The last of the call's parts: it runs with them, its outcome through its callback.
             close(token)
             respond(.done)
-            run(call, with: ByteParts.split(gathered.withLock { $0 }, sizes: sizes), route: route, epoch: grant.pageLoad)
+            run(call, with: ByteParts.split(gathered.withLock { $0 }, sizes: sizes), route: route, epoch: ticket.pageLoad)
         case .parts:
+            // Never: a ticket is presented only for the way it moves bytes.
             respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
         }
     }
@@ -201,18 +199,22 @@ struct ByteChannel {
         switch keystone.storage.update({ $0.presentPiece(token, piece: count, from: request.origin) }) {
         case .failure(let error):
             respond(refused(error))
-        case .success((_, .stream(let stream))):
-            close(token)
-            stream.finish()
-            respond(.done)
-        case .success((let grant, .call(let call, let route, nil, let gathered))):
-            close(token)
-            respond(.done)
-            run(call, with: [gathered.withLock { $0 }], route: route, epoch: grant.pageLoad)
-        case .success((let grant, .call(let call, _, _, _))):
-            fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), epoch: grant.pageLoad, respond: respond)
-        case .success((_, .parts)):
-            respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
+        case .success(let ticket):
+            switch ticket.payload {
+            case .stream(let stream):
+                close(token)
+                stream.finish()
+                respond(.done)
+            case .call(let call, let route, nil, let gathered):
+                close(token)
+                respond(.done)
+                run(call, with: [gathered.withLock { $0 }], route: route, epoch: ticket.pageLoad)
+            case .call(let call, _, _, _):
+                fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), epoch: ticket.pageLoad, respond: respond)
+            case .parts:
+                // Never: a ticket is presented only for the way it moves bytes.
+                respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
+            }
         }
     }
 
@@ -263,7 +265,7 @@ struct ByteChannel {
     /// clock (so for one to two timeouts), the method's reading fails with `timedOut` (if it still
     /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
-    private func watchIdle(_ stream: ByteStreamBuffer, callback: String, epoch: PageEpoch) {
+    private func watchIdle(_ stream: ByteStream, callback: String, epoch: PageEpoch) {
         let (clock, timeout, storage) = (keystone.components.clock, keystone.components.limits.streamIdleTimeout, keystone.storage)
         // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
         stream.watch {
@@ -307,5 +309,20 @@ extension Keystone {
 
     public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
         byteChannel.receive(request, readBody: readBody, respond: respond)
+    }
+}
+
+extension PageMessage {
+    /// The message with each of `parts` written as base64 in its marker's place: as a page that
+    /// takes no bytes reads the value, and as the serializer writes `Data` by default.
+    package func inliningParts(_ parts: ByteParts) -> PageMessage {
+        // The value was checked JSON, and a marker string gives way to a base64 string.
+        func inlined(_ value: JSONText) -> JSONText { (try? JSONText(validating: parts.inlined(into: value.bytes))) ?? value }
+        switch self {
+        case .result(let callback, let value, let complete): return .result(callback: callback, value: inlined(value), complete: complete)
+        case .call(let method, let id, let arguments): return .call(method: method, callbackId: id, arguments: inlined(arguments))
+        case .event(let name, let value): return .event(name: name, value: inlined(value))
+        default: return self
+        }
     }
 }

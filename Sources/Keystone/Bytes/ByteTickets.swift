@@ -1,5 +1,86 @@
-// ByteTickets.swift — what lets a page move bytes over the byte channel, as a pure value.
+// ByteTickets.swift — what lets a page move bytes over the byte channel, as a pure value: each open
+// ticket (ByteTicket), whose it is, and what it moves.
+import Foundation
 import KeystoneEvaluator
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// One open ticket of the byte channel: what it lets the page move, and what it moves. Which way it
+/// moves bytes is its payload's: a message's parts go to the page, everything else comes from it.
+struct ByteTicket: Sendable {
+    /// Whose bytes a ticket moves: what it goes with.
+    enum Owner: Sendable, Hashable {
+        /// A call of the page's, by its callback: its argument's parts, or its results'.
+        case pageCall(String)
+        /// A Swift call of a page handler, by its id: its arguments' parts.
+        case swiftCall(Int)
+        /// An event's value's parts: they go with the page load only.
+        case event
+    }
+
+    /// What a ticket moves.
+    enum Payload: Sendable {
+        /// The parts of a page's call, `sizes` bytes each, gathered as the pieces arrive; the call
+        /// runs, over the route it was admitted to, once all have. With no `sizes`, a stream into a
+        /// method that takes `Data`: gathered until the page ends it, then the call runs with it as
+        /// its part. The bytes are one buffer each piece is appended to in place (a value copied
+        /// out of the ticket and appended to would copy everything gathered so far, for every piece).
+        case call(InboundCall, InboundCallRunner.Route, sizes: [Int]?, gathered: Locked<Data>)
+        /// A stream of the page's into a running method that takes a ``ByteStream``: each piece
+        /// goes to it as it arrives.
+        case stream(ByteStream)
+        /// A message's parts, one after another, for the page to fetch; and the call whose results
+        /// they are, told when they are fetched.
+        case parts(Data, of: CallParts?)
+    }
+
+    /// The page load the ticket was issued in.
+    var pageLoad: PageEpoch
+    var owner: Owner
+    var payload: Payload
+    /// The most bytes the ticket still lets the page send, or the bytes it lets the page fetch.
+    var maximumBytes: Int
+    /// The origin of the frame the ticket was issued to, as the engine reported it: a request that
+    /// says, through the engine, it comes from another origin is refused.
+    var origin: String?
+    /// The number of the piece the ticket takes next, for the page's bytes.
+    var nextPiece = 0
+    /// The bytes the ticket keeps while it is open (``ByteTickets/heldBytes``): a message's parts,
+    /// or what a call's ticket has gathered so far.
+    var heldBytes: Int
+
+    /// A ticket of `pageLoad` for `payload`, moving at most `maximumBytes` (a message's parts: all of
+    /// them), issued to a frame of `origin`.
+    init(pageLoad: PageEpoch, owner: Owner, payload: Payload, maximumBytes: Int? = nil, origin: String? = nil) {
+        self.pageLoad = pageLoad
+        self.owner = owner
+        self.payload = payload
+        self.origin = origin
+        if case .parts(let bytes, _) = payload {
+            heldBytes = bytes.count
+            self.maximumBytes = maximumBytes ?? bytes.count
+        } else {
+            heldBytes = 0
+            self.maximumBytes = maximumBytes ?? 0
+        }
+    }
+
+    /// Whether the ticket moves bytes to the page (a message's parts), not from it.
+    var movesToPage: Bool {
+        if case .parts = payload { true } else { false }
+    }
+}
+
+extension ByteTicket.Owner {
+    /// What the parts of `message`'s value go with: its call, or its page load.
+    init(of message: PageMessage) {
+        switch message {
+        case .result(let callback, _, _), .failure(let callback, _): self = .pageCall(callback)
+        case .call(_, let id, _), .cancel(let id): self = .swiftCall(id)
+        case .withParts(let message, _): self.init(of: message)
+        default: self = .event
+        }
+    }
+}
 
 /// The tickets that authorise byte transfers, without locks or side effects.
 ///
@@ -8,43 +89,20 @@ import KeystoneEvaluator
 /// channel, for one page load and one call of its main frame, and a byte request must present it:
 /// - A ticket is unguessable (``newToken(using:)``: 128 bits from the system's random source) and
 ///   single use: presenting it spends it, whether or not the request is then accepted.
-/// - It moves bytes one way only, at most its ``Grant/maximumBytes``.
+/// - It moves bytes one way only, at most its ``ByteTicket/maximumBytes``.
 /// - It is refused to a request the engine says comes from an origin other than the frame's it was
 ///   issued to, or that says no origin (where that origin is a scheme, host and port): the page's
 ///   runtime fetches with CORS, which always says it; an `<img>` or `<script>` load does not.
-/// - It dies with its page load (``pageDidUnload()``) and with its call (``withdraw(_:in:direction:)``).
+/// - It dies with its page load (``pageDidUnload()``) and with its owner (``withdraw(_:in:receivingOnly:)``).
 /// - At most `limit` are open at once; a request is refused before its body is read.
 /// - The bytes the open tickets hold (a result waiting to be fetched, a stream gathered so far)
 ///   are at most `byteLimit` in all.
-struct ByteTickets<Payload: Sendable>: Sendable {
-    /// Which way a ticket moves bytes.
-    enum Direction: Sendable, Hashable {
-        /// The page sends bytes (a request body) to Swift.
-        case toSwift
-        /// Swift sends bytes (a response body) to the page.
-        case toPage
-    }
-
-    /// What a ticket allows.
-    struct Grant: Sendable, Hashable {
-        /// The page load the ticket was issued in.
-        var pageLoad: PageEpoch
-        var owner: TicketOwner
-        var direction: Direction
-        /// The most bytes the transfer may move.
-        var maximumBytes: Int
-        /// The origin of the frame the ticket was issued to, as the engine reported it: a request
-        /// that says, through the engine, it comes from another origin is refused.
-        var origin: String? = nil
-        /// The number of the piece the ticket takes next, for the page's bytes.
-        var nextPiece = 0
-    }
-
+struct ByteTickets: Sendable {
     /// The most tickets open at once.
     let limit: Int
     /// The most bytes the open tickets may hold in all.
     let byteLimit: Int
-    private var open: [String: (grant: Grant, payload: Payload, holding: Int)] = [:]
+    private var open: [String: ByteTicket] = [:]
     /// The bytes the open tickets hold.
     private(set) var heldBytes = 0
 
@@ -61,58 +119,57 @@ struct ByteTickets<Payload: Sendable>: Sendable {
     /// How many tickets are open.
     var count: Int { open.count }
 
-    /// Opens `token` for `grant`.
-    /// - Throws: `limitExceeded` when ``limit`` tickets are open already; `failed` when the token
-    ///   is open already (never, for tokens from ``newToken(using:)``).
-    /// `holding` is how many bytes the payload keeps while the ticket is open.
-    mutating func issue(_ token: String, for grant: Grant, payload: Payload, holding: Int = 0) throws(BridgeError) {
+    /// Opens `token` for `ticket`.
+    /// - Throws: `limitExceeded` when ``limit`` tickets are open already, or its bytes would take
+    ///   the open tickets' past ``byteLimit``; `failed` when the token is open already (never, for
+    ///   tokens from ``newToken(using:)``).
+    mutating func issue(_ token: String, _ ticket: ByteTicket) throws(BridgeError) {
         guard open.count < limit else {
             throw BridgeError(code: .limitExceeded, message: "at most BridgeLimits.openTransfers (\(limit)) byte transfers may be open at once")
         }
-        guard holding <= byteLimit - heldBytes else { throw Self.tooManyBytesHeld(byteLimit) }
+        guard ticket.heldBytes <= byteLimit - heldBytes else { throw Self.tooManyBytesHeld(byteLimit) }
         guard open[token] == nil else { throw BridgeError(code: .failed, message: "the transfer's ticket is taken") }
-        open[token] = (grant, payload, holding)
-        heldBytes += holding
+        open[token] = ticket
+        heldBytes += ticket.heldBytes
     }
 
-    /// Opens `token` for `grant` whatever the limit, which bounds what a page opens: for bytes
+    /// Opens `token` for `ticket` whatever the limits, which bound what a page opens: for bytes
     /// Swift sends of its own accord. A token open already is left as it is (never, for tokens
     /// from ``newToken(using:)``).
     /// Its bytes count towards ``heldBytes``; whoever makes such bytes checks ``byteLimit`` first.
-    mutating func issuePastLimit(_ token: String, for grant: Grant, payload: Payload, holding: Int = 0) {
+    mutating func issuePastLimit(_ token: String, _ ticket: ByteTicket) {
         guard open[token] == nil else { return }
-        open[token] = (grant, payload, holding)
-        heldBytes += holding
+        open[token] = ticket
+        heldBytes += ticket.heldBytes
     }
 
     /// Spends `token`, presented by a fetch of Swift's bytes while the page load is `pageLoad`, from
-    /// `origin` as the engine reported it (`nil`: not reported): its grant and payload, or why it is
-    /// refused. The refusal never repeats the token.
-    mutating func redeem(_ token: String, in pageLoad: PageEpoch, from origin: String? = nil) -> Result<(grant: Grant, payload: Payload), BridgeError> {
-        guard Self.isWellFormed(token), let (grant, payload, holding) = open.removeValue(forKey: token) else {
+    /// `origin` as the engine reported it (`nil`: not reported): its ticket, or why it is refused.
+    /// The refusal never repeats the token.
+    mutating func redeem(_ token: String, in pageLoad: PageEpoch, from origin: String? = nil) -> Result<ByteTicket, BridgeError> {
+        guard Self.isWellFormed(token), let ticket = open.removeValue(forKey: token) else {
             return .failure(Self.noTicket)
         }
-        heldBytes -= holding
-        if let error = Self.refusal(of: grant, direction: .toPage, in: pageLoad, from: origin) { return .failure(error) }
-        return .success((grant, payload))
+        heldBytes -= ticket.heldBytes
+        if let error = Self.refusal(of: ticket, toPage: true, in: pageLoad, from: origin) { return .failure(error) }
+        return .success(ticket)
     }
 
     /// Takes piece `piece` of the page's bytes under `token`, while the page load is `pageLoad`,
-    /// from `origin`: the ticket's grant (its ``Grant/maximumBytes`` what it still allows) and
-    /// payload, the ticket left open for the next piece. A piece out of order, or refused for any
-    /// other reason, spends the ticket.
-    mutating func present(_ token: String, piece: Int, in pageLoad: PageEpoch, from origin: String? = nil) -> Result<(grant: Grant, payload: Payload), BridgeError> {
-        guard Self.isWellFormed(token), let (grant, payload, _) = open[token] else { return .failure(Self.noTicket) }
-        var error = Self.refusal(of: grant, direction: .toSwift, in: pageLoad, from: origin)
-        if error == nil, piece != grant.nextPiece {
+    /// from `origin`: the ticket (its ``ByteTicket/maximumBytes`` what it still allows), left open
+    /// for the next piece. A piece out of order, or refused for any other reason, spends the ticket.
+    mutating func present(_ token: String, piece: Int, in pageLoad: PageEpoch, from origin: String? = nil) -> Result<ByteTicket, BridgeError> {
+        guard Self.isWellFormed(token), let ticket = open[token] else { return .failure(Self.noTicket) }
+        var error = Self.refusal(of: ticket, toPage: false, in: pageLoad, from: origin)
+        if error == nil, piece != ticket.nextPiece {
             error = BridgeError(code: .malformedMessage, message: "a piece came out of order")
         }
         if let error {
             takeBack(token)
             return .failure(error)
         }
-        open[token]?.grant.nextPiece += 1
-        return .success((grant, payload))
+        open[token]?.nextPiece += 1
+        return .success(ticket)
     }
 
     /// The page sent `count` more bytes under `token`: the ticket allows that many fewer, and when
@@ -125,24 +182,25 @@ struct ByteTickets<Payload: Sendable>: Sendable {
                 takeBack(token)
                 return Self.tooManyBytesHeld(byteLimit)
             }
-            open[token]?.holding += count
+            open[token]?.heldBytes += count
             heldBytes += count
         }
-        open[token]?.grant.maximumBytes -= count
+        open[token]?.maximumBytes -= count
         return nil
     }
 
-    /// Why `grant` does not admit a request moving bytes `direction` in `pageLoad` from `origin`.
-    private static func refusal(of grant: Grant, direction: Direction, in pageLoad: PageEpoch, from origin: String?) -> BridgeError? {
-        guard grant.pageLoad == pageLoad else {
+    /// Why `ticket` does not admit a request moving bytes to the page (`toPage`) or from it, in
+    /// `pageLoad` from `origin`.
+    private static func refusal(of ticket: ByteTicket, toPage: Bool, in pageLoad: PageEpoch, from origin: String?) -> BridgeError? {
+        guard ticket.pageLoad == pageLoad else {
             return BridgeError(code: .notAllowed, message: "the transfer's ticket belongs to an earlier page load")
         }
-        guard grant.direction == direction else {
+        guard ticket.movesToPage == toPage else {
             return BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")
         }
         // A request that does not say its origin (a no-cors load: an image, a script, a link) cannot
         // show it is the frame's: refused, as one from another origin is.
-        if let issued = grant.origin, isTupleOrigin(issued), origin != issued {
+        if let issued = ticket.origin, isTupleOrigin(issued), origin != issued {
             return BridgeError(code: .notAllowed, message: "the transfer's ticket was issued to another origin")
         }
         return nil
@@ -150,23 +208,24 @@ struct ByteTickets<Payload: Sendable>: Sendable {
 
     private static var noTicket: BridgeError { BridgeError(code: .notAllowed, message: "the transfer has no valid ticket") }
 
-    /// What `owner` moved in `pageLoad` ended: its tickets go, or those that move bytes `direction`
-    /// only. Returns how many went.
+    /// What `owner` moved in `pageLoad` ended: its tickets go, or only those that take the page's
+    /// bytes (`receivingOnly`), so its results' parts stay for the page to fetch. Returns how many
+    /// went.
     @discardableResult
-    mutating func withdraw(_ owner: TicketOwner, in pageLoad: PageEpoch, direction: Direction? = nil) -> Int {
+    mutating func withdraw(_ owner: ByteTicket.Owner, in pageLoad: PageEpoch, receivingOnly: Bool = false) -> Int {
         let before = open.count
-        open = open.filter { ticket in
-            ticket.value.grant.owner != owner || ticket.value.grant.pageLoad != pageLoad || direction.map { $0 != ticket.value.grant.direction } ?? false
+        open = open.filter { _, ticket in
+            ticket.owner != owner || ticket.pageLoad != pageLoad || (receivingOnly && ticket.movesToPage)
         }
-        heldBytes = open.values.reduce(0) { $0 + $1.holding }
+        heldBytes = open.values.reduce(0) { $0 + $1.heldBytes }
         return before - open.count
     }
 
     /// Takes back the ticket `token`: the bytes it was opened for are not sent after all, or all of
     /// them have arrived.
     mutating func takeBack(_ token: String) {
-        guard let (_, _, holding) = open.removeValue(forKey: token) else { return }
-        heldBytes -= holding
+        guard let ticket = open.removeValue(forKey: token) else { return }
+        heldBytes -= ticket.heldBytes
     }
 
     /// The page went: every ticket goes. Returns how many went.
@@ -207,14 +266,4 @@ struct ByteTickets<Payload: Sendable>: Sendable {
     }
 
     static var tokenLength: Int { 32 }
-}
-
-/// Whose bytes a ticket moves: what its tickets go with.
-enum TicketOwner: Sendable, Hashable {
-    /// A call of the page's, by its callback: its argument's parts, or its results'.
-    case pageCall(String)
-    /// A Swift call of a page handler, by its id: its arguments' parts.
-    case swiftCall(Int)
-    /// An event's value's parts: they go with the page load only.
-    case message
 }

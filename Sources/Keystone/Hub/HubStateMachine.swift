@@ -108,7 +108,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The host's byte channel (`nil`: the host has none).
     private var transport: (any ByteTransport)?
     /// The tickets open for the current page load.
-    private var transfers: ByteTickets<TransferPayload>
+    private var transfers: ByteTickets
     private var lastReadyWaiter = 0
     /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
     private var readyWaiters: [Int: Pending] = [:]
@@ -124,14 +124,17 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// open tickets' bytes and those of the messages still waiting to go out.
     private func fits(_ parts: ByteParts?) -> Bool {
         guard let parts else { return true }
-        let waiting = self.waiting.reduce(0) { $0 + ($1.parts?.parts.byteCount ?? 0) }
+        let waiting = self.waiting.reduce(0) { $0 + ($1.parts?.byteCount ?? 0) }
         return parts.byteCount <= transfers.byteLimit - transfers.heldBytes - waiting
     }
 
-    /// A message on its way to the page, with the parts of its value, if any.
+    /// A message on its way to the page, with the parts of its value, if any, and the call of the
+    /// page's whose result it is: its parts' ticket is issued to that call's frame, and the call
+    /// told when they are fetched.
     struct Outgoing: Sendable {
         var message: PageMessage
-        var parts: OutgoingParts?
+        var parts: ByteParts?
+        var call: CallParts?
     }
 
     /// Swift calls that have not settled.
@@ -142,14 +145,15 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     // MARK: Messages
 
     /// Sends `message` to the page load `epoch` (the current one when `nil`), with the parts of its
-    /// value; `nil` when that page load has gone and the message was dropped.
-    mutating func send(_ message: PageMessage, parts: OutgoingParts? = nil, to epoch: PageEpoch?) -> [Output]? {
+    /// value, a result of `call`'s; `nil` when that page load has gone and the message was dropped.
+    mutating func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to epoch: PageEpoch?) -> [Output]? {
         guard epoch == nil || epoch == self.epoch else { return nil }
+        let outgoing = Outgoing(message: message, parts: parts, call: call)
         guard isPageReady else {
-            waiting.append(Outgoing(message: message, parts: parts))
+            waiting.append(outgoing)
             return []
         }
-        return [.deliver(prepare(Outgoing(message: message, parts: parts)), runtime, self.epoch)]
+        return [.deliver(prepare(outgoing), runtime, self.epoch)]
     }
 
     /// A message as it goes out now. The parts of its value go as bytes where the page runs
@@ -160,30 +164,27 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Swift's own call or event may go past them: Swift bounded those bytes when it made them.
     private mutating func prepare(_ outgoing: Outgoing) -> PageMessage {
         // Every message passes here: most have no parts.
-        guard let outgoing = outgoing.parts.map({ (outgoing.message, $0) }) else { return outgoing.message }
-        let (message, parts) = outgoing
-        guard runtime == .keystone else { return message.inliningParts(parts.parts) }
-        let sizes = parts.parts.sizes
-        guard let transport, parts.parts.byteCount > 0 else {
-            return .withParts(message, MessageParts(marker: parts.parts.marker, sizes: sizes, source: .inline(parts.parts.data)))
+        guard let parts = outgoing.parts else { return outgoing.message }
+        let message = outgoing.message
+        guard runtime == .keystone else { return message.inliningParts(parts) }
+        guard let transport, parts.byteCount > 0 else {
+            return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .inline(parts.data)))
         }
-        let bytes = parts.parts.joined
         let token = ByteChannel.newToken()
-        let grant = ByteTickets<TransferPayload>.Grant(
-            pageLoad: epoch, owner: parts.owner, direction: .toPage, maximumBytes: bytes.count, origin: parts.origin)
+        let ticket = ByteTicket(pageLoad: epoch, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
         if case .result(let callback, _, _) = message {
             do {
-                try transfers.issue(token, for: grant, payload: .parts(bytes, parts.flow), holding: bytes.count)
+                try transfers.issue(token, ticket)
             } catch {
                 return .failure(callback: callback, error: error)
             }
         } else {
-            transfers.issuePastLimit(token, for: grant, payload: .parts(bytes, parts.flow), holding: bytes.count)
+            transfers.issuePastLimit(token, ticket)
         }
         // The call's producer waits while its results' parts wait to be fetched: the one other lock
         // taken under this one, a counter's, which never takes this one.
-        parts.flow?.sent()
-        return .withParts(message, MessageParts(marker: parts.parts.marker, sizes: sizes, source: .ticket(transport.address(ofTicket: token))))
+        outgoing.call?.sent()
+        return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .ticket(transport.address(ofTicket: token))))
     }
 
     // MARK: Swift → page calls
@@ -198,26 +199,24 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard calls.count < pendingCallLimit else {
             return .refused(pending, BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(pendingCallLimit)) calls already wait for the page"))
         }
-        guard fits(parts) else { return .refused(pending, ByteTickets<TransferPayload>.tooManyBytesHeld(transfers.byteLimit)) }
+        guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
         lastCallId += 1
         calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil)
-        let outgoing = parts.map { OutgoingParts(parts: $0, owner: .swiftCall(lastCallId)) }
-        return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: outgoing, to: nil) ?? [])
+        return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: parts, to: nil) ?? [])
     }
 
     /// Sends a call whose answer nobody waits for.
     mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to epoch: PageEpoch?) -> [Output]? {
         guard epoch == nil || epoch == self.epoch, fits(parts) else { return nil }
         lastCallId += 1
-        let outgoing = parts.map { OutgoingParts(parts: $0, owner: .message) }
-        return send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: outgoing, to: nil)
+        return send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: parts, to: nil)
     }
 
     /// Sends an event whose value has `parts`; `nil` when its page load has gone or the parts do
     /// not fit beside what it holds.
     mutating func emit(_ event: PageMessage, parts: ByteParts, to epoch: PageEpoch?) -> [Output]? {
         guard fits(parts) else { return nil }
-        return send(event, parts: OutgoingParts(parts: parts, owner: .message), to: epoch)
+        return send(event, parts: parts, to: epoch)
     }
 
     /// The page answered call `id` (`_dsb.returnValue`).
@@ -291,7 +290,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The call behind `callback` stopped reading the page's bytes: its ticket for the next piece
     /// goes, while its results' parts stay for the page to fetch.
     mutating func stopReceiving(callback: String, in pageLoad: PageEpoch) {
-        transfers.withdraw(.pageCall(callback), in: pageLoad, direction: .toSwift)
+        transfers.withdraw(.pageCall(callback), in: pageLoad, receivingOnly: true)
     }
 
     /// The host serves a byte channel over `transport` (`nil`: it serves none from now on, and no
@@ -303,26 +302,26 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Whether the host serves a byte channel.
     var servesBytes: Bool { transport != nil }
 
-    /// Opens a ticket, `token`, for `grant` and `payload`: the address the page presents it at, or
-    /// why it is refused (no byte channel, the page load has gone, too many open).
-    mutating func openTransfer(_ token: String, for grant: ByteTickets<TransferPayload>.Grant, payload: TransferPayload) -> Result<String, BridgeError> {
+    /// Opens `ticket` as `token`: the address the page presents it at, or why it is refused (no
+    /// byte channel, the page load has gone, too many open).
+    mutating func openTransfer(_ token: String, _ ticket: ByteTicket) -> Result<String, BridgeError> {
         guard let transport else {
             return .failure(BridgeError(code: .notAllowed, message: "the page has no byte channel"))
         }
-        guard grant.pageLoad == epoch else {
+        guard ticket.pageLoad == epoch else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         do {
-            try transfers.issue(token, for: grant, payload: payload, holding: payload.heldBytes)
+            try transfers.issue(token, ticket)
         } catch {
             return .failure(error)
         }
         return .success(transport.address(ofTicket: token))
     }
 
-    /// Spends the ticket `token`, presented by a fetch from `origin`: what it was for, or why it is
+    /// Spends the ticket `token`, presented by a fetch from `origin`: the ticket, or why it is
     /// refused.
-    mutating func fetchTransfer(_ token: String, from origin: String?) -> Result<(grant: ByteTickets<TransferPayload>.Grant, payload: TransferPayload), BridgeError> {
+    mutating func fetchTransfer(_ token: String, from origin: String?) -> Result<ByteTicket, BridgeError> {
         transfers.redeem(token, in: epoch, from: origin)
     }
 
@@ -330,7 +329,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// (the bytes it still allows), or why it is refused (which spends it).
     mutating func presentPiece(
         _ token: String, piece: Int, from origin: String?
-    ) -> Result<(grant: ByteTickets<TransferPayload>.Grant, payload: TransferPayload), BridgeError> {
+    ) -> Result<ByteTicket, BridgeError> {
         transfers.present(token, piece: piece, in: epoch, from: origin)
     }
 

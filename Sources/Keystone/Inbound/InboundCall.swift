@@ -51,7 +51,7 @@ public struct InboundCall: Sendable {
 
     /// The same call, with the argument the page is sending as a stream. It never answers inline:
     /// its answer is the ticket for the stream.
-    func with(stream: ByteStreamBuffer) -> InboundCall {
+    func with(stream: ByteStream) -> InboundCall {
         InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: false, parts: parts?.with(stream: stream))
     }
 

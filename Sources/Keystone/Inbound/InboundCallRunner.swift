@@ -196,15 +196,12 @@ struct InboundCallRunner {
         _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
         keystone: Keystone
     ) throws {
-        var outgoing: OutgoingParts?
-        if case .callback(let callback, _) = destination {
-            outgoing = try keystone.byteChannel.resultParts(claimed, callback: callback, origin: parts.origin, flow: parts)
-        }
+        if case .callback = destination { try keystone.byteChannel.checkResultParts(claimed) }
         let value = try JSONText(validating: json)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        guard case .callback(let callback, let epoch) = destination, let outgoing else { return }
-        keystone.send(.result(callback: callback, value: value, complete: isFinal), parts: outgoing, to: epoch)
+        guard case .callback(let callback, let epoch) = destination else { return }
+        keystone.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: epoch)
     }
 }

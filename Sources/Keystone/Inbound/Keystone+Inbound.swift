@@ -144,16 +144,15 @@ extension Keystone {
             return .accepted
         }
         if let parts = call.parts, let claimed = parts.claim(in: value) {
-            let outgoing: OutgoingParts
             do throws(BridgeError) {
-                outgoing = try byteChannel.resultParts(claimed, callback: callback, origin: parts.origin)
+                try byteChannel.checkResultParts(claimed)
             } catch {
                 return fail(error)
             }
             guard let result = try? JSONText(validating: value) else {
                 return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
             }
-            send(.result(callback: callback, value: result, complete: true), parts: outgoing, to: epoch)
+            send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: epoch)
             return .accepted
         }
         if call.acceptsInlineAnswer, !isAnsweredLater { return .result(value, inline: true) }

@@ -22,12 +22,12 @@ extension Keystone {
         return Task(operation: operation)
     }
 
-    /// Sends `message` to the page load `epoch`, with the parts of its value; returns whether the
-    /// page load was still there.
+    /// Sends `message` to the page load `epoch`, with the parts of its value, a result of `call`'s;
+    /// returns whether the page load was still there.
     @discardableResult
-    func send(_ message: PageMessage, parts: OutgoingParts? = nil, to epoch: PageEpoch?) -> Bool {
+    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to epoch: PageEpoch?) -> Bool {
         let sent = storage.apply { machine in
-            let outputs = machine.send(message, parts: parts, to: epoch)
+            let outputs = machine.send(message, parts: parts, of: call, to: epoch)
             return (outputs != nil, outputs ?? [])
         }
         if !sent { components.logging.log(.debug, "dropped a message for a page load that has gone: \(message)") }
