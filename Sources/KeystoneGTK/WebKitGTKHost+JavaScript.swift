@@ -44,8 +44,9 @@ extension WebKitGTKHost {
 
     /// Evaluates `script` in the main frame now (on the main loop's thread) and hands `completion`
     /// the JSON text of its completion value (`nil` for `undefined`), or the error it threw; a
-    /// value over `limit` bytes is refused before it is converted.
-    func run(_ script: String, limit: Int = .max, completion: @escaping (Result<String?, BridgeError>) -> Void) {
+    /// value over `limit` bytes is refused before it is converted, and with no `limit` the value is
+    /// not read (`nil`).
+    func run(_ script: String, limit: Int?, completion: @escaping (Result<String?, BridgeError>) -> Void) {
         let pending = Unmanaged.passRetained(RunningScript(host: self, limit: limit, completion: completion)).toOpaque()
         webkit_web_view_evaluate_javascript(
             webView, script, -1, nil, nil, nil,
@@ -59,10 +60,10 @@ extension WebKitGTKHost {
 /// A script evaluating in the engine, until its result comes back.
 private final class RunningScript {
     let host: WebKitGTKHost
-    let limit: Int
+    let limit: Int?
     let completion: (Result<String?, BridgeError>) -> Void
 
-    init(host: WebKitGTKHost, limit: Int, completion: @escaping (Result<String?, BridgeError>) -> Void) {
+    init(host: WebKitGTKHost, limit: Int?, completion: @escaping (Result<String?, BridgeError>) -> Void) {
         self.host = host
         self.limit = limit
         self.completion = completion
@@ -77,7 +78,7 @@ private final class RunningScript {
             return .failure(BridgeError(code: .failed, message: "the script failed: \(message)"))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(value)) }
-        guard jsc_value_is_undefined(value) == 0 else { return .success(nil) }
+        guard let limit, jsc_value_is_undefined(value) == 0 else { return .success(nil) }
         let tooLarge = HostCore.scriptValueTooLarge(limit: limit)
         // A string is measured before it is quoted as JSON, which would copy it again.
         if jsc_value_is_string(value) != 0, let bytes = jsc_value_to_string_as_bytes(value) {
@@ -93,5 +94,31 @@ private final class RunningScript {
     }
 }
 
-/// App JavaScript on its way to the main loop.
+/// The engine calls of a GTK host's session: its web view's, on the main loop's thread.
+final class GTKEngine: HostEngine, @unchecked Sendable {
+    private weak var host: WebKitGTKHost?
+
+    init(host: WebKitGTKHost) {
+        self.host = host
+    }
+
+    func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void) {
+        guard let host else { return completion(.failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
+        host.run(script, limit: valueLimit, completion: completion)
+    }
+
+    func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
+        let milliseconds = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        if milliseconds == 0 { MainLoopWork.enqueue(work, dropped: dropped) } else { MainLoopWork.after(milliseconds: milliseconds, work, dropped: dropped) }
+    }
+
+    func reload() {
+        guard let host else { return }
+        webkit_web_view_reload(host.webView)
+    }
+
+    func report(_ termination: WebProcessTermination) {
+        host?.terminationHandler?(termination)
+    }
+}
 #endif

@@ -72,11 +72,11 @@ extension WebKitGTKHost {
     /// document's capability with what the engine shows this world — whether this is the top
     /// frame, and its origin — tagged with a secret page scripts never see, so the host can tell
     /// its prompts from a page's own. It also reports the top document's token
-    /// (`HostScripts.documentReporting`), and, with `watchesWVJB`, every WebViewJavascriptBridge
-    /// signal the top document itself makes: WebKitGTK's navigation decision does not say which
-    /// document made a navigation, so a subframe could signal as the page; the watcher sees only
-    /// iframes of the top document and reports each signal's address (``wvjbSignalPrefix``), and
-    /// the host answers only these.
+    /// (`HostScripts.documentReporting`), and, with a `signalPattern` (the page dialect's), every
+    /// signal the top document itself makes with an iframe: WebKitGTK's navigation decision does
+    /// not say which document made a navigation, so a subframe could signal as the page; the
+    /// watcher sees only iframes of the top document and reports each signal's address
+    /// (``signalPrefix``), and the host answers only these.
     ///
     /// The script is `gtk-isolated.js`, a resource with its own node suite; its settings reach it
     /// as one JSON value, and the document's origin as `HostScripts.documentOrigin` reads it.
@@ -85,7 +85,7 @@ extension WebKitGTKHost {
     /// script of any frame can post a value to it that the engine would rebuild in the app: the
     /// relay hands its messages to this world over their private channel, as text, and this world
     /// posts them, refusing one longer than `maximumPostLength` UTF-16 code units unread.
-    static func isolatedScript(secret: String, watchesWVJB: Bool = false, limits: BridgeLimits = BridgeLimits()) throws(BridgeError) -> String {
+    static func isolatedScript(secret: String, signalPattern: String? = nil, limits: BridgeLimits = BridgeLimits()) throws(BridgeError) -> String {
         let tooLong = BridgeError(
             code: .limitExceeded, message: "the call's arguments are larger than BridgeLimits.messageBytes (\(limits.messageBytes) bytes)"
         ).promptAnswer
@@ -93,7 +93,7 @@ extension WebKitGTKHost {
         PostedText.appendFramed(tooLong, to: &tooLongBatch)
         let settings = IsolatedSettings(
             tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel,
-            watchesWVJB: watchesWVJB, wvjbSignalPrefix: wvjbSignalPrefix, messageHandler: messageHandler,
+            signalPattern: signalPattern, signalPrefix: signalPrefix, messageHandler: messageHandler,
             maximumPostLength: maximumPostLength(limits), batchAt: capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
             batchHeader: PostedText.batchMethod + "\n", tooLong: tooLong, tooLongBatch: tooLongBatch
         )
@@ -109,8 +109,8 @@ extension WebKitGTKHost {
     /// The isolated world's settings, as `gtk-isolated.js` reads them.
     struct IsolatedSettings: Encodable {
         var tagPrefix, capabilityRequest, documentChannel: String
-        var watchesWVJB: Bool
-        var wvjbSignalPrefix, messageHandler: String
+        var signalPattern: String?
+        var signalPrefix, messageHandler: String
         var maximumPostLength, batchAt: Int
         var batchHeader, tooLong, tooLongBatch: String
     }
@@ -139,9 +139,9 @@ extension WebKitGTKHost {
         }
     }
 
-    /// What the isolated world's report of a WebViewJavascriptBridge signal starts with, before
-    /// the signal's address.
-    static let wvjbSignalPrefix = "wvjb "
+    /// What the isolated world's report of a signal of the page's dialect starts with, before the
+    /// signal's address.
+    static let signalPrefix = "signal "
 
     /// What the isolated world's prompts and messages start with, then the frame (`top` or `sub`)
     /// and its origin, then a new line and its own text.

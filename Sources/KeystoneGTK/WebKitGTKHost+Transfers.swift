@@ -32,7 +32,7 @@ extension WebKitGTKHost {
             webkit_security_manager_register_uri_scheme_as_secure(security, URLSchemeTransport.scheme)
             webkit_security_manager_register_uri_scheme_as_cors_enabled(security, URLSchemeTransport.scheme)
         }
-        hub.serveBytes(over: Self.transport)
+        session.serveBytes(over: Self.transport, isSecure: true)
     }
 
     /// The host is going: its web view's requests find no hub.

@@ -38,16 +38,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// main loop's thread.
     public var terminationHandler: (@Sendable (WebProcessTermination) -> Void)?
 
-    /// WebViewJavascriptBridge's wire, when the page speaks it.
-    let wvjb: WVJBWire?
     private let view: OpaquePointer
     var webView: OpaquePointer { ks_web_view(view) }
     private let manager: OpaquePointer
-    /// What the host decides as every host does: documents, origins, terminations. Read and
-    /// written on the main loop's thread only.
-    var core: HostCore
-    /// The clock terminations are counted on, from when the host was made.
-    private let started = ContinuousClock.now
+    /// What the host decides as every host does: batches, documents, origins, terminations and
+    /// the page's dialect. Used on the main loop's thread only (batches hop there).
+    let session: HostSession
+    /// The engine calls the session makes: this web view's.
+    private var engine: GTKEngine?
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
@@ -64,9 +62,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     public init(hub: any BridgeHub, options: Options = Options()) throws {
         self.hub = hub
         self.options = options
-        core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
+        session = try HostSession(hub: hub, options: options)
         tagPrefix = Array(Self.tagPrefix(secret: secret).utf8)
-        wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
@@ -75,8 +72,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             relay: try Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
             injectsPageRuntime: options.injectsPageRuntime
         )
-        let isolated = try Self.isolatedScript(secret: secret, watchesWVJB: options.wire == .webViewJavascriptBridge, limits: hub.limits)
-        addScripts(pageWorld: core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: core.scriptsOnlyForAllowedOrigins(isolated))
+        let isolated = try Self.isolatedScript(secret: secret, signalPattern: session.signalPattern, limits: hub.limits)
+        addScripts(pageWorld: session.core.scriptsOnlyForAllowedOrigins(source), isolatedWorld: session.core.scriptsOnlyForAllowedOrigins(isolated))
+        engine = GTKEngine(host: self)
+        session.engine = engine
         connectSignals()
         MainQueueSource.install()
         hub.attach(to: self)
@@ -89,7 +88,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private func addScripts(pageWorld: String, isolatedWorld: String) {
         let frames = options.injectsIntoSubframes ? KS_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES : KS_WEBKIT_USER_CONTENT_INJECT_TOP_FRAME
         let start = KS_WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START
-        Self.withURIPatterns(core.injectionPatterns) { allowList in
+        Self.withURIPatterns(session.core.injectionPatterns) { allowList in
             for script in [
                 webkit_user_script_new(pageWorld, frames, start, allowList, nil),
                 webkit_user_script_new_for_world(isolatedWorld, frames, start, Self.worldName, allowList, nil),
@@ -154,7 +153,10 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             { _, decision, type, data in
                 guard let decision, let data, let uri = ks_navigation_decision_uri(decision, type) else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
-                guard host.decideWVJBNavigation(String(cString: uri)) else { return 0 }
+                // A signal of the page's dialect is cancelled whichever frame made it; WebKitGTK does
+                // not say which, so only the top document's, which its isolated world reports, is
+                // answered (``documentReported(_:)``).
+                guard host.session.isSignal(String(cString: uri)) else { return 0 }
                 webkit_policy_decision_ignore(decision)
                 return 1
             }, me)
@@ -168,7 +170,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     deinit {
         // The page load ends with the host: nothing waits for a page no host answers.
-        perform(core.closed())
+        session.closed()
         stopServingBytes()
         let me = Unmanaged.passUnretained(self).toOpaque()
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
@@ -208,26 +210,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             case KS_WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByApp
             default: .crashed
             }
-        perform(core.webProcessTerminated(reason, at: started.duration(to: .now)))
+        session.webProcessTerminated(reason)
     }
 
     /// A new document replaced the old one (a provisional load that fails replaces nothing).
     private func documentDidCommit() {
-        perform(core.documentCommitted())
-    }
-
-    /// Carries out what the host core decided; a reload waits on the main loop.
-    private func perform(_ actions: [HostCore.Action]) {
-        HostCore.perform(
-            actions, hub: hub, wire: wvjb, report: { terminationHandler?($0) },
-            reload: { delay in
-                let milliseconds = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
-                let reload = { [weak self] in
-                    guard let self else { return }
-                    webkit_web_view_reload(webView)
-                }
-                if milliseconds == 0 { reload() } else { MainLoopWork.after(milliseconds: milliseconds, reload, dropped: {}) }
-            })
+        session.documentCommitted()
     }
 
     // MARK: EvaluationTarget
@@ -239,23 +227,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Evaluates `batch` on the main loop and calls `done` when the engine has run it, or when it
     /// was dropped (made for a page that has gone, or the main loop went away first).
     public func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
-        let script = wvjb?.script(for: batch) ?? batch.script
-        guard !script.isEmpty else { return done() }
-        let pageLoad = batch.pageLoad
-        // Always through the main loop, even from its own thread: the queue keeps batches in order.
-        // There the batch is dropped if its page has gone (page changes reach the hub on that
-        // thread too, so this is where the engine would run it); `done` runs when the engine has
-        // run it, or when it was dropped, or when the main loop went away first.
-        MainLoopWork.enqueue(
-            { [self] in
-                guard pageLoad == hub.pageLoad else { return done() }
-                run(core.guarded(script)) { _ in done() }
-            }, dropped: done)
-    }
-
-    /// `script`, made for the current page load, wrapped to run only in its document.
-    func guarded(_ script: String) -> String {
-        core.guarded(script)
+        session.evaluate(batch, done: done)
     }
 
     // MARK: Calls from the page
@@ -429,17 +401,16 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// The isolated world reports the top document's token when the document starts (after its
     /// commit made it the hub's current page load) and when the engine restores it from its
-    /// back/forward cache. Only the isolated world can post here; its tag still says which frame
-    /// posted.
+    /// back/forward cache, and each signal of the page's dialect the top document makes. Only the
+    /// isolated world can post here; its tag still says which frame posted.
     private func documentReported(_ message: Bytes) {
         guard case (.isolatedWorld(let frame), let bytes) = identify(message), frame.isAttestedMainFrame else { return }
         let text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix(Self.wvjbSignalPrefix) {
-            answerWVJBSignal(String(text.dropFirst(Self.wvjbSignalPrefix.count)))
-            return
+        if text.hasPrefix(Self.signalPrefix) {
+            session.signalled(String(text.dropFirst(Self.signalPrefix.count)), from: session.mainDocument)
+        } else {
+            session.documentReported(text, from: frame)
         }
-        guard let report = HostScripts.documentReport(text) else { return }
-        perform(core.documentReported(token: report.token, restored: report.restored, origin: frame.origin))
     }
 
     private static let batchHeader = Array((PostedText.batchMethod + "\n").utf8)

@@ -102,27 +102,6 @@ public struct HostCore: Sendable {
         self.terminationLimit = terminationLimit
     }
 
-    /// Carries out `actions` as every host does: a page load that ends reaches the hub (and the
-    /// WebViewJavascriptBridge wire, when the host speaks it); a report and a reload go to the host's
-    /// own `report` and `reload`, the engine's part.
-    package static func perform(
-        _ actions: [Action],
-        hub: any BridgeHub,
-        wire: WVJBWire?,
-        report: (WebProcessTermination) -> Void,
-        reload: (Duration) -> Void
-    ) {
-        for action in actions {
-            switch action {
-            case .unloadPage:
-                hub.pageDidUnload()
-                wire?.pageDidUnload()
-            case .reportTermination(let termination): report(termination)
-            case .reload(let delay): reload(delay)
-            }
-        }
-    }
-
     // MARK: Origins
 
     /// Whether a document of `origin` (a host's report; `nil` when opaque or unknown) gets the

@@ -24,7 +24,7 @@ extension HostDelegates {
         decidePolicyFor navigationAction: WKNavigationAction,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void
     ) {
-        if host?.decideWVJBNavigation(navigationAction, in: webView) == true { return decisionHandler(.cancel) }
+        if host?.decideSignal(navigationAction, in: webView) == true { return decisionHandler(.cancel) }
         let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction, decisionHandler: decisionHandler)
         if forwarded == nil { decisionHandler(Self.defaultPolicy(for: navigationAction, in: webView)) }
     }
@@ -38,7 +38,7 @@ extension HostDelegates {
         preferences: WKWebpagePreferences,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
     ) {
-        if host?.decideWVJBNavigation(navigationAction, in: webView) == true { return decisionHandler(.cancel, preferences) }
+        if host?.decideSignal(navigationAction, in: webView) == true { return decisionHandler(.cancel, preferences) }
         let forwarded: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction, preferences: preferences, decisionHandler: decisionHandler)
         if forwarded != nil { return }
         let withoutPreferences: Void? = appNavigationDelegate?.webView?(webView, decidePolicyFor: navigationAction) { decisionHandler($0, preferences) }

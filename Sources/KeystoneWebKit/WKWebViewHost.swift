@@ -67,14 +67,13 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// delegate does not: when it implements `webViewWebContentProcessDidTerminate(_:)`, the
     /// reload is the app's, as it is without Keystone.
     public var terminationHandler: (@MainActor (WebProcessTermination) -> Void)?
-    /// WebViewJavascriptBridge's wire, when the page speaks it.
-    let wvjb: WVJBWire?
     /// The web view's delegates and the host's script message handler, kept by the content controller.
     let delegates: HostDelegates
-    /// What the host decides as every host does: documents, origins, terminations.
-    private var core: HostCore
-    /// The clock terminations are counted on, from when the host was made.
-    private let started = ContinuousClock.now
+    /// What the host decides as every host does: batches, documents, origins, terminations and
+    /// the page's dialect. Used on the main thread only (batches hop there).
+    let session: HostSession
+    /// The engine calls the session makes: this web view's.
+    private var engine: WebViewEngine?
     static let documentHandlerName = "keystoneDocument"
     /// The isolated content world of the host's own script: page scripts cannot reach it.
     static let world = WKContentWorld.world(name: "keystone-host")
@@ -94,9 +93,8 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         }
         self.hub = hub
         self.options = options
-        self.core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
+        self.session = try HostSession(hub: hub, options: options)
         self.webView = webView
-        self.wvjb = options.wire == .webViewJavascriptBridge ? WVJBWire(hub: hub) : nil
         let source = try HostScripts.pageWorld(injectsPageRuntime: options.injectsPageRuntime)
         // A host let go without detach() left its delegates in front of the app's: the app's are
         // taken over from them, and their scripts and handler give way.
@@ -110,13 +108,17 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
             self,
             scripts: [
                 WKUserScript(
-                    source: core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: .page),
-                WKUserScript(source: core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
+                    source: session.core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: .page),
+                WKUserScript(source: session.core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
             ])
+        engine = WebViewEngine(host: self)
+        session.engine = engine
         hub.attach(to: self)
         if options.servesBytes, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.attach(self, to: webView)
-            hub.serveBytes(over: TransferSchemeHandler.transport)
+            // WebKit's Cocoa API registers no scheme with a handler as secure: an https document
+            // cannot fetch it (`HostCore/documentReachesByteChannel(origin:channelIsSecure:)`).
+            session.serveBytes(over: TransferSchemeHandler.transport, isSecure: false)
         }
     }
 
@@ -142,11 +144,10 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// delegates, stops serving the byte channel, and ends the page load: Swift's calls waiting for
     /// the page settle with `pageGone`.
     public func detach() {
-        perform(core.closed())
+        session.closed()
         if let webView, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.detach(webView)
         }
-        hub.stopServingBytes()
         delegates.release()
         webView = nil
     }
@@ -160,18 +161,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// Evaluates `batch` on the main queue and calls `done` when WebKit has run it, or when it was
     /// dropped (made for a page that has gone).
     public nonisolated func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
-        let script = wvjb?.script(for: batch) ?? batch.script
-        guard !script.isEmpty else { return done() }
-        let pageLoad = batch.pageLoad
-        // The main queue keeps batches in the order the evaluator hands them over. Page changes
-        // reach the hub on the main thread too: a batch for a page that has gone is dropped here,
-        // and one the engine would run in a document it has not reported yet runs nowhere.
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                guard pageLoad == self.hub.pageLoad, let webView = self.webView else { return done() }
-                webView.evaluateJavaScript(self.core.guarded(script)) { _, _ in done() }
-            }
-        }
+        session.evaluate(batch, done: done)
     }
 
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
@@ -218,7 +208,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// The JSON of an evaluation's value (`nil` for none), or its error. `JSONSerialization` raises
     /// an Objective-C exception, not a Swift error, for a value it cannot write (`NaN`, a date), so
     /// the value is checked first.
-    private nonisolated static func json(_ value: Any?, _ error: (any Error)?) -> Result<Data?, BridgeError> {
+    nonisolated static func json(_ value: Any?, _ error: (any Error)?) -> Result<Data?, BridgeError> {
         if let error { return .failure(BridgeError(code: .failed, message: "the script failed: \(error.localizedDescription)")) }
         guard let value, !(value is NSNull) else { return .success(nil) }
         guard JSONSerialization.isValidJSONObject([value]), let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
@@ -233,26 +223,14 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// and each time the engine restores it from its back/forward cache. Only the host's isolated
     /// world can post it; a report from another web view sharing the controller is ignored.
     func receiveDocumentReport(_ message: WKScriptMessage) {
-        guard let webView, message.webView === webView else { return }
-        let caller = Self.callerFrame(message.frameInfo)
-        guard caller.isMainFrame, let text = message.body as? String, let report = HostScripts.documentReport(text) else { return }
-        perform(core.documentReported(token: report.token, restored: report.restored, origin: caller.origin))
-        // Before any of the document's own scripts runs, so before its first call: the channel is
-        // served only to a document that can reach it (never to an https one, see
-        // `HostCore/documentReachesByteChannel(origin:channelIsSecure:)`).
-        if options.servesBytes, webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) is TransferSchemeHandler {
-            if HostCore.documentReachesByteChannel(origin: caller.origin, channelIsSecure: false) {
-                hub.serveBytes(over: TransferSchemeHandler.transport)
-            } else {
-                hub.stopServingBytes()
-            }
-        }
+        guard let webView, message.webView === webView, let text = message.body as? String else { return }
+        session.documentReported(text, from: Self.callerFrame(message.frameInfo))
     }
 
     /// The engine committed a new main document: the page load ends, whether or not the new
     /// document runs the host's scripts (an origin outside the allowed ones, a PDF).
     func documentCommitted() {
-        perform(core.documentCommitted())
+        session.documentCommitted()
     }
 
     /// A bridge prompt from the host's web view, answered by the hub synchronously.
@@ -260,34 +238,27 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         hub.handlePrompt(prompt, defaultText: defaultText, frame: Self.callerFrame(frame))
     }
 
-    /// `script`, made for the current page load, wrapped to run only in its document.
-    func guarded(_ script: String) -> String {
-        core.guarded(script)
-    }
-
     /// The web content process of the host's web view ended: the page is gone and the app hears
     /// of it; the page reloads unless `appReloads` (the app's navigation delegate handles the end
     /// of the process, and so its reload).
     func webContentProcessDidTerminate(appReloads: Bool) {
-        perform(core.webProcessTerminated(.unknown, at: started.duration(to: .now)), reloads: !appReloads)
+        session.webProcessTerminated(.unknown, reloads: !appReloads)
     }
 
-    /// Carries out what the host core decided; a reload waits on the main queue, and happens only
-    /// while the web view is in a window (WebKit reloads a page whose process ended only when it is
-    /// visible).
-    private func perform(_ actions: [HostCore.Action], reloads: Bool = true) {
-        HostCore.perform(
-            actions, hub: hub, wire: wvjb, report: { terminationHandler?($0) },
-            reload: { delay in
-                guard reloads else { return }
-                let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-                DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { [weak self] in
-                    MainActor.assumeIsolated {
-                        guard let webView = self?.webView, webView.window != nil else { return }
-                        webView.reload()
-                    }
-                }
-            })
+    /// Whether the navigation is a signal of the page's dialect (WebViewJavascriptBridge's: it never
+    /// reaches the network and is never a page change), to cancel; answered for the frame WebKit
+    /// says made it (`WKNavigationAction.sourceFrame`, never the web view's possibly provisional
+    /// URL), in the host's own web view only.
+    func decideSignal(_ navigationAction: WKNavigationAction, in webView: WKWebView) -> Bool {
+        guard let url = navigationAction.request.url?.absoluteString, session.isSignal(url) else { return false }
+        // `sourceFrame` is declared nonnull, yet WebKit hands nil for a navigation no frame started
+        // (WKNavigationAction.mm checks for it itself): such a signal is no one's. Its bits are read
+        // as an optional: a plain conversion to an optional is folded to "not nil" by the compiler,
+        // which trusts the declaration.
+        let source = unsafeBitCast(navigationAction.sourceFrame, to: WKFrameInfo?.self)
+        guard webView === self.webView, let source else { return true }
+        session.signalled(url, from: Self.callerFrame(source))
+        return true
     }
 
     // MARK: Frames
@@ -296,6 +267,50 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     static func callerFrame(_ frame: WKFrameInfo) -> CallerFrame {
         let origin = frame.securityOrigin
         return CallerFrame(isMainFrame: frame.isMainFrame, origin: SecurityOrigin(scheme: origin.protocol, host: origin.host, port: origin.port)?.description)
+    }
+}
+
+/// The engine calls of a WKWebView host's session: its web view's, on the main thread.
+final class WebViewEngine: HostEngine, @unchecked Sendable {
+    private weak var host: WKWebViewHost?
+
+    @MainActor
+    init(host: WKWebViewHost) {
+        self.host = host
+    }
+
+    func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void) {
+        MainActor.assumeIsolated {
+            guard let webView = host?.webView else { return completion(.failure(BridgeError(code: .pageGone, message: "the web view has gone"))) }
+            webView.evaluateJavaScript(script) { value, error in
+                guard let valueLimit else { return completion(.success(nil)) }
+                completion(
+                    WKWebViewHost.json(value, error).flatMap { json in
+                        guard let json else { return .success(nil) }
+                        guard json.count <= valueLimit else { return .failure(HostCore.scriptValueTooLarge(limit: valueLimit)) }
+                        return .success(String(decoding: json, as: UTF8.self))
+                    })
+            }
+        }
+    }
+
+    func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
+        guard delay > .zero else { return DispatchQueue.main.async(execute: work) }
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        DispatchQueue.main.asyncAfter(deadline: .now() + seconds, execute: work)
+    }
+
+    /// Reloads the page only while the web view is in a window: WebKit reloads a page whose
+    /// process ended only when it is visible.
+    func reload() {
+        MainActor.assumeIsolated {
+            guard let webView = host?.webView, webView.window != nil else { return }
+            webView.reload()
+        }
+    }
+
+    func report(_ termination: WebProcessTermination) {
+        MainActor.assumeIsolated { host?.terminationHandler?(termination) }
     }
 }
 

@@ -52,8 +52,11 @@ test('what it posts carries its tag', () => {
   assert.deepEqual(doc.host.documentPosts, [TAG + 'start token']);
 });
 
-test('watching for WVJB, it reports each signal of the top document once a turn', () => {
-  const doc = makeDocument({ isolated: { watchesWVJB: true } });
+// WebViewJavascriptBridge's signals, as its dialect gives them (WVJBWire.signalPattern).
+const WVJB_SIGNALS = '^(https|wvjbscheme)://__(wvjb_queue_message|bridge_loaded)__';
+
+test('watching for a dialect\'s signals, it reports each signal of the top document once a turn', () => {
+  const doc = makeDocument({ isolated: { signalPattern: WVJB_SIGNALS } });
   const frame = new HTMLIFrameElement('https://__wvjb_queue_message__');
   doc.mutate([{ type: 'childList', addedNodes: [frame, new HTMLIFrameElement('https://__WVJB_QUEUE_MESSAGE__')] }]);
   doc.mutate([
@@ -63,12 +66,12 @@ test('watching for WVJB, it reports each signal of the top document once a turn'
     { type: 'childList', addedNodes: [{ src: 'https://__wvjb_queue_message__' }] },
   ]);
   assert.deepEqual(doc.host.documentPosts, [
-    TAG + 'wvjb https://__wvjb_queue_message__', TAG + 'wvjb https://__WVJB_QUEUE_MESSAGE__', TAG + 'wvjb wvjbscheme://__bridge_loaded__',
+    TAG + 'signal https://__wvjb_queue_message__', TAG + 'signal https://__WVJB_QUEUE_MESSAGE__', TAG + 'signal wvjbscheme://__bridge_loaded__',
   ]);
 });
 
-test('a subframe, or a host not on WVJB\'s wire, watches nothing', () => {
-  for (const options of [{ top: false, isolated: { watchesWVJB: true } }, {}]) {
+test('a subframe, or a host whose page dialect makes no signal, watches nothing', () => {
+  for (const options of [{ top: false, isolated: { signalPattern: WVJB_SIGNALS } }, {}]) {
     const doc = makeDocument(options);
     assert.equal(doc.observers.length, 0);
   }

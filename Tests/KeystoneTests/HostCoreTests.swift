@@ -61,20 +61,6 @@ struct HostCoreTests {
         #expect(core.documentCommitted() == [])
     }
 
-    @Test func performingActionsEndsTheHubsPageLoadAndHandsTheRestToTheHost() throws {
-        let keystone = Keystone()
-        let before = keystone.pageLoad
-        var reports: [WebProcessTermination] = []
-        var reloads: [Duration] = []
-        var core = try core()
-        HostCore.perform(
-            core.webProcessTerminated(.crashed, at: .zero), hub: keystone, wire: nil, report: { reports.append($0) }, reload: { reloads.append($0) }
-        )
-        #expect(keystone.pageLoad != before)
-        #expect(reports.map(\.reason) == [.crashed])
-        #expect(reloads == [.zero])
-    }
-
     @Test func theMainDocumentIsTheReportedOriginsUntilTheDocumentIsGone() throws {
         var core = try core()
         _ = core.documentReported(token: "a", restored: false, origin: "https://a.example")

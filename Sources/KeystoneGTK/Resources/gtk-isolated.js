@@ -46,12 +46,12 @@
   }
   function post(text) { handler.postMessage(tag() + text); }
 
-  // In the top document: WebViewJavascriptBridge signals by pointing an iframe of the page at
-  // `https://__wvjb_queue_message__` (or `__bridge_loaded__`). Only iframes of the top document are
-  // seen here (a subframe's are in its own document); each signal's address is reported, at most
-  // once an address a turn.
-  if (config.watchesWVJB && window === window.top && typeof MutationObserver === 'function') {
-    var signalled = /^(https|wvjbscheme):\/\/__(wvjb_queue_message|bridge_loaded)__/i;
+  // In the top document: a page dialect that signals (WebViewJavascriptBridge) points an iframe
+  // of the page at an address `config.signalPattern` matches (`https://__wvjb_queue_message__`).
+  // Only iframes of the top document are seen here (a subframe's are in its own document); each
+  // signal's address is reported, at most once an address a turn.
+  if (typeof config.signalPattern === 'string' && window === window.top && typeof MutationObserver === 'function') {
+    var signalled = new RegExp(config.signalPattern, 'i');
     var Frame = HTMLIFrameElement;
     new MutationObserver(function (records) {
       var seen = {};
@@ -60,7 +60,7 @@
         var url = node.src;
         if (signalled.test(url) && !seen[url]) {
           seen[url] = true;
-          post(config.wvjbSignalPrefix + url);
+          post(config.signalPrefix + url);
         }
       }
       for (var i = 0; i < records.length; i++) {

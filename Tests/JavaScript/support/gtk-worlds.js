@@ -17,7 +17,7 @@ const RELAY_SETTINGS = {
 };
 const ISOLATED_SETTINGS = {
   tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
-  watchesWVJB: false, wvjbSignalPrefix: 'wvjb ', messageHandler: 'keystone', maximumPostLength: 1 << 16,
+  signalPrefix: 'signal ', messageHandler: 'keystone', maximumPostLength: 1 << 16,
   batchAt: '\u0001keystone-capability:'.length + 33, batchHeader: '\u0001batch\n',
   tooLong: '{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
   tooLongBatch: '62:{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',

@@ -1,0 +1,205 @@
+// HostSession.swift — a host's decisions carried out: engine events in, engine calls out through
+// the host's HostEngine, the same for every host.
+import Foundation
+@_spi(KeystoneInternal) import Keystone
+
+/// The engine calls a host makes for its ``HostSession``, and nothing else. Every call is made on
+/// the engine's thread (the GLib main loop's, the main thread), which ``runLater(after:_:dropped:)``
+/// hops to.
+public protocol HostEngine: AnyObject, Sendable {
+    /// Evaluates `script` in the page's main frame now and hands `completion` the JSON text of its
+    /// completion value (`nil` for `undefined`), or the error it threw. With a `valueLimit`, a
+    /// value over that many bytes is refused before it is converted; with none, the value is not
+    /// read at all (`completion` gets `nil`).
+    func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void)
+    /// Runs `work` on the engine's thread after `delay` (zero: after what already waits there, in
+    /// order), or `dropped` when it never will (the engine's loop went away).
+    func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void)
+    /// Reloads the page, where the engine would show it again (a web view in no window stays).
+    func reload()
+    /// Tells the app the web process ended.
+    func report(_ termination: WebProcessTermination)
+}
+
+/// What a host decides, carried out the same way for every host: a host turns each engine event
+/// into one call of its session, and the session answers with engine calls through the host's
+/// ``HostEngine``. Used on the engine's thread only, except ``evaluate(_:done:)``, which hops there.
+///
+/// - **Batches.** A batch goes to the page in its dialect (DSBridge's scripts, or
+///   WebViewJavascriptBridge's messages), through the engine's thread in the order the evaluator
+///   handed it over, only while its page load is the hub's current one, and guarded to run only in
+///   that page load's document (``HostCore/guarded(_:)``).
+/// - **Documents and terminations**, as ``HostCore`` decides: a page load that ends reaches the hub
+///   and the dialect; a reload is scheduled on the engine's thread, backing off.
+/// - **Signals.** A navigation the dialect uses as a signal is cancelled, and answered as the dialect
+///   says: a queue fetched and answered a slice at a time, with the engine's other events between.
+/// - **The byte channel** is served to a document that can reach it (``serveBytes(over:isSecure:)``).
+public final class HostSession: @unchecked Sendable {
+    /// The hub the session speaks for.
+    public let hub: any BridgeHub
+    /// What the session decides as every host does: documents, origins, terminations.
+    public private(set) var core: HostCore
+    /// The host's engine, held weakly: the host keeps its session.
+    public weak var engine: (any HostEngine)?
+    private let dialect: any PageDialect
+    /// The clock terminations are counted on, from when the session was made.
+    private let started = ContinuousClock.now
+    /// The byte channel's transport while the host serves one, and whether a secure context may
+    /// fetch it.
+    private var bytes: (transport: any ByteTransport, isSecure: Bool)?
+
+    /// Creates the session for `hub`, serving pages as `options` say.
+    /// - Throws: `BridgeError` `invalidRegistration` for an allowed origin of the hub's not written
+    ///   as the engine writes origins (``HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)``).
+    public init(hub: any BridgeHub, options: HostOptions) throws(BridgeError) {
+        self.hub = hub
+        core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
+        dialect = options.wire.dialect(hub: hub)
+        engine = nil
+    }
+
+    /// The current page load's main document, as its isolated world reported it.
+    public var mainDocument: CallerFrame { core.mainDocument }
+
+    /// The addresses of the page dialect's signals as a JavaScript regular expression's source
+    /// (case-insensitive), for a host that watches for them in the page's own document; `nil` when
+    /// the dialect makes none.
+    public var signalPattern: String? { dialect.signalPattern }
+
+    // MARK: Batches
+
+    /// Evaluates `batch` on the engine's thread and calls `done` when the engine has run it, or when
+    /// it was dropped (made for a page load that has gone, or the engine's loop went away first).
+    /// May be called from any thread.
+    public func evaluate(_ batch: ScriptBatch, done: @escaping @Sendable () -> Void) {
+        let script = dialect.script(for: batch)
+        guard !script.isEmpty, let engine else { return done() }
+        let pageLoad = batch.pageLoad
+        // Always through the engine's thread, even from it: the batches keep their order. There the
+        // batch is dropped if its page load has gone (page changes reach the hub on that thread too,
+        // so this is where the engine would run it).
+        engine.runLater(
+            after: .zero,
+            { [self] in
+                guard pageLoad == hub.pageLoad, let engine = self.engine else { return done() }
+                engine.evaluate(core.guarded(script), valueLimit: nil) { _ in done() }
+            }, dropped: done)
+    }
+
+    /// `script`, made for the current page load, wrapped to run only in its document.
+    public func guarded(_ script: String) -> String {
+        core.guarded(script)
+    }
+
+    // MARK: Documents
+
+    /// The engine committed a new main document (a provisional load that fails commits nothing).
+    public func documentCommitted() {
+        perform(core.documentCommitted())
+    }
+
+    /// The host's isolated world reported `text` (`HostScripts` writes it) from `frame`: the main
+    /// document's token at its start or on its restore from the back/forward cache. Anything else,
+    /// or a report from a subframe, changes nothing.
+    public func documentReported(_ text: String, from frame: CallerFrame) {
+        guard frame.isMainFrame, let report = HostScripts.documentReport(text) else { return }
+        perform(core.documentReported(token: report.token, restored: report.restored, origin: frame.origin))
+        // Before any of the document's own scripts runs, so before its first call: the channel is
+        // served only to a document that can reach it.
+        guard let bytes else { return }
+        if HostCore.documentReachesByteChannel(origin: frame.origin, channelIsSecure: bytes.isSecure) {
+            hub.serveBytes(over: bytes.transport)
+        } else {
+            hub.stopServingBytes()
+        }
+    }
+
+    /// The web process ended for `reason`: the page load ends, the app hears of it, and the page is
+    /// reloaded as ``HostCore`` says, unless `reloads` is `false` (the app reloads it itself).
+    public func webProcessTerminated(_ reason: WebProcessTermination.Reason, reloads: Bool = true) {
+        perform(core.webProcessTerminated(reason, at: started.duration(to: .now)), reloads: reloads)
+    }
+
+    /// The host is going, or gives the web view back: the page load ends.
+    public func closed() {
+        perform(core.closed())
+        if bytes != nil { hub.stopServingBytes() }
+        bytes = nil
+    }
+
+    /// Carries out what the host core decided.
+    private func perform(_ actions: [HostCore.Action], reloads: Bool = true) {
+        for action in actions {
+            switch action {
+            case .unloadPage:
+                hub.pageDidUnload()
+                dialect.pageDidUnload()
+            case .reportTermination(let termination):
+                engine?.report(termination)
+            case .reload(let delay):
+                guard reloads, let engine else { continue }
+                engine.runLater(after: delay, { [weak engine] in engine?.reload() }, dropped: {})
+            }
+        }
+    }
+
+    // MARK: The byte channel
+
+    /// Serves the byte channel over `transport` from now on, to every document that can reach it:
+    /// a secure context (an https document) only when the channel `isSecure` (WebKit blocks a fetch
+    /// of a scheme that is not as mixed content).
+    public func serveBytes(over transport: any ByteTransport, isSecure: Bool) {
+        bytes = (transport, isSecure)
+        hub.serveBytes(over: transport)
+    }
+
+    // MARK: Signals
+
+    /// Whether a navigation to `url` is a signal of the page's dialect: the host cancels it,
+    /// whichever frame made it, and it is never a page change.
+    public func isSignal(_ url: String) -> Bool {
+        dialect.isSignal(url)
+    }
+
+    /// `frame` made the signal to `url` (as the engine, or the host's isolated world, says): answered
+    /// as the page's dialect says.
+    public func signalled(_ url: String, from frame: CallerFrame) {
+        take(dialect.answer(signal: url, from: frame), for: frame)
+    }
+
+    /// Takes the dialect's steps for `frame`, in order.
+    private func take(_ steps: [DialectStep], for frame: CallerFrame) {
+        guard let engine else { return }
+        for step in steps {
+            switch step {
+            case .answer(let script):
+                engine.evaluate(core.guarded(script), valueLimit: nil) { _ in }
+            case .inject(let script):
+                engine.evaluate(script, valueLimit: nil) { _ in }
+            case .fetch(let script, let limit):
+                // A fetch that fails is handed on as no value, so the dialect answers the next signal.
+                engine.evaluate(script, valueLimit: limit) { [self] result in
+                    take(dialect.fetched(Self.string(result), from: frame), for: frame)
+                }
+            case .resumeLater:
+                engine.runLater(after: .zero, { [self] in take(dialect.resume(from: frame), for: frame) }, dropped: {})
+            }
+        }
+    }
+
+    /// The string an evaluation's value is, read from its JSON text; `nil` for any other value.
+    private static func string(_ result: Result<String?, BridgeError>) -> String? {
+        guard case .success(let json?) = result else { return nil }
+        return try? DefaultJSONSerializer().decode(String.self, from: Data(json.utf8))
+    }
+}
+
+extension PageWire {
+    /// The dialect a page of this wire speaks to `hub`.
+    package func dialect(hub: any BridgeHub) -> any PageDialect {
+        switch self {
+        case .dsbridge: .dsBridge
+        case .webViewJavascriptBridge: .webViewJavascriptBridge(hub: hub)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+// HostSessionTests.swift — a host's decisions carried out through an engine that records its calls:
+// batches, documents, terminations, signals and the byte channel, without a browser.
+import Foundation
+import Keystone
+import KeystoneHost
+@_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
+import Testing
+
+/// An engine that records what the session asks of it, answers evaluations with `values` (by the
+/// script's first characters), and runs later work only when a test says.
+final class RecordingEngine: HostEngine, @unchecked Sendable {
+    var evaluated: [(script: String, valueLimit: Int?)] = []
+    var values: [(prefix: String, json: String)] = []
+    var later: [(delay: Duration, work: @Sendable () -> Void)] = []
+    var reloads = 0
+    var reports: [WebProcessTermination] = []
+
+    func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void) {
+        evaluated.append((script, valueLimit))
+        completion(.success(valueLimit == nil ? nil : values.first { script.hasPrefix($0.prefix) }?.json))
+    }
+
+    func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
+        later.append((delay, work))
+    }
+
+    func reload() { reloads += 1 }
+
+    func report(_ termination: WebProcessTermination) { reports.append(termination) }
+
+    /// Runs the work waiting, and whatever it queues, in order.
+    func runLaterWork() {
+        while !later.isEmpty { later.removeFirst().work() }
+    }
+}
+
+@Suite("Host session")
+struct HostSessionTests {
+    let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+    let engine = RecordingEngine()
+    let top = CallerFrame(isMainFrame: true, origin: "http://app.example")
+
+    func session(_ options: HostOptions = HostOptions()) throws -> HostSession {
+        let session = try HostSession(hub: keystone, options: options)
+        session.engine = engine
+        return session
+    }
+
+    @Test func aBatchGoesOnTheEnginesThreadGuardedForItsDocumentAndOnlyWhileItsPageLoadIsCurrent() throws {
+        let session = try session()
+        session.documentReported("start doc1", from: top)
+        let batch = ScriptBatch(messages: [.completion(callback: "dscb1")], pageLoad: keystone.pageLoad)
+        let done = Locked(0)
+        session.evaluate(batch) { done.withLock { $0 += 1 } }
+        #expect(engine.evaluated.isEmpty)  // not before the engine's thread runs it
+        engine.runLaterWork()
+        #expect(engine.evaluated.map(\.script) == [session.guarded(batch.script)])
+        #expect(engine.evaluated.first?.script.contains("doc1") == true)
+        #expect(engine.evaluated.first?.valueLimit == nil)
+        // Queued while its page load was current, run after the page changed: dropped, yet done.
+        session.evaluate(batch) { done.withLock { $0 += 1 } }
+        session.documentCommitted()
+        engine.runLaterWork()
+        #expect(engine.evaluated.count == 1)
+        #expect(done.withLock { $0 } == 2)
+    }
+
+    @Test func aDocumentReportEndsThePageLoadOnlyForAnotherDocumentOfTheMainFrame() throws {
+        let session = try session()
+        let first = keystone.pageLoad
+        session.documentReported("start a", from: top)
+        session.documentReported("start b", from: CallerFrame(isMainFrame: false, origin: "http://app.example"))
+        session.documentReported("nonsense", from: top)
+        #expect(keystone.pageLoad == first)
+        #expect(session.mainDocument == top)
+        session.documentReported("restore b", from: top)
+        #expect(keystone.pageLoad != first)
+    }
+
+    @Test func aTerminationIsReportedAndTheReloadScheduledBackingOffUnlessTheAppReloads() throws {
+        let session = try session()
+        let before = keystone.pageLoad
+        session.webProcessTerminated(.crashed)
+        #expect(keystone.pageLoad != before)  // the page load ends with its web process
+        session.webProcessTerminated(.exceededMemoryLimit)
+        #expect(engine.reports.map(\.reason) == [.crashed, .exceededMemoryLimit])
+        #expect(engine.later.map(\.delay) == [.zero, .milliseconds(500)])
+        #expect(engine.reloads == 0)
+        engine.runLaterWork()
+        #expect(engine.reloads == 2)
+        session.webProcessTerminated(.crashed, reloads: false)
+        #expect(engine.reports.count == 3)
+        #expect(engine.later.isEmpty)
+    }
+
+    @Test func aDSBridgePageMakesNoSignal() throws {
+        let session = try session()
+        #expect(session.signalPattern == nil)
+        #expect(!session.isSignal("https://__wvjb_queue_message__"))
+        session.signalled("https://__wvjb_queue_message__", from: top)
+        #expect(engine.evaluated.isEmpty)
+    }
+
+    @Test func aWVJBSignalFetchesTheQueueAndAnswersItASliceAtATime() throws {
+        try keystone.register(namespace: "") { $0.sync("echo") { (value: Int) in value } }
+        let session = try session(HostOptions(injectsPageRuntime: false, wire: .webViewJavascriptBridge))
+        session.documentReported("start doc1", from: top)
+        let messages = (0..<600).map { #"{"handlerName":"echo","data":\#($0),"callbackId":"cb\#($0)"}"# }
+        let queue = "[" + messages.joined(separator: ",") + "]"
+        let fetch = "(function(q){"
+        engine.values = [(fetch, String(decoding: try DefaultJSONSerializer().encode(queue), as: UTF8.self))]
+        #expect(session.isSignal("https://__WVJB_QUEUE_MESSAGE__"))
+        session.signalled("https://__wvjb_queue_message__", from: top)
+        // The fetch, with the dialect's limit, then the first slice's answers, guarded.
+        #expect(engine.evaluated.count == 2)
+        #expect(engine.evaluated[0].script.hasPrefix(fetch) && engine.evaluated[0].valueLimit == 64 << 20)
+        #expect(engine.evaluated[1].script.hasPrefix("if(window.__keystoneDocument==="))
+        #expect(engine.evaluated[1].script.components(separatedBy: "_handleMessageFromObjC").count - 1 == WVJBWire.sliceSize)
+        // The next slice waits for the engine's other events.
+        #expect(engine.later.count == 1)
+        engine.runLaterWork()
+        #expect(engine.evaluated.count == 3)
+        #expect(engine.evaluated[2].script.components(separatedBy: "_handleMessageFromObjC").count - 1 == 600 - WVJBWire.sliceSize)
+    }
+
+    @Test func aFailedFetchStillLetsTheNextSignalBeAnswered() throws {
+        let session = try session(HostOptions(injectsPageRuntime: false, wire: .webViewJavascriptBridge))
+        session.signalled("https://__wvjb_queue_message__", from: top)  // the engine gives no value
+        session.signalled("https://__wvjb_queue_message__", from: top)
+        #expect(engine.evaluated.filter { $0.valueLimit != nil }.count == 2)
+        // A subframe's signal is cancelled and not answered.
+        session.signalled("https://__wvjb_queue_message__", from: CallerFrame(isMainFrame: false, origin: "http://app.example"))
+        #expect(engine.evaluated.count == 2)
+    }
+
+    @Test(arguments: [
+        "https://__wvjb_queue_message__", "HTTPS://__WVJB_QUEUE_MESSAGE__/x", "wvjbscheme://__bridge_loaded__", "https://__bridge_loaded__",
+        "https://example.com/__wvjb_queue_message__", "http://__wvjb_queue_message__", "wvjbscheme://__other__", "",
+    ])
+    func theSignalPatternAHostWatchesForIsExactlyTheDialectsSignals(_ url: String) throws {
+        let session = try session(HostOptions(injectsPageRuntime: false, wire: .webViewJavascriptBridge))
+        let pattern = try NSRegularExpression(pattern: try #require(session.signalPattern), options: [.caseInsensitive])
+        let matches = pattern.firstMatch(in: url, range: NSRange(url.startIndex..., in: url)) != nil
+        #expect(matches == session.isSignal(url))
+    }
+
+    @Test func theByteChannelIsServedToTheDocumentsThatCanReachItUntilTheSessionCloses() throws {
+        let session = try session()
+        session.serveBytes(over: URLSchemeTransport.keystone, isSecure: false)
+        #expect(keystone.servesBytes)
+        session.documentReported("start a", from: CallerFrame(isMainFrame: true, origin: "https://bank.example"))
+        #expect(!keystone.servesBytes)
+        session.documentReported("start b", from: top)
+        #expect(keystone.servesBytes)
+        session.closed()
+        #expect(!keystone.servesBytes)
+    }
+}
