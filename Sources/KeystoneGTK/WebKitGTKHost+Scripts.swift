@@ -13,7 +13,7 @@ extension WebKitGTKHost {
 
     /// The page-world relay: `_dsbridge=` prompts and `window._keystoneHost.send` go to the host
     /// directly — prompts as prompts, messages through the page world's `keystone` script message
-    /// handler — each prefixed with this document's capability (``capabilityPrefix``), which names
+    /// handler — each prefixed with this document's capability (`PageRelay.capabilityPrefix`), which names
     /// the frame and origin the isolated world read for it. A page script that goes around the
     /// relay reaches the host without one, unattested.
     ///
@@ -25,11 +25,11 @@ extension WebKitGTKHost {
     /// `relatedTarget` of a cancellable `keystone:channel` event, at document start and when the
     /// isolated world says hello, whichever comes last; the isolated world cancels the event to take
     /// the node. Both run before any page script. When the host answers that it has forgotten the
-    /// capability (``forgottenCapability``), the relay asks for a new one and sends again, once.
+    /// capability (`PageRelay.forgottenCapability`), the relay asks for a new one and sends again, once.
     ///
     /// Messages sent in one turn of the page's event loop go to the host together, as one batch
     /// (`PostedText/batchMethod`, then each message as its length in UTF-16 code units, `:` and the
-    /// message), posted when the turn's script ends, or sooner when it reaches ``batchLength`` or
+    /// message), posted when the turn's script ends, or sooner when it reaches `PageRelay.batchLength` or
     /// `messagesPerPost` messages: one trip between the processes instead of one each. A prompt
     /// first posts what is waiting, so a synchronous call never overtakes an asynchronous one made
     /// before it. The answer to a batch is each answer framed the same way, in order; when it ends
@@ -41,7 +41,7 @@ extension WebKitGTKHost {
     ///
     /// A prompt is framed with the lengths of its text and default text, so that the host, which
     /// the engine hands both as C strings, can tell a text a NUL cut short. With `relaysConsole`,
-    /// the relay also posts the document's `console` lines (``consoleMethod``), with the capability,
+    /// the relay also posts the document's `console` lines (`PageRelay.consoleMethod`), with the capability,
     /// so only admitted documents' lines reach the app, attributed to their frame.
     ///
     /// The relay holds the capability in its closure and hands it only to built-ins it took at
@@ -54,8 +54,8 @@ extension WebKitGTKHost {
     /// one JSON value.
     static func relayScript(messagesPerPost: Int, relaysConsole: Bool) throws(BridgeError) -> String {
         let settings = RelaySettings(
-            capabilityPrefix: capabilityPrefix, forgottenCapability: forgottenCapability, batchMethod: PostedText.batchMethod,
-            consoleMethod: consoleMethod, capabilityLength: FrameCapabilities.length, batchLength: batchLength,
+            capabilityPrefix: PageRelay.capabilityPrefix, forgottenCapability: PageRelay.forgottenCapability, batchMethod: PostedText.batchMethod,
+            consoleMethod: PageRelay.consoleMethod, capabilityLength: FrameCapabilities.length, batchLength: PageRelay.batchLength,
             messagesPerPost: messagesPerPost, relaysConsole: relaysConsole
         )
         return "(\(try resource("gtk-relay")))(\(try json(settings)));"
@@ -76,7 +76,7 @@ extension WebKitGTKHost {
     /// signal the top document itself makes with an iframe: WebKitGTK's navigation decision does
     /// not say which document made a navigation, so a subframe could signal as the page; the
     /// watcher sees only iframes of the top document and reports each signal's address
-    /// (``signalPrefix``), and the host answers only these.
+    /// (`PageRelay.signalPrefix`), and the host answers only these.
     ///
     /// The script is `gtk-isolated.js`, a resource with its own node suite; its settings reach it
     /// as one JSON value, and the document's origin as `HostScripts.documentOrigin` reads it.
@@ -92,9 +92,9 @@ extension WebKitGTKHost {
         var tooLongBatch = ""
         PostedText.appendFramed(tooLong, to: &tooLongBatch)
         let settings = IsolatedSettings(
-            tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel,
-            signalPattern: signalPattern, signalPrefix: signalPrefix, messageHandler: messageHandler,
-            maximumPostLength: maximumPostLength(limits), batchAt: capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
+            tagPrefix: PageRelay.tagPrefix(secret: secret), capabilityRequest: PageRelay.capabilityRequest, documentChannel: documentChannel,
+            signalPattern: signalPattern, signalPrefix: PageRelay.signalPrefix, messageHandler: messageHandler,
+            maximumPostLength: maximumPostLength(limits), batchAt: PageRelay.capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
             batchHeader: PostedText.batchMethod + "\n", tooLong: tooLong, tooLongBatch: tooLongBatch
         )
         return """
@@ -116,12 +116,12 @@ extension WebKitGTKHost {
     }
 
     /// Twice the longest message, in UTF-16 code units, the hub would read under `limits`: one call
-    /// whose name and arguments are at their limits, or a batch of calls (``batchLength`` code
+    /// whose name and arguments are at their limits, or a batch of calls (`PageRelay.batchLength` code
     /// units of them, framed), with the capability before it. Anything longer is refused unread,
     /// before it crosses to the app; anything shorter the hub measures and answers itself.
     static func maximumPostLength(_ limits: BridgeLimits) -> Int {
         let call = limits.methodNameBytes + 1 + limits.messageBytes
-        let batch = batchLength + 16 * limits.messagesPerPost
+        let batch = PageRelay.batchLength + 16 * limits.messagesPerPost
         return 2 * max(call, batch) + 1024
     }
 
@@ -139,30 +139,9 @@ extension WebKitGTKHost {
         }
     }
 
-    /// What the isolated world's report of a signal of the page's dialect starts with, before the
-    /// signal's address.
-    static let signalPrefix = "signal "
-
-    /// What the isolated world's prompts and messages start with, then the frame (`top` or `sub`)
-    /// and its origin, then a new line and its own text.
-    static func tagPrefix(secret: String) -> String { "\u{1}keystone:\(secret):" }
-    /// What a relay's prompts and messages start with: then the document's capability, as
-    /// ``FrameCapabilities/length`` hexadecimal digits, a new line and the page's own text.
-    static let capabilityPrefix = "\u{1}keystone-capability:"
-    /// What the isolated world prompts, after its tag, to have a capability issued.
-    static let capabilityRequest = "\u{1}capability"
-    /// The host's answer to a prompt or message whose capability it no longer remembers.
-    static let forgottenCapability = "\u{1}forgotten"
-    /// The answer to a script message that is not a string, which no relay posts: refused unread,
-    /// as a call's failed answer.
-    static let notText = BridgeError(code: .malformedMessage, message: "a message to the host must be a string").promptAnswer
     /// The host's script message handler for the relay's calls, in the isolated world only.
     static let messageHandler = "keystone"
     /// The isolated world's script message handler, which hears only the top document's token.
     static let documentChannel = "keystoneDocument"
-
-    /// The most UTF-16 code units of messages the relay puts in one batch; a longer message goes
-    /// alone.
-    static let batchLength = 1 << 20
 }
 #endif

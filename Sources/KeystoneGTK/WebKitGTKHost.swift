@@ -49,12 +49,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Marks the prompts of the host's isolated-world script, which alone knows it: page scripts
     /// cannot read another world's variables.
     private let secret = UUID().uuidString
-    /// What the isolated world sends starts with these bytes, then the frame (`top` or `sub`) and
-    /// its origin, then a new line and its own text.
-    private let tagPrefix: [UInt8]
-    /// The capabilities issued to the documents' relays; read and written on the main loop's
-    /// thread only.
-    private var capabilities = FrameCapabilities()
+    /// Who sent a text, and its answer, as the relay's protocol says; the capabilities it issued to
+    /// the documents' relays. Read and written on the main loop's thread only.
+    private var relay: PageRelay
 
     /// Creates a web view with the host's scripts and handlers and attaches `hub` to it. Throws
     /// `invalidRegistration` when one of the policy's allowed origins is not written as the engine
@@ -63,7 +60,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         self.hub = hub
         self.options = options
         session = try HostSession(hub: hub, options: options)
-        tagPrefix = Array(Self.tagPrefix(secret: secret).utf8)
+        relay = PageRelay(secret: secret)
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
@@ -124,7 +121,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
                 // The relay posts only strings: anything else is refused unread, never converted.
                 let text: String? =
-                    jsc_value_is_string(value) != 0 ? WebKitGTKHost.withText(of: value) { host.answerMessage($0) } : WebKitGTKHost.notText
+                    jsc_value_is_string(value) != 0 ? WebKitGTKHost.withText(of: value) { host.answerMessage($0) } : PageRelay.notText
                 let answer = text.map { jsc_value_new_string(jsc_value_get_context(value), $0) } ?? jsc_value_new_null(jsc_value_get_context(value))
                 // The reply takes its own reference; the new value's is ours to drop.
                 webkit_script_message_reply_return_value(reply, answer)
@@ -203,7 +200,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// page's running calls are cancelled), the app hears why, and the page is reloaded as the
     /// host core says. The reloaded document then starts the next page load without ending another.
     private func webProcessDidTerminate(_ reason: UInt32) {
-        capabilities.removeAll()
+        relay.forgetFrames()
         let reason: WebProcessTermination.Reason =
             switch reason {
             case KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
@@ -232,60 +229,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     // MARK: Calls from the page
 
-    /// Who sent a prompt or a message, as far as the engine lets the host tell.
-    private enum Sender {
-        /// The host's isolated world, with the frame and origin it read itself.
-        case isolatedWorld(CallerFrame)
-        /// A document's relay, with the frame and origin its capability stands for.
-        case relay(CallerFrame)
-        /// A relay whose capability the host no longer remembers (or never issued).
-        case forgotten
-        /// A page script that went around the relay, from any frame.
-        case unattested
-
-        /// The frame a call from this sender is made for; `nil` for a forgotten capability, whose
-        /// call is not made.
-        var frame: CallerFrame? {
-            switch self {
-            case .isolatedWorld(let frame), .relay(let frame): frame
-            case .forgotten: nil
-            case .unattested: .unattested
-            }
-        }
-    }
-
-    private static let capabilityPrefixBytes = Array(capabilityPrefix.utf8)
-
-    /// Splits a text into who sent it and the page's own text: the isolated world's tag or a
-    /// relay's capability first, when the text has either. Text with neither came from a page
-    /// script that called `prompt` or posted itself, from any frame. Read in place, as bytes: a
-    /// call's text is copied once, into the strings the hub is given.
-    private func identify(_ bytes: Bytes) -> (Sender, Bytes) {
-        if bytes.starts(with: Self.capabilityPrefixBytes) {
-            let start = Self.capabilityPrefixBytes.count
-            let end = start + FrameCapabilities.length
-            guard end < bytes.count, bytes[end] == UInt8(ascii: "\n") else { return (.unattested, bytes) }
-            let frame = capabilities.frame(for: Bytes(rebasing: bytes[start..<end]))
-            return (frame.map(Sender.relay) ?? .forgotten, Bytes(rebasing: bytes[(end + 1)...]))
-        }
-        guard bytes.starts(with: tagPrefix), let (header, rest) = Self.splitLine(Bytes(rebasing: bytes[tagPrefix.count...])) else {
-            return (.unattested, bytes)
-        }
-        let isMainFrame = header.starts(with: "top:".utf8)
-        // The document's own security origin; an opaque one reads "null" and is no origin.
-        let origin = SecurityOrigin(String(decoding: header.dropFirst(4), as: UTF8.self))
-        return (.isolatedWorld(CallerFrame(isMainFrame: isMainFrame, origin: origin?.description)), rest)
-    }
-
     /// Bytes of a text the engine handed over, read in place.
     typealias Bytes = PostedText.Bytes
-
-    /// The bytes before the first line feed and those after it; the page's text is split by bytes,
-    /// never by characters, which a combining mark after the line feed would merge with it.
-    static func splitLine(_ text: Bytes) -> (Bytes, Bytes)? {
-        guard let newline = text.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        return (Bytes(rebasing: text[..<newline]), Bytes(rebasing: text[(newline + 1)...]))
-    }
 
     /// Runs `body` with the bytes of a C string the engine owns, up to its terminating NUL.
     static func withBytes<Result>(of text: UnsafePointer<CChar>, _ body: (Bytes) -> Result) -> Result {
@@ -309,30 +254,23 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         let message = webkit_script_dialog_get_message(dialog)!
         switch webkit_script_dialog_get_dialog_type(dialog) {
         case KS_WEBKIT_SCRIPT_DIALOG_PROMPT:
-            let defaultText = webkit_script_dialog_prompt_get_default_text(dialog)
-            return Self.withBytes(of: message) { bytes in
-                let (sender, bytes) = identify(bytes)
-                switch sender {
-                case .isolatedWorld(let frame):
-                    guard bytes.elementsEqual(Self.capabilityRequest.utf8) else { return true }
-                    webkit_script_dialog_prompt_set_text(dialog, capabilities.issue(for: frame))
-                case .forgotten:
-                    webkit_script_dialog_prompt_set_text(dialog, Self.forgottenCapability)
-                case .relay(let frame):
-                    webkit_script_dialog_prompt_set_text(dialog, answerRelayPrompt(bytes, defaultText: defaultText, frame: frame))
-                case .unattested:
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    if Keystone.isBridgePrompt(text) {
-                        let answer = hub.refusal(of: .unattested) ?? hub.handlePrompt(text, defaultText: defaultText.map { String(cString: $0) }, frame: .unattested)
-                        webkit_script_dialog_prompt_set_text(dialog, answer ?? "")
-                        return true
-                    }
-                    guard let prompt = dialogHandler.prompt else { return false }
-                    // Not setting the text answers `null`, as a cancelled prompt does.
-                    if let answer = prompt(text, defaultText.map { String(cString: $0) }) { webkit_script_dialog_prompt_set_text(dialog, answer) }
-                }
-                return true
+            let outcome = Self.withBytes(of: message) { bytes in
+                let defaultText = webkit_script_dialog_prompt_get_default_text(dialog)
+                return defaultText.map { Self.withBytes(of: $0) { relay.answerPrompt(bytes, defaultText: $0, hub: hub) } }
+                    ?? relay.answerPrompt(bytes, defaultText: nil, hub: hub)
             }
+            switch outcome {
+            case .answer(let text):
+                webkit_script_dialog_prompt_set_text(dialog, text)
+            case .handled:
+                break
+            case .pagePrompt(let text):
+                guard let prompt = dialogHandler.prompt else { return false }
+                // Not setting the text answers `null`, as a cancelled prompt does.
+                let defaultText = webkit_script_dialog_prompt_get_default_text(dialog).map { String(cString: $0) }
+                if let answer = prompt(text, defaultText) { webkit_script_dialog_prompt_set_text(dialog, answer) }
+            }
+            return true
         case KS_WEBKIT_SCRIPT_DIALOG_CONFIRM:
             guard let confirm = dialogHandler.confirm else { return false }
             webkit_script_dialog_confirm_set_confirmed(dialog, confirm(String(cString: message)) ? 1 : 0)
@@ -346,56 +284,24 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         }
     }
 
-    /// A relay's bridge prompt from `frame`: admitted first, then read by the lengths the relay
-    /// framed it with (`<prompt length>,<default text length>`, a new line, the prompt) in UTF-16
-    /// code units. The engine hands both texts over as C strings, so a NUL in either shows as a
-    /// shorter text, and the call is refused rather than made with a name or arguments cut short.
-    private func answerRelayPrompt(_ bytes: Bytes, defaultText: UnsafePointer<CChar>?, frame: CallerFrame) -> String {
-        if let refusal = hub.refusal(of: frame) { return refusal }
-        let answer = { (defaultBytes: Bytes) -> String in
-            guard let (lengths, text) = Self.splitLine(bytes), let comma = lengths.firstIndex(of: UInt8(ascii: ",")),
-                Int(String(decoding: Bytes(rebasing: lengths[..<comma]), as: UTF8.self)) == PostedText.utf16Count(text),
-                Int(String(decoding: Bytes(rebasing: lengths[(comma + 1)...]), as: UTF8.self)) == PostedText.utf16Count(defaultBytes)
-            else { return PostedText.Refusal.lengthMismatch }
-            let prompt = String(decoding: text, as: UTF8.self)
-            return self.hub.handlePrompt(prompt, defaultText: String(decoding: defaultBytes, as: UTF8.self), frame: frame) ?? ""
-        }
-        guard let defaultText else { return answer(Bytes(start: nil, count: 0)) }
-        return Self.withBytes(of: defaultText, answer)
-    }
-
-    /// A relay's script message, posted by the isolated world: its capability, then `method`, a new
-    /// line, and the arguments; or a batch of such messages (`PostedText/batchMethod`), answered
-    /// together; or a console line. A sender the hub does not admit is refused whole, before anything else is
-    /// read; `nil` answers a console line.
+    /// A relay's script message, posted by the isolated world, answered as the relay's protocol
+    /// says; `nil` answers a console line.
     private func answerMessage(_ message: Bytes) -> String? {
-        let (sender, text) = identify(message)
-        guard let frame = sender.frame else { return Self.forgottenCapability }
-        let isBatch = text.starts(with: Self.batchHeader)
-        if let refusal = hub.refusal(of: frame) {
-            guard isBatch else { return refusal }
-            var answers = ""
-            PostedText.appendFramed(refusal, to: &answers)
-            return answers
-        }
-        if isBatch {
-            guard text.count <= Self.batchBytes else { return Self.batchTooLarge }
-            return PostedText.answerBatch(Bytes(rebasing: text[Self.batchHeader.count...]), limit: hub.limits.messagesPerPost) { method, arguments in
-                hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
-            }
-        }
-        guard let (method, arguments) = Self.splitLine(text) else { return PostedText.Refusal.namesNoMethod }
-        if method.elementsEqual(Self.consoleMethod.utf8) {
-            relayConsoleLine(arguments, from: frame)
+        switch relay.answerMessage(message, hub: hub) {
+        case .answer(let text):
+            return text
+        case .console(let level, let text, let frame):
+            relayConsoleLine(level: level, text: text, from: frame)
+            return nil
+        case .ignored:
             return nil
         }
-        return hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame)
     }
 
     /// Hands an admitted document's console line (`level`, a new line, the text) to
     /// ``consoleHandler``, cut to the hub's `BridgeLimits/consoleLineBytes`.
-    private func relayConsoleLine(_ line: Bytes, from frame: CallerFrame) {
-        guard options.relaysConsole, let consoleHandler, let (level, text) = Self.splitLine(line) else { return }
+    private func relayConsoleLine(level: Bytes, text: Bytes, from frame: CallerFrame) {
+        guard options.relaysConsole, let consoleHandler else { return }
         consoleHandler(ConsoleLine(level: String(decoding: level.prefix(16), as: UTF8.self), text: text, limit: hub.limits.consoleLineBytes, frame: frame))
     }
 
@@ -404,31 +310,12 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// back/forward cache, and each signal of the page's dialect the top document makes. Only the
     /// isolated world can post here; its tag still says which frame posted.
     private func documentReported(_ message: Bytes) {
-        guard case (.isolatedWorld(let frame), let bytes) = identify(message), frame.isAttestedMainFrame else { return }
-        let text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix(Self.signalPrefix) {
-            session.signalled(String(text.dropFirst(Self.signalPrefix.count)), from: session.mainDocument)
-        } else {
-            session.documentReported(text, from: frame)
+        switch relay.documentMessage(message) {
+        case .report(let text, let frame): session.documentReported(text, from: frame)
+        case .signal(let url): session.signalled(url, from: session.mainDocument)
+        case nil: break
         }
     }
-
-    private static let batchHeader = Array((PostedText.batchMethod + "\n").utf8)
-
-    /// The method a console line is posted as; no method a page calls can have this name.
-    static let consoleMethod = "\u{1}console"
-
-    /// The most UTF-8 bytes of messages and framing one batch may carry: more than any batch the
-    /// relay makes (at most ``batchLength`` code units of messages, each framed by a few digits and
-    /// a colon), so only a page script that posts its own batch meets it.
-    static let batchBytes = 16 << 20
-    /// The answer to a batch over ``batchBytes``: one refusal, framed as a batch's answers are.
-    private static let batchTooLarge: String = {
-        var answers = ""
-        let message = "a batch of messages is larger than the host's limit of \(batchBytes) bytes (Keystone's runtime never sends one)"
-        PostedText.appendFramed(BridgeError(code: .limitExceeded, message: message).promptAnswer, to: &answers)
-        return answers
-    }()
 }
 
 #endif
