@@ -2,9 +2,11 @@
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Everything a Keystone shares between threads, without locks, tasks or side effects: the page's
-/// lifecycle (its load, whether it has initialized, which runtime it announced), the Swift calls
-/// waiting for the page, the page's calls running in Swift, and the byte channel's tickets.
+/// Everything a Keystone shares between threads, without locks, tasks or side effects, composed of
+/// one value per concern: the page load (``PageLoadState``), Swift's calls waiting for the page
+/// (``SwiftCalls``), the page's calls running in Swift (``RunningCalls``) and the byte channel's
+/// tickets (``ByteTickets``). What crosses them lives here: the messages waiting for the page, how a
+/// message goes out, and what a call's end or the page's does to each.
 ///
 /// Each event returns what must happen next: messages for the evaluator (``Output``), calls to
 /// settle, work to cancel. ``HubStorage`` holds it behind one lock and acts on what it returns
@@ -32,25 +34,13 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         case refused(Pending, BridgeError)
     }
 
-    enum Answer {
-        /// Hand the answer to the call; `complete` says whether the page marked it final.
-        case deliver(Pending, complete: Bool)
-        /// A `call` (not a stream) that already settled was answered again.
-        case repeated(method: String)
-        case unknown
-    }
+    typealias Answer = SwiftCalls<Pending>.Answer
+    typealias StartedTask = RunningCalls<Work>.Started
 
     enum TaskCancel {
         case notFound
         /// The task was found; its work, when it has started (cancel it).
         case found(Work?)
-    }
-
-    /// A page's call recorded to run: its token, and the method of a call still running under the
-    /// same callback name, when the page reused an open callback's name.
-    struct StartedTask {
-        var token: Int
-        var reusedCallbackOf: MethodName?
     }
 
     struct Initialize {
@@ -66,68 +56,6 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var outputs: [Output]
     }
 
-    private struct OpenCall {
-        var method: String
-        var isMultiResponse: Bool
-        /// `nil` once a `call` has its answer and the page said more would follow.
-        var pending: Pending?
-        /// Whether its arguments have parts, which may have a ticket open.
-        var hasParts = false
-    }
-
-    private struct RunningTask {
-        /// `nil` for a call the page made without a callback, whose results are dropped.
-        var callback: String?
-        /// Kept as the resolver split it: a name is written out only for the rare warning.
-        var method: MethodName
-        var work: Work?
-    }
-
-    let pendingCallLimit: Int
-    let runningCallLimit: Int
-    let declarationLimit: Int
-    private(set) var epoch = PageEpoch.first
-    private(set) var isPageReady = false
-    private(set) var runtime = PageRuntime.dsbridge
-    /// Messages waiting for the page to initialize, each with the parts of its value.
-    private(set) var waiting: [Outgoing] = []
-    /// What the current page load's main frame has established: its authorisation and declared
-    /// methods.
-    private var access = PageAccess()
-    /// The origin of the main frame that established ``access``: the principal the grant belongs to.
-    private var principal: String?
-    private var lastCallId = 0
-    private var calls: [Int: OpenCall] = [:]
-    private var lastTaskToken = 0
-    private var tasks: [Int: RunningTask] = [:]
-    /// The task running under each callback name (the latest, when a page reused a name).
-    private var taskByCallback: [String: Int] = [:]
-    /// Callback names a page used for two running calls at once: when the latest ends, an earlier
-    /// one still running under the name is found again.
-    private var reusedCallbacks: Set<String> = []
-    /// The host's byte channel (`nil`: the host has none).
-    private var transport: (any ByteTransport)?
-    /// The tickets open for the current page load.
-    private var transfers: ByteTickets
-    private var lastReadyWaiter = 0
-    /// Who waits for a page to be ready; an unload keeps them waiting for the next page.
-    private var readyWaiters: [Int: Pending] = [:]
-
-    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max) {
-        self.pendingCallLimit = pendingCallLimit
-        self.runningCallLimit = runningCallLimit
-        self.declarationLimit = declarationLimit
-        transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
-    }
-
-    /// Whether `parts`, of a Swift call or event, fit beside what the page load holds already: the
-    /// open tickets' bytes and those of the messages still waiting to go out.
-    private func fits(_ parts: ByteParts?) -> Bool {
-        guard let parts else { return true }
-        let waiting = self.waiting.reduce(0) { $0 + ($1.parts?.byteCount ?? 0) }
-        return parts.byteCount <= transfers.byteLimit - transfers.heldBytes - waiting
-    }
-
     /// A message on its way to the page, with the parts of its value, if any, and the call of the
     /// page's whose result it is: its parts' ticket is issued to that call's frame, and the call
     /// told when they are fetched.
@@ -137,10 +65,30 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var call: CallParts?
     }
 
+    private(set) var pageLoad: PageLoadState<Pending>
+    private var swiftCalls: SwiftCalls<Pending>
+    private var running: RunningCalls<Work>
+    /// Messages waiting for the page to initialize, each with the parts of its value.
+    private(set) var waiting: [Outgoing] = []
+    /// The host's byte channel (`nil`: the host has none).
+    private var transport: (any ByteTransport)?
+    /// The tickets open for the current page load.
+    private var transfers: ByteTickets
+
+    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max) {
+        pageLoad = PageLoadState(declarationLimit: declarationLimit)
+        swiftCalls = SwiftCalls(limit: pendingCallLimit)
+        running = RunningCalls(limit: runningCallLimit)
+        transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
+    }
+
+    var epoch: PageEpoch { pageLoad.epoch }
+    var isPageReady: Bool { pageLoad.isPageReady }
+    var runtime: PageRuntime { pageLoad.runtime }
     /// Swift calls that have not settled.
-    var pendingCallCount: Int { calls.values.count { $0.pending != nil } }
+    var pendingCallCount: Int { swiftCalls.pendingCount }
     /// The page's calls running in Swift.
-    var runningCallCount: Int { tasks.count }
+    var runningCallCount: Int { running.count }
 
     // MARK: Messages
 
@@ -171,7 +119,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .inline(parts.data)))
         }
         let token = ByteChannel.newToken()
-        let ticket = ByteTicket(pageLoad: epoch, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
+        let ticket = ByteTicket(
+            pageLoad: epoch, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
         if case .result(let callback, _, _) = message {
             do {
                 try transfers.issue(token, ticket)
@@ -187,6 +136,14 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .ticket(transport.address(ofTicket: token))))
     }
 
+    /// Whether `parts`, of a Swift call or event, fit beside what the page load holds already: the
+    /// open tickets' bytes and those of the messages still waiting to go out.
+    private func fits(_ parts: ByteParts?) -> Bool {
+        guard let parts else { return true }
+        let waiting = self.waiting.reduce(0) { $0 + ($1.parts?.byteCount ?? 0) }
+        return parts.byteCount <= transfers.byteLimit - transfers.heldBytes - waiting
+    }
+
     // MARK: Swift → page calls
 
     /// Makes a call of the page's handler: gives it the next id, records it and sends its message.
@@ -196,20 +153,19 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard epoch == nil || epoch == self.epoch else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
-        guard calls.count < pendingCallLimit else {
-            return .refused(pending, BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(pendingCallLimit)) calls already wait for the page"))
-        }
         guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
-        lastCallId += 1
-        calls[lastCallId] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil)
-        return .made(id: lastCallId, send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: parts, to: nil) ?? [])
+        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil) {
+        case .failure(let error):
+            return .refused(pending, error)
+        case .success(let id):
+            return .made(id: id, send(.call(method: method, callbackId: id, arguments: arguments), parts: parts, to: nil) ?? [])
+        }
     }
 
     /// Sends a call whose answer nobody waits for.
     mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to epoch: PageEpoch?) -> [Output]? {
         guard epoch == nil || epoch == self.epoch, fits(parts) else { return nil }
-        lastCallId += 1
-        return send(.call(method: method, callbackId: lastCallId, arguments: arguments), parts: parts, to: nil)
+        return send(.call(method: method, callbackId: swiftCalls.nextId(), arguments: arguments), parts: parts, to: nil)
     }
 
     /// Sends an event whose value has `parts`; `nil` when its page load has gone or the parts do
@@ -221,22 +177,17 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// The page answered call `id` (`_dsb.returnValue`).
     mutating func receiveAnswer(id: Int, complete: Bool) -> Answer {
-        guard let call = calls[id] else { return .unknown }
-        if complete {
-            calls[id] = nil
-            // Parts the page did not fetch (it has no such handler) go with the call.
-            if call.hasParts { transfers.withdraw(.swiftCall(id), in: epoch) }
-        }
-        guard let pending = call.pending else { return .repeated(method: call.method) }
-        if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
-        return .deliver(pending, complete: complete || !call.isMultiResponse)
+        let (answer, closed) = swiftCalls.answer(id: id, complete: complete)
+        // Parts the page did not fetch (it has no such handler) go with the call.
+        if closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: epoch) }
+        return answer
     }
 
     /// The Swift side stopped waiting for call `id`: what to fail, if it had not settled, and what
     /// tells the page. A call still waiting for the page is taken back; one the page has, Keystone's
     /// runtime is told of (``PageMessage/cancel(callbackId:)``), so its handler can stop.
     mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
-        guard let call = calls.removeValue(forKey: id) else { return (nil, []) }
+        guard let call = swiftCalls.cancel(id: id) else { return (nil, []) }
         if call.hasParts { transfers.withdraw(.swiftCall(id), in: epoch) }
         if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0.message { true } else { false } }) {
             waiting.remove(at: index)
@@ -255,34 +206,24 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard epoch == self.epoch else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
-        guard tasks.count < runningCallLimit else {
-            return .failure(BridgeError(code: .limitExceeded, message: "the page already has BridgeLimits.runningCalls (\(runningCallLimit)) calls running"))
-        }
-        lastTaskToken += 1
-        tasks[lastTaskToken] = RunningTask(callback: callback, method: method)
-        guard let callback else { return .success(StartedTask(token: lastTaskToken)) }
-        let earlier = taskByCallback.updateValue(lastTaskToken, forKey: callback).flatMap { tasks[$0]?.method }
-        if earlier != nil { reusedCallbacks.insert(callback) }
-        return .success(StartedTask(token: lastTaskToken, reusedCallbackOf: earlier))
+        return running.start(callback: callback, method: method)
     }
 
     /// The task for `token` exists now; returns `work` when it is no longer wanted (cancel it).
     mutating func taskCreated(token: Int, work: Work) -> Work? {
-        guard tasks[token] != nil else { return work }
-        tasks[token]?.work = work
-        return nil
+        running.created(token: token, work: work)
     }
 
     mutating func taskFinished(token: Int) {
-        removeTask(token)
+        running.finished(token: token)
     }
 
     /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go
     /// too, a result's bytes with them.
     mutating func cancelTask(callback: String) -> TaskCancel {
         let withdrawn = transfers.withdraw(.pageCall(callback), in: epoch)
-        guard let token = taskByCallback[callback] else { return withdrawn > 0 ? .found(nil) : .notFound }
-        return .found(removeTask(token)?.work)
+        guard let work = running.cancel(callback: callback) else { return withdrawn > 0 ? .found(nil) : .notFound }
+        return .found(work)
     }
 
     // MARK: Byte transfers
@@ -346,52 +287,22 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// How many tickets are open.
     var openTransferCount: Int { transfers.count }
 
-    @discardableResult
-    private mutating func removeTask(_ token: Int) -> RunningTask? {
-        guard let task = tasks.removeValue(forKey: token) else { return nil }
-        guard let callback = task.callback, taskByCallback[callback] == token else { return task }
-        taskByCallback[callback] = nil
-        if reusedCallbacks.contains(callback) {
-            // Rare (a page's mistake): the latest earlier call still running under the name.
-            if let earlier = tasks.filter({ $0.value.callback == callback }).keys.max() {
-                taskByCallback[callback] = earlier
-            } else {
-                reusedCallbacks.remove(callback)
-            }
-        }
-        return task
-    }
-
     // MARK: What the page load establishes
 
-    /// What `frame` may rely on of what the page load established: all of it for the main frame and
-    /// for a frame of the origin the grant was made to (which the same-origin policy lets act as the
-    /// main frame anyway); nothing for any other frame.
+    /// What `frame` may rely on of what the page load established (``PageLoadState/access(for:)``).
     func access(for frame: CallerFrame) -> PageAccess {
-        if frame.isAttestedMainFrame { return access }
-        guard frame.isAttested, let origin = frame.origin, origin == principal else { return PageAccess() }
-        return access
+        pageLoad.access(for: frame)
     }
 
     /// The app's policy accepted the credentials the main frame of `origin` presented during the
     /// page load `epoch`; `false` when that page load has gone, and the grant with it.
     mutating func authorize(_ epoch: PageEpoch, origin: String?) -> Bool {
-        guard epoch == self.epoch else { return false }
-        access.isAuthorized = true
-        principal = origin
-        return true
+        pageLoad.authorize(epoch, origin: origin)
     }
 
-    /// The current page load's main frame, of `origin`, declared the methods it will use; a later
-    /// declaration adds to it. Refused whole when the page load would declare more than the limit.
+    /// The current page load's main frame, of `origin`, declared the methods it will use.
     mutating func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
-        let declared = (access.declaredMethods ?? []).union(methods)
-        guard declared.count <= declarationLimit else {
-            return .failure(BridgeError(code: .limitExceeded, message: "a page may declare at most BridgeLimits.declaredMethods (\(declarationLimit)) methods"))
-        }
-        access.declaredMethods = declared
-        principal = origin
-        return .success(())
+        pageLoad.declare(methods, origin: origin)
     }
 
     // MARK: The page's lifecycle
@@ -399,48 +310,30 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes
     /// out, and who waited for the page is told.
     mutating func pageDidInitialize(runtime announced: PageRuntime) -> Initialize {
-        isPageReady = true
-        // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
-        if announced == .keystone { runtime = .keystone }
-        defer {
-            waiting.removeAll()
-            readyWaiters.removeAll()
-        }
+        let ready = pageLoad.initialize(runtime: announced)
+        defer { waiting.removeAll() }
         var outputs: [Output] = []
         outputs.reserveCapacity(waiting.count)
         for outgoing in waiting { outputs.append(.deliver(prepare(outgoing), runtime, epoch)) }
-        return Initialize(outputs: outputs, ready: readyWaiters.keys.sorted().compactMap { readyWaiters[$0] })
+        return Initialize(outputs: outputs, ready: ready)
     }
 
     /// `waiter` waits for the page to be ready: `nil` when it is (settle the waiter now), otherwise
     /// the id that ``stopWaitingForPage(_:)`` takes.
     mutating func waitForPage(_ waiter: Pending) -> Int? {
-        guard !isPageReady else { return nil }
-        lastReadyWaiter += 1
-        readyWaiters[lastReadyWaiter] = waiter
-        return lastReadyWaiter
+        pageLoad.wait(waiter)
     }
 
     /// The waiter `id` stopped waiting (its task was cancelled): it, unless it was already told.
     mutating func stopWaitingForPage(_ id: Int) -> Pending? {
-        readyWaiters.removeValue(forKey: id)
+        pageLoad.stopWaiting(id)
     }
 
     /// The page has gone: a new page load begins.
     mutating func pageDidUnload() -> Unload {
-        epoch = epoch.next
-        isPageReady = false
-        runtime = .dsbridge
-        access = PageAccess()
-        principal = nil
+        pageLoad.unload()
         waiting.removeAll()
         transfers.pageDidUnload()
-        defer {
-            calls.removeAll()
-            tasks.removeAll()
-            taskByCallback.removeAll()
-            reusedCallbacks.removeAll()
-        }
-        return Unload(failed: calls.values.compactMap(\.pending), cancelled: tasks.values.compactMap(\.work), outputs: [.discardQueued])
+        return Unload(failed: swiftCalls.removeAll(), cancelled: running.removeAll(), outputs: [.discardQueued])
     }
 }

@@ -1,0 +1,91 @@
+// PageLoadState.swift — the page load as a pure value: which one it is, whether its page has
+// initialized and with which runtime, what its main frame established, and who waits for it.
+
+/// The current page load, without locks or side effects. `Pending` is a waiter's way to be told.
+///
+/// - A page load ends when the page goes (``unload()``): the next one begins, not initialized, its
+///   runtime DSBridge's until the page announces Keystone's, with nothing established.
+/// - What the main frame establishes (its authorisation, the methods it declared) belongs to it and
+///   to frames of the origin it was granted to (``access(for:)``), for this page load only.
+/// - Who waits for the page to be ready is told when it initializes; an unload keeps them waiting
+///   for the next page.
+struct PageLoadState<Pending: Sendable>: Sendable {
+    /// The most methods a page load may declare.
+    let declarationLimit: Int
+    private(set) var epoch = PageEpoch.first
+    private(set) var isPageReady = false
+    private(set) var runtime = PageRuntime.dsbridge
+    /// What the current page load's main frame has established: its authorisation and declared
+    /// methods.
+    private var access = PageAccess()
+    /// The origin of the main frame that established ``access``: the principal the grant belongs to.
+    private var principal: String?
+    private var lastWaiter = 0
+    private var waiters: [Int: Pending] = [:]
+
+    init(declarationLimit: Int) {
+        self.declarationLimit = declarationLimit
+    }
+
+    /// What `frame` may rely on of what the page load established: all of it for the main frame and
+    /// for a frame of the origin the grant was made to (which the same-origin policy lets act as the
+    /// main frame anyway); nothing for any other frame.
+    func access(for frame: CallerFrame) -> PageAccess {
+        if frame.isAttestedMainFrame { return access }
+        guard frame.isAttested, let origin = frame.origin, origin == principal else { return PageAccess() }
+        return access
+    }
+
+    /// The app's policy accepted the credentials the main frame of `origin` presented during the
+    /// page load `epoch`; `false` when that page load has gone, and the grant with it.
+    mutating func authorize(_ epoch: PageEpoch, origin: String?) -> Bool {
+        guard epoch == self.epoch else { return false }
+        access.isAuthorized = true
+        principal = origin
+        return true
+    }
+
+    /// The current page load's main frame, of `origin`, declared the methods it will use; a later
+    /// declaration adds to it. Refused whole when the page load would declare more than the limit.
+    mutating func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
+        let declared = (access.declaredMethods ?? []).union(methods)
+        guard declared.count <= declarationLimit else {
+            return .failure(BridgeError(code: .limitExceeded, message: "a page may declare at most BridgeLimits.declaredMethods (\(declarationLimit)) methods"))
+        }
+        access.declaredMethods = declared
+        principal = origin
+        return .success(())
+    }
+
+    /// The page has registered its handlers, announcing `runtime`: who waited for it, in order.
+    mutating func initialize(runtime announced: PageRuntime) -> [Pending] {
+        isPageReady = true
+        // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
+        if announced == .keystone { runtime = .keystone }
+        defer { waiters.removeAll() }
+        return waiters.keys.sorted().compactMap { waiters[$0] }
+    }
+
+    /// `waiter` waits for the page to be ready: `nil` when it is (tell the waiter now), otherwise
+    /// the id that ``stopWaiting(_:)`` takes.
+    mutating func wait(_ waiter: Pending) -> Int? {
+        guard !isPageReady else { return nil }
+        lastWaiter += 1
+        waiters[lastWaiter] = waiter
+        return lastWaiter
+    }
+
+    /// The waiter `id` stopped waiting (its task was cancelled): it, unless it was already told.
+    mutating func stopWaiting(_ id: Int) -> Pending? {
+        waiters.removeValue(forKey: id)
+    }
+
+    /// The page has gone: the next page load begins.
+    mutating func unload() {
+        epoch = epoch.next
+        isPageReady = false
+        runtime = .dsbridge
+        access = PageAccess()
+        principal = nil
+    }
+}

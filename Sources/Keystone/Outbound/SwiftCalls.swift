@@ -1,0 +1,78 @@
+// SwiftCalls.swift — Swift's calls of the page's handlers that have not settled, as a pure value.
+
+/// Swift's calls of the page's handlers (`Keystone.call`, `start`, `stream`) that have not settled,
+/// by id, without locks or side effects. `Pending` is a call's way to settle.
+///
+/// A call settles once. A `call` takes the page's first answer; when that answer says more will
+/// follow, the call stays open (and counts toward the limit) so later answers are reported rather
+/// than dropped unnoticed, until one is marked complete or the page unloads. A stream takes every
+/// answer until the complete one.
+struct SwiftCalls<Pending: Sendable>: Sendable {
+    /// What the page's answer to a call does.
+    enum Answer {
+        /// Hand the answer to the call; `complete` says whether the page marked it final.
+        case deliver(Pending, complete: Bool)
+        /// A `call` (not a stream) that already settled was answered again.
+        case repeated(method: String)
+        case unknown
+    }
+
+    /// One call the page has not finished answering.
+    struct OpenCall {
+        var method: String
+        var isMultiResponse: Bool
+        /// `nil` once a `call` has its answer and the page said more would follow.
+        var pending: Pending?
+        /// Whether its arguments have parts, which may have a ticket open.
+        var hasParts = false
+    }
+
+    /// The most calls open at once.
+    let limit: Int
+    private var lastId = 0
+    private var calls: [Int: OpenCall] = [:]
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// How many calls have not settled.
+    var pendingCount: Int { calls.values.count { $0.pending != nil } }
+
+    /// The next call's id, for a call whose answer nobody waits for.
+    mutating func nextId() -> Int {
+        lastId += 1
+        return lastId
+    }
+
+    /// Opens a call of `method`, settled through `pending`: its id, or the refusal past ``limit``.
+    mutating func open(method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool) -> Result<Int, BridgeError> {
+        guard calls.count < limit else {
+            return .failure(BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(limit)) calls already wait for the page"))
+        }
+        let id = nextId()
+        calls[id] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts)
+        return .success(id)
+    }
+
+    /// The page answered call `id` (`_dsb.returnValue`), `complete` when it said no more follows;
+    /// and the call, when the answer closed it.
+    mutating func answer(id: Int, complete: Bool) -> (Answer, closed: OpenCall?) {
+        guard let call = calls[id] else { return (.unknown, nil) }
+        if complete { calls[id] = nil }
+        guard let pending = call.pending else { return (.repeated(method: call.method), complete ? call : nil) }
+        if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
+        return (.deliver(pending, complete: complete || !call.isMultiResponse), complete ? call : nil)
+    }
+
+    /// Swift stopped waiting for call `id`: the call, if it was open.
+    mutating func cancel(id: Int) -> OpenCall? {
+        calls.removeValue(forKey: id)
+    }
+
+    /// The page went: every open call, to fail.
+    mutating func removeAll() -> [Pending] {
+        defer { calls.removeAll() }
+        return calls.values.compactMap(\.pending)
+    }
+}

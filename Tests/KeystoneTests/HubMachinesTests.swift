@@ -1,0 +1,136 @@
+// HubMachinesTests.swift — the values the hub's state is made of, each alone: the page load,
+// Swift's calls waiting for the page, and the page's calls running in Swift.
+import Foundation
+import Testing
+
+@testable import Keystone
+
+@Suite("The page load")
+struct PageLoadStateTests {
+    let top = CallerFrame(isMainFrame: true, origin: "https://app.example")
+
+    @Test func whatTheMainFrameEstablishedIsItsAndItsOriginsAndEndsWithThePageLoad() {
+        var load = PageLoadState<String>(declarationLimit: 10)
+        let granted = load.authorize(load.epoch, origin: "https://app.example")
+        #expect(granted)
+        #expect(load.access(for: top).isAuthorized)
+        #expect(load.access(for: CallerFrame(isMainFrame: false, origin: "https://app.example")).isAuthorized)
+        #expect(!load.access(for: CallerFrame(isMainFrame: false, origin: "https://ads.example")).isAuthorized)
+        #expect(!load.access(for: .unattested).isAuthorized)
+        let earlier = load.epoch
+        load.unload()
+        #expect(!load.access(for: top).isAuthorized)
+        let late = load.authorize(earlier, origin: "https://app.example")
+        #expect(!late)  // a grant for a page load that has gone
+    }
+
+    @Test func declarationsAddUpAndPastTheLimitAreRefusedWhole() {
+        var load = PageLoadState<String>(declarationLimit: 3)
+        #expect((try? load.declare(["a.x", "a.y"], origin: nil).get()) != nil)
+        #expect((try? load.declare(["a.y", "a.z"], origin: nil).get()) != nil)
+        #expect(load.access(for: top).declaredMethods == ["a.x", "a.y", "a.z"])
+        #expect((try? load.declare(["b.w"], origin: nil).get()) == nil)
+        #expect(load.access(for: top).declaredMethods == ["a.x", "a.y", "a.z"])
+    }
+
+    @Test func waitersAreToldInOrderWhenThePageInitializesAndAnUnloadKeepsThemWaiting() {
+        var load = PageLoadState<String>(declarationLimit: 10)
+        let first = load.wait("first")
+        _ = load.wait("second")
+        #expect(load.stopWaiting(try! #require(first)) == "first")
+        _ = load.wait("third")
+        load.unload()
+        #expect(load.initialize(runtime: .keystone) == ["second", "third"])
+        #expect(load.isPageReady && load.runtime == .keystone)
+        #expect(load.wait("late") == nil)  // ready: told at once
+        // A second bridge script announcing DSBridge after Keystone's changes nothing.
+        _ = load.initialize(runtime: .dsbridge)
+        #expect(load.runtime == .keystone)
+        load.unload()
+        #expect(!load.isPageReady && load.runtime == .dsbridge)
+    }
+}
+
+@Suite("Swift's calls of the page")
+struct SwiftCallsTests {
+    @Test func aCallSettlesOnceAndAMultiResponseCallTakesEveryAnswerUntilTheComplete() throws {
+        var calls = SwiftCalls<String>(limit: 4)
+        let call = try calls.open(method: "page.add", isMultiResponse: false, pending: "call", hasParts: false).get()
+        let stream = try calls.open(method: "page.count", isMultiResponse: true, pending: "stream", hasParts: true).get()
+        guard case (.deliver("call", complete: true), nil) = calls.answer(id: call, complete: false) else {
+            Issue.record("the call's first answer was not delivered")
+            return
+        }
+        #expect(calls.pendingCount == 1)  // the call is open, settled, for the answers said to follow
+        guard case (.repeated(method: "page.add"), let closed?) = calls.answer(id: call, complete: true), !closed.hasParts else {
+            Issue.record("a settled call's last answer was not reported as repeated")
+            return
+        }
+        guard case (.deliver("stream", complete: false), nil) = calls.answer(id: stream, complete: false),
+            case (.deliver("stream", complete: true), let ended?) = calls.answer(id: stream, complete: true), ended.hasParts
+        else {
+            Issue.record("the stream did not take each answer")
+            return
+        }
+        guard case (.unknown, nil) = calls.answer(id: stream, complete: true) else {
+            Issue.record("a closed call was answered")
+            return
+        }
+    }
+
+    @Test func atMostTheLimitAreOpenAndEveryOpenCallFailsWithThePage() throws {
+        var calls = SwiftCalls<String>(limit: 2)
+        _ = try calls.open(method: "a", isMultiResponse: false, pending: "a", hasParts: false).get()
+        let b = try calls.open(method: "b", isMultiResponse: false, pending: "b", hasParts: false).get()
+        #expect((try? calls.open(method: "c", isMultiResponse: false, pending: "c", hasParts: false).get()) == nil)
+        #expect(calls.cancel(id: b)?.pending == "b")
+        #expect(calls.cancel(id: b) == nil)
+        let posted = calls.nextId()
+        #expect(posted > b)  // ids never repeat, posted calls' included
+        #expect(calls.removeAll() == ["a"])
+        #expect(calls.pendingCount == 0)
+    }
+}
+
+@Suite("The page's calls running in Swift")
+struct RunningCallsTests {
+    func name(_ text: String) -> MethodName {
+        let dot = text.lastIndex(of: ".")!
+        return MethodName(namespace: String(text[..<dot]), name: String(text[text.index(after: dot)...]))
+    }
+
+    @Test func aCallIsFoundByItsCallbackAndItsWorkHandedBackToCancel() throws {
+        var running = RunningCalls<String>(limit: 2)
+        let token = try running.start(callback: "dscb1", method: name("files.save")).get().token
+        #expect(running.created(token: token, work: "work") == nil)
+        #expect(running.cancel(callback: "dscb1") == .some("work"))
+        #expect(running.cancel(callback: "dscb1") == nil)
+        // Cancelled before its work existed: the work, when made, is handed back to cancel.
+        let early = try running.start(callback: "dscb2", method: name("files.save")).get().token
+        #expect(running.cancel(callback: "dscb2") == .some(nil))
+        #expect(running.created(token: early, work: "late") == "late")
+        #expect(running.count == 0)
+    }
+
+    @Test func aReusedCallbackNameNamesTheEarlierCallAndFindsItAgainWhenTheLatestEnds() throws {
+        var running = RunningCalls<String>(limit: 4)
+        let first = try running.start(callback: "dscb0", method: name("photos.pick")).get()
+        let second = try running.start(callback: "dscb0", method: name("files.save")).get()
+        #expect(first.reusedCallbackOf == nil)
+        #expect(second.reusedCallbackOf == name("photos.pick"))
+        _ = running.created(token: first.token, work: "first")
+        running.finished(token: second.token)
+        #expect(running.cancel(callback: "dscb0") == .some("first"))
+    }
+
+    @Test func atMostTheLimitRunAndEveryCallsWorkIsCancelledWithThePage() throws {
+        var running = RunningCalls<String>(limit: 2)
+        let a = try running.start(callback: nil, method: name("log.track")).get().token
+        _ = try running.start(callback: "dscb1", method: name("log.track")).get()
+        #expect((try? running.start(callback: "dscb2", method: name("log.track")).get()) == nil)
+        _ = running.created(token: a, work: "a")
+        #expect(running.removeAll() == ["a"])
+        #expect(running.count == 0)
+        #expect((try? running.start(callback: "dscb2", method: name("log.track")).get()) != nil)
+    }
+}
