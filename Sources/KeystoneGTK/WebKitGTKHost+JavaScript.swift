@@ -18,28 +18,7 @@ extension WebKitGTKHost {
     /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON;
     ///   `limitExceeded` when its value is larger than the hub's `BridgeLimits/evaluationResultBytes`.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
-        let limit = hub.limits.evaluationResultBytes
-        // The measured value is a string of at most `limit` UTF-16 code units, `=` before it.
-        let measured = try await evaluateLater(HostCore.measuredScript(javascript, limit: limit), limit: 3 * limit + 16).get()
-        let text = measured.flatMap { try? DefaultJSONSerializer().decode(String.self, from: Data($0.utf8)) }
-        guard case .value(let value) = try HostCore.measuredValue(text, limit: limit) else {
-            let json = try await evaluateLater(javascript, limit: limit).get()
-            return try HostCore.scriptValue(json: json.map { Data($0.utf8) }, limit: limit)
-        }
-        return value
-    }
-
-    /// Evaluates `script` in the main frame after every batch already handed to the host: the JSON
-    /// text of its completion value (`nil` for `undefined`), or the error it threw.
-    private func evaluateLater(_ script: String, limit: Int) async -> Result<String?, BridgeError> {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
-            // A script dropped before it ran (the main loop went away) answers instead of leaving
-            // its caller waiting.
-            MainLoopWork.enqueue(
-                { [self] in run(script, limit: limit) { continuation.resume(returning: $0) } },
-                dropped: { continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view went away first"))) }
-            )
-        }
+        try await session.evaluate(javascript: javascript)
     }
 
     /// Evaluates `script` in the main frame now (on the main loop's thread) and hands `completion`

@@ -91,6 +91,46 @@ public final class HostSession: @unchecked Sendable {
         core.guarded(script)
     }
 
+    // MARK: The app's JavaScript
+
+    /// Evaluates `javascript` in the page's main frame, after every batch already handed to the
+    /// engine, and returns its completion value as JSON (`undefined` is `null`). May be called from
+    /// any task.
+    ///
+    /// The value is measured in the page (``HostCore/measuredScript(_:limit:)``): one past the hub's
+    /// limit never crosses to the app. Where the page's Content Security Policy forbids `eval`, the
+    /// script runs as it is and its value is measured as it arrives.
+    /// - Throws: `BridgeError` (`failed`) when the script throws or its value is not JSON;
+    ///   `limitExceeded` when its value is larger than the hub's `BridgeLimits/evaluationResultBytes`;
+    ///   `pageGone` when the engine went away first.
+    public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
+        let limit = hub.limits.evaluationResultBytes
+        // The measured value is a string of at most `limit` UTF-16 code units, `=` before it.
+        let measured = try await evaluateLater(HostCore.measuredScript(javascript, limit: limit), valueLimit: 3 * limit + 16).get()
+        guard case .value(let value) = try HostCore.measuredValue(Self.string(.success(measured)), limit: limit) else {
+            let json = try await evaluateLater(javascript, valueLimit: limit).get()
+            return try HostCore.scriptValue(json: json.map { Data($0.utf8) }, limit: limit)
+        }
+        return value
+    }
+
+    /// Evaluates `script` on the engine's thread after what waits there (every batch already handed
+    /// over): the JSON text of its value, at most `valueLimit` bytes, or the error it threw.
+    private func evaluateLater(_ script: String, valueLimit: Int) async -> Result<String?, BridgeError> {
+        let gone = BridgeError(code: .pageGone, message: "the web view went away first")
+        guard let engine else { return .failure(gone) }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Result<String?, BridgeError>, Never>) in
+            // A script dropped before it ran (the engine's loop went away) answers instead of leaving
+            // its caller waiting.
+            engine.runLater(
+                after: .zero,
+                { [weak engine] in
+                    guard let engine else { return continuation.resume(returning: .failure(gone)) }
+                    engine.evaluate(script, valueLimit: valueLimit) { continuation.resume(returning: $0) }
+                }, dropped: { continuation.resume(returning: .failure(gone)) })
+        }
+    }
+
     // MARK: Documents
 
     /// The engine committed a new main document (a provisional load that fails commits nothing).

@@ -174,35 +174,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     ///   `limitExceeded` when its value is larger than the hub's `BridgeLimits/evaluationResultBytes`;
     ///   `pageGone` when the web view has gone.
     public func evaluate(javascript: String) async throws(BridgeError) -> JSONValue {
-        let limit = hub.limits.evaluationResultBytes
-        let measured = try await evaluateLater(HostCore.measuredScript(javascript, limit: limit)) { value, error in
-            error.map { .failure(BridgeError(code: .failed, message: "the script failed: \($0.localizedDescription)")) } ?? .success(value as? String)
-        }.get()
-        guard case .value(let value) = try HostCore.measuredValue(measured, limit: limit) else {
-            let json = try await evaluateLater(javascript, read: Self.json).get()
-            return try HostCore.scriptValue(json: json, limit: limit)
-        }
-        return value
-    }
-
-    /// Evaluates `script` in the main frame after every batch already handed to the host, and
-    /// reads its completion value with `read` on the main actor.
-    private func evaluateLater<Value: Sendable>(
-        _ script: String, read: @escaping @MainActor (Any?, (any Error)?) -> Result<Value, BridgeError>
-    ) async -> Result<Value, BridgeError> {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, BridgeError>, Never>) in
-            // Through the main queue, as batches go, so it runs after them.
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    guard let webView = self.webView else {
-                        return continuation.resume(returning: .failure(BridgeError(code: .pageGone, message: "the web view has gone")))
-                    }
-                    webView.evaluateJavaScript(script) { value, error in
-                        continuation.resume(returning: read(value, error))
-                    }
-                }
-            }
-        }
+        try await session.evaluate(javascript: javascript)
     }
 
     /// The JSON of an evaluation's value (`nil` for none), or its error. `JSONSerialization` raises

@@ -15,6 +15,8 @@ final class RecordingEngine: HostEngine, @unchecked Sendable {
     var later: [(delay: Duration, work: @Sendable () -> Void)] = []
     var reloads = 0
     var reports: [WebProcessTermination] = []
+    /// Whether work for later runs at once, as an engine whose thread is free would run it.
+    var runsLaterAtOnce = false
 
     func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void) {
         evaluated.append((script, valueLimit))
@@ -22,7 +24,7 @@ final class RecordingEngine: HostEngine, @unchecked Sendable {
     }
 
     func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
-        later.append((delay, work))
+        if runsLaterAtOnce { work() } else { later.append((delay, work)) }
     }
 
     func reload() { reloads += 1 }
@@ -143,6 +145,27 @@ struct HostSessionTests {
         let pattern = try NSRegularExpression(pattern: try #require(session.signalPattern), options: [.caseInsensitive])
         let matches = pattern.firstMatch(in: url, range: NSRange(url.startIndex..., in: url)) != nil
         #expect(matches == session.isSignal(url))
+    }
+
+    @Test func theAppsJavaScriptIsMeasuredInThePageAndRunAsItIsWhereEvalIsForbidden() async throws {
+        let session = try session()
+        engine.runsLaterAtOnce = true
+        let measured = "(function(s,n){"
+        engine.values = [(measured, #""={\"a\":1}""#)]
+        #expect(try await session.evaluate(javascript: "({a: 1})") == .object(["a": 1]))
+        #expect(engine.evaluated.count == 1)
+        #expect(engine.evaluated.last?.valueLimit == 3 * keystone.limits.evaluationResultBytes + 16)
+        // A page whose Content Security Policy forbids eval: the script runs as it is.
+        engine.values = [(measured, #""\u0001unmeasured""#), ("document.title", #""Greeter""#)]
+        #expect(try await session.evaluate(javascript: "document.title") == "Greeter")
+        #expect(engine.evaluated.last?.script == "document.title")
+        #expect(engine.evaluated.last?.valueLimit == keystone.limits.evaluationResultBytes)
+    }
+
+    @Test func theAppsJavaScriptWithNoEngineFailsAsThePageGone() async throws {
+        let session = try HostSession(hub: keystone, options: HostOptions())
+        let error = await #expect(throws: BridgeError.self) { try await session.evaluate(javascript: "1") }
+        #expect(error?.code == .pageGone)
     }
 
     @Test func theByteChannelIsServedToTheDocumentsThatCanReachItUntilTheSessionCloses() throws {
