@@ -3,12 +3,7 @@
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-extension Keystone {
-    /// The namespace of the methods dsbridge.js calls on its own; apps cannot register it.
-    package static let builtInNamespace = "_dsb"
-}
-
-/// The protocol's own methods, under ``Keystone/builtInNamespace``: the page's lifecycle
+/// The protocol's own methods, under ``MethodName/builtInNamespace``: the page's lifecycle
 /// (`dsinit`, `closePage`), its answers to Swift's calls (`returnValue`), its calls' cancellation,
 /// the questions it asks (`hasNativeMethod`, `declare`) and its authorisation (`authorize`).
 ///
@@ -139,7 +134,7 @@ extension Keystone {
     /// built-ins are found in their own registry.
     fileprivate func hasNativeMethod(_ query: BuiltInInterface.MethodQuery) -> Bool {
         guard let name = try? components.resolver.resolve(query.name) else { return false }
-        let registry = name.namespace == Self.builtInNamespace ? BuiltInInterface.registry : components.registry
+        let registry = name.namespace == MethodName.builtInNamespace ? BuiltInInterface.registry : components.registry
         guard case .found(let method) = registry.lookup(name) else { return false }
         return query.kind?.matches(method.kind) ?? false
     }

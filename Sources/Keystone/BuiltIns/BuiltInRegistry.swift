@@ -14,15 +14,15 @@ struct BuiltInRegistry: InterfaceRegistry {
     }
 
     func register(_ methods: MethodList, namespace: String) throws(BridgeError) {
-        throw BridgeError(code: .invalidRegistration, message: "the \(Keystone.builtInNamespace) namespace is the protocol's own")
+        throw BridgeError(code: .invalidRegistration, message: "the \(MethodName.builtInNamespace) namespace is the protocol's own")
     }
 
     func removeInterface(namespace: String) -> Bool { false }
 
     func lookup(_ name: MethodName) -> MethodLookup {
-        guard name.namespace == Keystone.builtInNamespace else { return .noInterface }
+        guard name.namespace == MethodName.builtInNamespace else { return .noInterface }
         return methods[name.name].map(MethodLookup.found) ?? .noMethod
     }
 
-    var interfaces: [String: [String: BridgeMethod]] { [Keystone.builtInNamespace: methods] }
+    var interfaces: [String: [String: BridgeMethod]] { [MethodName.builtInNamespace: methods] }
 }

@@ -54,6 +54,18 @@ public final class Keystone: BridgeHub, PageConnection {
         try components.registry.register(methods, namespace: namespace)
     }
 
+    /// TypeScript declarations of the registered interfaces, from ``interfaceSchema``: an interface
+    /// for each object type, and `KeystoneMethods`, which maps each method's name to its kind, input
+    /// and output. Everything is sorted by name, so the same interfaces give the same text on every
+    /// run, ready to be checked in beside the page runtime's own `keystone-bridge.d.ts`, whose
+    /// `KeystoneMethods` it fills in: `dsBridge.invoke` and `dsBridge.stream` then take only the
+    /// app's method names, with their argument types, and resolve their result types. Bytes the page
+    /// sends are typed `Bytes` (or `ByteSource` as a method's whole input), and each `Data` it
+    /// receives `Uint8Array`.
+    public var typeScriptDeclarations: String {
+        TypeScriptDeclarations.text(for: interfaceSchema)
+    }
+
     /// The schema of the registered interfaces: each method's kind, input and output types, learnt
     /// from the Swift types its registration has, and the object types they name. A method made
     /// outside `MethodList` has unknown types. Each type is learnt now, by decoding it once from a

@@ -88,7 +88,7 @@ extension Keystone {
         } catch {
             return refuse(error, callback: releasable)
         }
-        let isBuiltIn = name.namespace == Self.builtInNamespace
+        let isBuiltIn = name.namespace == MethodName.builtInNamespace
         if isBuiltIn, BuiltInInterface.mainFrameOnly.contains(name.name), !frame.isAttestedMainFrame {
             return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }

@@ -59,7 +59,7 @@ public struct DefaultCallPolicy: CallPolicy {
 
     public func admit(_ name: MethodName, from frame: CallerFrame, access: PageAccess) throws(BridgeError) {
         try admitSender(frame)
-        guard name.namespace != Keystone.builtInNamespace else { return }
+        guard name.namespace != MethodName.builtInNamespace else { return }
         let covering = ruleNamespace(for: name.namespace)
         let rule = covering.flatMap { namespaceRules[$0] }
         if let rule, let covering {

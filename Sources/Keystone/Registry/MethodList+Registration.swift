@@ -5,7 +5,7 @@ extension MethodList {
     /// listed name is callable, and none is listed twice.
     /// - Throws: `BridgeError` with code `invalidRegistration` naming what is wrong.
     public func checkRegistration(namespace: String) throws(BridgeError) {
-        guard MethodName.isValidNamespace(namespace), namespace != Keystone.builtInNamespace else {
+        guard MethodName.isValidNamespace(namespace), namespace != MethodName.builtInNamespace else {
             throw BridgeError(code: .invalidRegistration, message: "\"\(namespace)\" cannot be a namespace")
         }
         guard invalidNames.isEmpty else {

@@ -25,3 +25,8 @@ public struct MethodName: Sendable, Hashable, CustomStringConvertible {
         return namespace.isEmpty || rest.isTrimmedWord
     }
 }
+
+extension MethodName {
+    /// The namespace of the methods dsbridge.js calls on its own; apps cannot register it.
+    package static let builtInNamespace = "_dsb"
+}
