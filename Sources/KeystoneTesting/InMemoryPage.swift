@@ -67,6 +67,8 @@ public final class InMemoryPage: EvaluationTarget {
         var handlers: [String: Handler] = [:]
         var listeners: [String: [@Sendable (JSONValue) -> Void]] = [:]
         var batches: [ScriptBatch] = []
+        /// Who waits for the page to have received something (``untilReceived(_:)``).
+        var receiptWaiters: [(condition: @Sendable ([PageMessage]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
         /// What a host decides of this page's documents, as every host does: it has seen the first
         /// one committed and start.
         var host: HostCore = {
@@ -119,6 +121,20 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// Every message evaluated in this page, in order.
     public var receivedMessages: [PageMessage] { receivedBatches.flatMap(\.messages) }
+
+    /// Returns once the messages the page has received satisfy `condition`: at once when they do
+    /// already, otherwise when a batch that makes them arrives. A test's way to wait for what another
+    /// task sends, without polling.
+    package func untilReceived(_ condition: @escaping @Sendable ([PageMessage]) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isMet = state.withLock { state in
+                guard !condition(state.batches.flatMap(\.messages)) else { return true }
+                state.receiptWaiters.append((condition, continuation))
+                return false
+            }
+            if isMet { continuation.resume() }
+        }
+    }
 
     /// The names of the `window.dscbN` callbacks still registered (a settled call leaves none).
     public var liveCallbacks: [String] { state.withLock { $0.callbacks.keys.sorted() } }
@@ -404,10 +420,18 @@ public final class InMemoryPage: EvaluationTarget {
     public func evaluate(_ batch: ScriptBatch) {
         // As a web view host does: a batch made for a page load that has gone runs nowhere.
         guard batch.pageLoad == hub.pageLoad else { return }
-        state.withLock { $0.batches.append(batch) }
+        let met = state.withLock { state in
+            state.batches.append(batch)
+            guard !state.receiptWaiters.isEmpty else { return [CheckedContinuation<Void, Never>]() }
+            let messages = state.batches.flatMap(\.messages)
+            let (met, waiting) = (state.receiptWaiters.filter { $0.condition(messages) }, state.receiptWaiters.filter { !$0.condition(messages) })
+            state.receiptWaiters = waiting
+            return met.map(\.continuation)
+        }
         for message in batch.messages {
             deliver(message)
         }
+        for continuation in met { continuation.resume() }
     }
 
     private func deliver(_ message: PageMessage) {

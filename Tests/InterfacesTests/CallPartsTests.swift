@@ -70,7 +70,7 @@ struct CallPartsTests {
             await parts.waitForRoom()
             resumed.withLock { $0 = true }
         }
-        while !parts.isWaiting { await Task.yield() }
+        await parts.untilWaiting()
         #expect(!resumed.withLock { $0 })
         parts.fetched()
         await producer.value
@@ -81,7 +81,7 @@ struct CallPartsTests {
         let parts = CallParts(serializer: DefaultJSONSerializer(), origin: nil)
         for _ in 0..<CallParts.window { parts.sent() }
         let producer = Task { await parts.waitForRoom() }
-        while !parts.isWaiting { await Task.yield() }
+        await parts.untilWaiting()
         producer.cancel()
         await producer.value
         #expect(!parts.isWaiting)

@@ -14,7 +14,7 @@ struct BatchPageLoadTests {
         let queue = QueueingTarget(showing: page)
         keystone.attach(to: queue)
         #expect(page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"dscb0"}"#) == #"{"code":0,"data":""}"#)
-        await eventually("the result was queued for the engine") { !queue.queued.withLock(\.isEmpty) }
+        await queue.queued.until { !$0.isEmpty }  // the result, queued for the engine
         #expect(queue.queued.withLock { $0.first?.pageLoad } == .first)
         keystone.pageDidUnload()  // the engine committed the next page before the batch ran
         let next = InMemoryPage(hub: keystone)

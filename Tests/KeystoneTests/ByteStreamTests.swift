@@ -141,7 +141,7 @@ struct ByteStreamTests {
         keystone.receiveBytes(ByteRequest(ticket: Keystone.ticket(of: first), kind: .piece(0), origin: nil), readBody: { _ in Data(count: Self.window) }, respond: full.record)
         #expect(full.responses.isEmpty)
         gate.yield()  // the method reads the piece: the page may send the next
-        await eventually("the piece was answered") { !full.responses.isEmpty }
+        await full.untilAnswered()
         #expect(full.responses == [.more])
         // A small piece leaves room: answered at once; then the end.
         #expect(keystone.piece(1, of: first, Data(count: 10)) == .more)
@@ -165,7 +165,7 @@ struct ByteStreamTests {
             _ = page.prompt("_dsb.cancel", argumentText: #"{"data":{"callback":"dscb2_x"}}"#)
         }
         gate.finish()  // a method that ignores cancellation ends all the same
-        await eventually("the waiting chunk was answered") { !full.responses.isEmpty }
+        await full.untilAnswered()
         let response = try #require(full.responses.first)
         #expect(response != .more, "the page sends no more")
         await untilNoCallRuns(keystone)
@@ -223,9 +223,14 @@ struct ByteStreamTests {
 
 /// The byte channel's answers to requests the hub may answer later.
 private final class Recorder: Sendable {
-    private let answered = Locked<[ByteResponse]>([])
+    private let answered = Watched<[ByteResponse]>([])
 
     var responses: [ByteResponse] { answered.withLock { $0 } }
+
+    /// Returns once an answer has come.
+    func untilAnswered() async {
+        await answered.until { !$0.isEmpty }
+    }
 
     @Sendable func record(_ response: ByteResponse) {
         answered.withLock { $0.append(response) }

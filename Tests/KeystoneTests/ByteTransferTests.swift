@@ -335,10 +335,10 @@ struct OutboundBytesTests {
 
     @Test func aCallMadeBeforeThePageIsReadyGoesAsThePageTakesIt() async throws {
         let page = page(.keystone, initialized: false)
-        async let shown = keystone.call("show", arguments: [bytePattern(9)], as: [JSONValue].self)
-        await eventually("the call waits for the page") { keystone.pendingCallCount == 1 }
+        let shown = keystone.start("show", arguments: [bytePattern(9)], as: [JSONValue].self)
+        #expect(keystone.pendingCallCount == 1)  // the call waits for the page
         page.initialize()
-        #expect(try await shown == [.string(bytePattern(9).base64EncodedString())])
+        #expect(try await shown.value == [.string(bytePattern(9).base64EncodedString())])
         #expect(page.receivedMessages.contains { if case .withParts = $0 { true } else { false } })
     }
 
@@ -357,7 +357,7 @@ struct OutboundBytesTests {
         page.registerAsync("hold") { _, _ in }  // never answers
         page.initialize()
         let call = keystone.start("hold", arguments: [Data(count: 10)], as: JSONValue.self)
-        await eventually("the call reached the page") { page.receivedMessages.contains { if case .withParts = $0 { true } else { false } } }
+        await page.untilReceived { $0.contains { if case .withParts = $0 { true } else { false } } }
         call.cancel()
         #expect(keystone.openTransferCount == 0)
     }
@@ -372,10 +372,10 @@ struct OutboundBytesTests {
 
     @Test func anEventsDataGoesAsPartsToo() async throws {
         let page = page(.keystone)
-        let heard = Locked<[JSONValue]>([])
+        let heard = Watched<[JSONValue]>([])
         page.on("photo") { value in heard.withLock { $0.append(value) } }
         try keystone.emit("photo", Photo(name: "p", bytes: bytePattern(4)))
-        await eventually("the event arrived") { !heard.withLock { $0 }.isEmpty }
+        await heard.until { !$0.isEmpty }
         #expect(heard.withLock { $0 } == [["name": "p", "bytes": .string(bytePattern(4).base64EncodedString()), "thumbs": []]])
         #expect(page.receivedMessages.contains { if case .withParts(.event, _) = $0 { true } else { false } })
         #expect(keystone.openTransferCount == 0)
@@ -392,7 +392,7 @@ struct PageLoadBytesTests {
         page.register("show") { arguments in .array(arguments) }
         // Before the page is ready, calls wait with their bytes.
         let held = keystone.start("show", arguments: [Data(count: 600)], as: JSONValue.self)
-        await eventually("the first call waits for the page") { keystone.pendingCallCount == 1 }
+        #expect(keystone.pendingCallCount == 1)  // the first call waits for the page
         let refused = await #expect(throws: BridgeError.self) { _ = try await keystone.call("show", arguments: [Data(count: 401)], as: JSONValue.self) }
         #expect(refused == BridgeError(code: .limitExceeded, message: "the page load would hold more bytes than BridgeLimits.pageLoadBytes (1000 bytes)"))
         held.cancel()  // its bytes go with it

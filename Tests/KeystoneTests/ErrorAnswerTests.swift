@@ -140,7 +140,7 @@ struct ErrorAnswerTests {
         // Not asked for (a dsbridge.js page): the result comes through the callback, as DSBridge sends it.
         #expect(page.prompt("math.later", argumentText: #"{"data":null,"_dscbstub":"dscb9"}"#) == #"{"code":0,"data":""}"#)
         let sent = PageMessage.result(callback: "dscb9", value: JSONText(quoting: "later"), complete: true)
-        await eventually("the later result reached its callback") { page.receivedMessages.contains(sent) }
+        await page.untilReceived { $0.contains(sent) }
         if #available(macOS 26, iOS 26, *) {
             #expect(page.receivedMessages == [sent])  // nothing for dscb8, which was answered inline
         }
@@ -155,7 +155,7 @@ struct ErrorAnswerTests {
         // A failure is never an inline answer: it comes through the callback with its own code.
         #expect(page.prompt("errors.failLater", argumentText: #"{"data":"no","_dscbstub":"dscb99","_dsinline":true}"#) == #"{"code":0,"data":""}"#)
         // Every result and the failure arrive through their callbacks.
-        await eventually("51 results reached their callbacks") { page.receivedMessages.count >= 51 }
+        await page.untilReceived { $0.count >= 51 }
         let callbacks = Set(
             page.receivedMessages.compactMap { message -> String? in
                 switch message {

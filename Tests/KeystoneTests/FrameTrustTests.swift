@@ -27,7 +27,7 @@ struct FrameTrustTests {
         try keystone.register(Calculator(), namespace: "math")
         page.initialize()
         #expect(page.prompt("math.slowAdd", argumentText: #"{"data":{"a":1,"b":2},"_dscbstub":"\#(name)"}"#) == #"{"code":0,"data":""}"#)
-        await eventually("the result reached its callback") { !page.receivedMessages.isEmpty }
+        await page.untilReceived { !$0.isEmpty }
         #expect(page.receivedMessages == [.result(callback: name, value: try JSONText(validating: Data("3".utf8)), complete: true)])
     }
 

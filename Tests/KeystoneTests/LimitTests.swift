@@ -83,8 +83,8 @@ struct LimitTests {
     @Test func swiftCallsWaitingForThePageAreBounded() async throws {
         let (keystone, page) = try bridge(BridgeLimits(pendingCalls: 2))
         page.registerAsync("never") { _, _ in }
-        let first = Task { try await keystone.call("never", as: Int.self) }
-        await eventually("the first call was made") { keystone.pendingCallCount >= 1 }
+        let firstCall = keystone.start("never", as: Int.self)  // made when it returns
+        let first = Task { try await firstCall.value }
         let stream = keystone.stream("never", of: Int.self)
         #expect(keystone.pendingCallCount == 2)
         let third = await #expect(throws: BridgeError.self) { try await keystone.call("never", as: Int.self) }

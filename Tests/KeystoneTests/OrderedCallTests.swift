@@ -104,7 +104,7 @@ struct OrderedCallTests {
         var more: [Int] = []
         for try await value in page.stream("tooMany", of: Int.self) { more.append(value) }
         #expect(more == [1])
-        await eventually("every call of the page's has ended") { keystone.runningCallCount == 0 }
+        await untilNoCallRuns(keystone)
         #expect(page.liveCallbacks.isEmpty)
     }
 

@@ -105,10 +105,9 @@ struct OutboundCallTests {
     }
 
     @Test func callsBeforeDsinitWaitAndGoOutInOrderAfterIt() async throws {
-        let first = Task { try await keystone.call("ns.deep.greet", "1", as: String.self) }
-        await eventually("the first call was made") { keystone.pendingCallCount >= 1 }  // the next is made after it
-        let second = Task { try await keystone.call("add", 1, 1, as: Double.self) }
-        await eventually("two calls were made") { keystone.pendingCallCount >= 2 }
+        let first = keystone.start("ns.deep.greet", "1", as: String.self)  // made when it returns
+        let second = keystone.start("add", 1, 1, as: Double.self)
+        #expect(keystone.pendingCallCount == 2)
         #expect(page.receivedMessages.isEmpty)
         page.initialize()
         #expect(try await second.value == 2)
@@ -165,8 +164,8 @@ struct OutboundCallTests {
                 }))
         page.registerAsync("never") { _, _ in }
         page.initialize()
-        let task = Task { try await keystone.call("never", as: Int.self) }
-        await eventually("the call was made") { keystone.pendingCallCount >= 1 }
+        let call = keystone.start("never", as: Int.self)  // made when it returns
+        let task = Task { try await call.value }
         task.cancel()
         let result = await task.result
         #expect(code(of: result) == .cancelled)
@@ -259,8 +258,8 @@ struct OutboundCallTests {
 
     @Test func anErrorReportedByThePageSettlesTheCall() async throws {
         page.initialize()
-        let task = Task { try await keystone.call("never", as: Int.self) }
-        await eventually("the call was made") { keystone.pendingCallCount >= 1 }
+        let call = keystone.start("never", as: Int.self)  // made when it returns
+        let task = Task { try await call.value }
         _ = page.prompt("_dsb.returnValue", argumentText: #"{"data":{"id":1,"error":{"code":1200,"message":"page said no"},"complete":true}}"#)
         let result = await task.result
         #expect(code(of: result)?.rawValue == 1200)
@@ -268,9 +267,10 @@ struct OutboundCallTests {
 
     @Test func unloadingThePageSettlesWaitingCallsAsPageGone() async throws {
         page.initialize()
-        let waiting = Task { try await keystone.call("never", as: Int.self) }
+        let call = keystone.start("never", as: Int.self)  // made when it returns
+        let waiting = Task { try await call.value }
         var stream = keystone.stream("never", of: Int.self).makeAsyncIterator()
-        await eventually("two calls were made") { keystone.pendingCallCount >= 2 }
+        #expect(keystone.pendingCallCount == 2)
         keystone.pageDidUnload()
         #expect(code(of: await waiting.result) == .pageGone)
         let streamError = await #expect(throws: BridgeError.self) { _ = try await stream.next() }

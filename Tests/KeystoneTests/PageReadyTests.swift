@@ -14,9 +14,8 @@ import Testing
             ended.yield()
             ended.finish()
         }
-        // The wait is registered before the page initializes only if the task has run; either way
-        // it ends after dsinit, never before.
-        await Task.yield()
+        // Whether the wait is registered before the page initializes is the scheduler's; either way
+        // it ends after dsinit, never before (PageLoadStateTests tells waiters in order as a value).
         page.initialize()
         try await waiting.value
         var iterator = waited.makeAsyncIterator()
@@ -39,7 +38,6 @@ import Testing
         page.navigate()
         #expect(!keystone.isPageReady)
         let waiting = Task { try await keystone.pageReady() }
-        await Task.yield()
         page.initialize()
         try await waiting.value
         #expect(keystone.isPageReady)
@@ -65,7 +63,6 @@ import Testing
         let keystone = Keystone()
         let page = InMemoryPage(hub: keystone)
         let waiters = (0..<50).map { _ in Task { try await keystone.pageReady() } }
-        await Task.yield()
         page.initialize()
         for waiter in waiters { try await waiter.value }
     }

@@ -26,7 +26,7 @@ struct UnloadInterleavingTests {
 /// Holds every batch until told to hand them on, as a web view's main loop queues them, to
 /// whichever page the view shows by then.
 final class QueueingTarget: EvaluationTarget {
-    let queued = Locked<[ScriptBatch]>([])
+    let queued = Watched<[ScriptBatch]>([])
     let showing: Locked<any EvaluationTarget>
 
     init(showing page: any EvaluationTarget) { showing = Locked(page) }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Handlers in WebViewJavascriptBridge's style", .timeLimit(.minutes(1)))
 struct WVJBHandlerTests {
     /// A handler that answers at once, later, never, or fails, as its data says.
-    static func register(on keystone: Keystone, kept: Locked<[ResponseCallback<String>]>) throws {
+    static func register(on keystone: Keystone, kept: Watched<[ResponseCallback<String>]>) throws {
         try keystone.register(namespace: "share") { methods in
             methods.handler("item") { (how: String, respond: ResponseCallback<String>?) in
                 switch how {
@@ -24,12 +24,12 @@ struct WVJBHandlerTests {
     @Test func itAnswersOnceNowOrLaterOrFails() async throws {
         let (keystone, _) = makeBridge()
         let page = InMemoryPage(hub: keystone, runtime: .keystone)
-        let kept = Locked<[ResponseCallback<String>]>([])
+        let kept = Watched<[ResponseCallback<String>]>([])
         try Self.register(on: keystone, kept: kept)
         page.initialize()
         #expect(try await page.callAsync("share.item", "now", as: String.self) == "shared")
         async let later = page.callAsync("share.item", "later", as: String.self)
-        await eventually("the handler kept its callback") { !kept.withLock({ $0.isEmpty }) }
+        await kept.until { !$0.isEmpty }  // the handler kept its callback
         let respond = try #require(kept.withLock { $0.first })
         respond("shared later")
         respond("ignored")  // only the first answer counts
@@ -42,7 +42,7 @@ struct WVJBHandlerTests {
     @Test func aHandlerThatDeclinesCompletesTheCallWithNoValue() async throws {
         let (keystone, _) = makeBridge()
         let page = InMemoryPage(hub: keystone, runtime: .keystone)
-        try Self.register(on: keystone, kept: Locked([]))
+        try Self.register(on: keystone, kept: Watched([]))
         page.initialize()
         // Keystone's `invoke` resolves undefined; a dsbridge.js or WVJB callback never runs.
         #expect(try await page.invoke("share.item", "decline", as: String?.self) == nil)
@@ -69,11 +69,11 @@ struct WVJBHandlerTests {
 
     @Test func aCallbackKeptOpenEndsWithThePage() async throws {
         let (keystone, page) = makeBridge()
-        let kept = Locked<[ResponseCallback<String>]>([])
+        let kept = Watched<[ResponseCallback<String>]>([])
         try Self.register(on: keystone, kept: kept)
         page.initialize()
         let stream = page.stream("share.item", "later", of: String.self)
-        await eventually("the handler kept its callback") { !kept.withLock({ $0.isEmpty }) }
+        await kept.until { !$0.isEmpty }  // the handler kept its callback
         #expect(keystone.runningCallCount == 1)
         page.navigate()
         await untilNoCallRuns(keystone)

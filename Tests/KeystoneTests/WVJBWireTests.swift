@@ -9,7 +9,7 @@ import Testing
 /// page would receive, decoded from the scripts.
 final class WVJBPageRecorder: EvaluationTarget {
     let wire: WVJBWire
-    let received = Locked<[JSONValue]>([])
+    let received = Watched<[JSONValue]>([])
 
     init(wire: WVJBWire) { self.wire = wire }
 
@@ -66,8 +66,7 @@ struct WVJBWireTests {
     }
 
     func waitFor(_ count: Int) async -> [JSONValue] {
-        await eventually("\(count) messages reached the page") { page.received.withLock({ $0.count }) >= count }
-        return page.received.withLock { $0 }
+        await page.received.until { $0.count >= count }
     }
 
     @Test func hasJavaScriptMethodFailsAtOnceWithWVJBsOwnScriptWhichCannotAnswerIt() async throws {
@@ -231,7 +230,7 @@ struct WVJBWireTests {
             ["handlerName": "math.slowAdd", "data": ["a": 2, "b": 3], "callbackId": "cb_2"],
         ]
         page.record(Self.allSlices(wire, wire.receive(queue: try Self.text(queued), from: frame)))
-        await eventually("the Swift call and the asynchronous result reached the page") { page.received.withLock { $0.count } >= 3 }
+        await page.received.until { $0.count >= 3 }  // the Swift call and the asynchronous result
         _ = wire.receive(queue: try Self.text([["responseId": "objc_cb_1", "responseData": 7]]), from: frame)
         #expect(try await asked.value == 7)
         #expect(hub.texts.withLock { $0 } == 0)
@@ -257,7 +256,7 @@ struct WVJBWireTests {
         #expect(answers.first == ["responseId": "cb_1", "responseData": 9])
         #expect(answers.dropFirst().first == ["responseId": "cb_2", "responseData": ""])
         #expect(answers.last?.objectValue?["error"]?.objectValue?["code"] == 1)
-        await eventually("the asynchronous result reached the page") { page.received.withLock { $0.count } >= 1 }
+        await page.received.until { !$0.isEmpty }  // the asynchronous result
         #expect(page.received.withLock { $0 } == [["responseId": "cb_4", "responseData": 5]])
         #expect(hub.prompts.withLock { $0 } == 5)  // the page's bridge announced, then four calls
     }

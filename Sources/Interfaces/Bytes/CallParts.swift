@@ -31,6 +31,8 @@ package final class CallParts: Sendable {
         var outstanding = 0
         var waiter: CheckedContinuation<Void, Never>?
         var isCancelled = false
+        /// Who waits for a producer to wait (``untilWaiting()``).
+        var watchers: [CheckedContinuation<Void, Never>] = []
     }
 
     package init(received: [Data] = [], stream: ByteStream? = nil, serializer: any BytePartsSerializer, origin: String?) {
@@ -90,17 +92,31 @@ package final class CallParts: Sendable {
     /// Whether a producer waits for room now.
     package var isWaiting: Bool { state.withLock { $0.waiter != nil } }
 
+    /// Returns once a producer waits for room: a test's way to know, without polling.
+    package func untilWaiting() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isWaiting = state.withLock { flow in
+                guard flow.waiter == nil else { return true }
+                flow.watchers.append(continuation)
+                return false
+            }
+            if isWaiting { continuation.resume() }
+        }
+    }
+
     /// Returns once fewer than ``window`` results wait for the page to fetch their parts, or the
     /// task is cancelled: a producer of bytes never runs ahead of the page by more.
     package func waitForRoom() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let isReady = state.withLock { flow in
-                    guard flow.outstanding >= Self.window, !flow.isCancelled else { return true }
+                let (isReady, watchers) = state.withLock { flow -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    guard flow.outstanding >= Self.window, !flow.isCancelled else { return (true, []) }
                     flow.waiter = continuation
-                    return false
+                    defer { flow.watchers = [] }
+                    return (false, flow.watchers)
                 }
                 if isReady { continuation.resume() }
+                for watcher in watchers { watcher.resume() }
             }
         } onCancel: {
             let waiter = state.withLock { flow in

@@ -89,6 +89,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     var pendingCallCount: Int { swiftCalls.pendingCount }
     /// The page's calls running in Swift.
     var runningCallCount: Int { running.count }
+    /// The work of the page's calls running in Swift, in the order they started.
+    var runningWorks: [Work] { running.works }
 
     // MARK: Messages
 

@@ -107,6 +107,10 @@ public final class Keystone: BridgeHub, PageConnection {
     /// How many of the page's asynchronous calls are running.
     public var runningCallCount: Int { storage.read(\.runningCallCount) }
 
+    /// The tasks of the page's calls running now, in the order the calls started: awaiting them is
+    /// how a test knows the calls have ended, without polling.
+    package var runningTasks: [Task<Void, Never>] { storage.read(\.runningWorks).map(\.task) }
+
     /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
     package var openTransferCount: Int { storage.read(\.openTransferCount) }
 

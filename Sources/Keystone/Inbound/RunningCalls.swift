@@ -38,6 +38,10 @@ struct RunningCalls<Work: Sendable>: Sendable {
     /// How many of the page's calls run.
     var count: Int { tasks.count }
 
+    /// The work of the calls running, in the order they started (a call whose work is not made yet
+    /// has none).
+    var works: [Work] { tasks.keys.sorted().compactMap { tasks[$0]?.work } }
+
     /// Records a call of `method` about to run, its results going to `callback` (none: dropped):
     /// its token, or the refusal past ``limit``.
     mutating func start(callback: String?, method: MethodName) -> Result<Started, BridgeError> {

@@ -1,35 +1,59 @@
-// Eventually.swift — waiting for what another task does: until a condition holds, or a failure
-// that says what never happened.
+// Eventually.swift — waiting for what another task does, without polling: a value that says when it
+// changes, and the running calls' own tasks.
 import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
 import Testing
 
-/// Waits until `condition` holds, yielding between checks. What it waits for is work another task
-/// finishes on its own (a call's task ending, a result delivered), with no signal of its own to
-/// await. Past `guardLimit` (a guard against a hang, never a speed bar: the work takes microseconds)
-/// it records an issue saying what never happened, and returns `false`, so a test fails with a
-/// message instead of hanging.
-@discardableResult
-func eventually(
-    _ what: Comment, guardLimit: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: guardLimit)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
-            return false
-        }
-        await Task.yield()
+/// A value other tasks change under a lock, as `Locked` holds one, that a test can wait on: each
+/// change resumes the waiters whose condition it meets, so nothing polls.
+final class Watched<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value
+        var waiters: [(condition: @Sendable (Value) -> Bool, continuation: CheckedContinuation<Value, Never>)] = []
     }
-    return true
+
+    private let state: Locked<State>
+
+    init(_ value: Value) {
+        state = Locked(State(value: value))
+    }
+
+    /// Reads or changes the value under the lock; the waiters a change satisfies are resumed after.
+    @discardableResult
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        let (result, met) = state.withLock { state -> (Result, [(CheckedContinuation<Value, Never>, Value)]) in
+            let result = body(&state.value)
+            guard !state.waiters.isEmpty else { return (result, []) }
+            let value = state.value
+            let met = state.waiters.filter { $0.condition(value) }.map { ($0.continuation, value) }
+            state.waiters.removeAll { $0.condition(value) }
+            return (result, met)
+        }
+        for (continuation, value) in met { continuation.resume(returning: value) }
+        return result
+    }
+
+    /// The value once it meets `condition`: at once when it does already, otherwise when a change
+    /// makes it.
+    @discardableResult
+    func until(_ condition: @escaping @Sendable (Value) -> Bool) async -> Value {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
+            let met: Value? = state.withLock { state in
+                guard !condition(state.value) else { return state.value }
+                state.waiters.append((condition, continuation))
+                return nil
+            }
+            if let met { continuation.resume(returning: met) }
+        }
+    }
 }
 
-/// Waits until `keystone` runs none of the page's calls: a call's task ends after its last message
-/// was sent (or dropped), so nothing of it can come later. Yields, never sleeps.
-func untilNoCallRuns(_ keystone: Keystone) async {
-    await eventually("every call of the page's has ended") { keystone.runningCallCount == 0 }
-}
-
-/// Waits until `keystone` runs no more than `count` of the page's calls.
-func untilNoCallRunsBut(_ count: Int, _ keystone: Keystone) async {
-    await eventually("at most \(count) calls of the page's run") { keystone.runningCallCount <= count }
+/// Waits until `keystone` runs none of the page's calls, by awaiting the calls' own tasks: a call's
+/// task ends after its last message was sent (or dropped), so nothing of it can come later.
+func untilNoCallRuns(_ keystone: Keystone, sourceLocation: SourceLocation = #_sourceLocation) async {
+    while case let tasks = keystone.runningTasks, !tasks.isEmpty {
+        for task in tasks { await task.value }
+    }
+    // A call whose task is not made yet has none to await: never, for calls a test made and returned from.
+    #expect(keystone.runningCallCount == 0, "a call of the page's runs without a task", sourceLocation: sourceLocation)
 }
