@@ -66,11 +66,13 @@ struct CallPartsTests {
         let parts = CallParts(serializer: DefaultJSONSerializer(), origin: nil)
         for _ in 0..<CallParts.window { parts.sent() }
         let resumed = Locked(false)
+        let (waits, waiting) = AsyncStream<Void>.makeStream()
         let producer = Task {
-            await parts.waitForRoom()
+            await parts.waitForRoom { waiting.yield() }
             resumed.withLock { $0 = true }
         }
-        await parts.untilWaiting()
+        var began = waits.makeAsyncIterator()
+        await began.next()
         #expect(!resumed.withLock { $0 })
         parts.fetched()
         await producer.value
@@ -80,8 +82,10 @@ struct CallPartsTests {
     @Test func aCancelledProducerStopsWaiting() async {
         let parts = CallParts(serializer: DefaultJSONSerializer(), origin: nil)
         for _ in 0..<CallParts.window { parts.sent() }
-        let producer = Task { await parts.waitForRoom() }
-        await parts.untilWaiting()
+        let (waits, waiting) = AsyncStream<Void>.makeStream()
+        let producer = Task { await parts.waitForRoom { waiting.yield() } }
+        var began = waits.makeAsyncIterator()
+        await began.next()
         producer.cancel()
         await producer.value
         #expect(!parts.isWaiting)

@@ -31,8 +31,6 @@ package final class CallParts: Sendable {
         var outstanding = 0
         var waiter: CheckedContinuation<Void, Never>?
         var isCancelled = false
-        /// Who waits for a producer to wait (``untilWaiting()``).
-        var watchers: [CheckedContinuation<Void, Never>] = []
     }
 
     package init(received: [Data] = [], stream: ByteStream? = nil, serializer: any BytePartsSerializer, origin: String?) {
@@ -92,31 +90,18 @@ package final class CallParts: Sendable {
     /// Whether a producer waits for room now.
     package var isWaiting: Bool { state.withLock { $0.waiter != nil } }
 
-    /// Returns once a producer waits for room: a test's way to know, without polling.
-    package func untilWaiting() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isWaiting = state.withLock { flow in
-                guard flow.waiter == nil else { return true }
-                flow.watchers.append(continuation)
-                return false
-            }
-            if isWaiting { continuation.resume() }
-        }
-    }
-
     /// Returns once fewer than ``window`` results wait for the page to fetch their parts, or the
-    /// task is cancelled: a producer of bytes never runs ahead of the page by more.
-    package func waitForRoom() async {
+    /// task is cancelled: a producer of bytes never runs ahead of the page by more. `onWait` is told
+    /// when the producer begins to wait (a test's way to know it, without polling).
+    package func waitForRoom(onWait: (@Sendable () -> Void)? = nil) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let (isReady, watchers) = state.withLock { flow -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    guard flow.outstanding >= Self.window, !flow.isCancelled else { return (true, []) }
+                let isReady = state.withLock { flow in
+                    guard flow.outstanding >= Self.window, !flow.isCancelled else { return true }
                     flow.waiter = continuation
-                    defer { flow.watchers = [] }
-                    return (false, flow.watchers)
+                    return false
                 }
-                if isReady { continuation.resume() }
-                for watcher in watchers { watcher.resume() }
+                if isReady { continuation.resume() } else { onWait?() }
             }
         } onCancel: {
             let waiter = state.withLock { flow in
