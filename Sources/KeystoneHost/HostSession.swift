@@ -1,7 +1,7 @@
 // HostSession.swift — a host's decisions carried out: engine events in, engine calls out through
 // the host's HostEngine, the same for every host.
 import Foundation
-@_spi(KeystoneInternal) import Keystone
+import Keystone
 
 /// The engine calls a host makes for its ``HostSession``, and nothing else. Every call is made on
 /// the engine's thread (the GLib main loop's, the main thread), which ``runLater(after:_:dropped:)``
