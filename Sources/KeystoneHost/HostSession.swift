@@ -233,13 +233,3 @@ public final class HostSession: @unchecked Sendable {
         return try? DefaultJSONSerializer().decode(String.self, from: Data(json.utf8))
     }
 }
-
-extension PageWire {
-    /// The dialect a page of this wire speaks to `hub`.
-    package func dialect(hub: any BridgeHub) -> any PageDialect {
-        switch self {
-        case .dsbridge: .dsBridge
-        case .webViewJavascriptBridge: .webViewJavascriptBridge(hub: hub)
-        }
-    }
-}
