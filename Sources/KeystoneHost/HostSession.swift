@@ -48,6 +48,14 @@ public final class HostSession: @unchecked Sendable {
     /// fetch it.
     private var bytes: (transport: any ByteTransport, isSecure: Bool)?
 
+    /// Creates the session for a page of `hub` that gets no scripts of the host's (an in-memory
+    /// page): its allowed origins are not read.
+    package init(everyOriginOf hub: any BridgeHub, options: HostOptions) {
+        self.hub = hub
+        core = HostCore(reloadsAfterTermination: options.reloadsAfterTermination)
+        dialect = options.wire.dialect(hub: hub)
+    }
+
     /// Creates the session for `hub`, serving pages as `options` say.
     /// - Throws: `BridgeError` `invalidRegistration` for an allowed origin of the hub's not written
     ///   as the engine writes origins (``HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)``).
@@ -157,7 +165,12 @@ public final class HostSession: @unchecked Sendable {
     /// The web process ended for `reason`: the page load ends, the app hears of it, and the page is
     /// reloaded as ``HostCore`` says, unless `reloads` is `false` (the app reloads it itself).
     public func webProcessTerminated(_ reason: WebProcessTermination.Reason, reloads: Bool = true) {
-        perform(core.webProcessTerminated(reason, at: started.duration(to: .now)), reloads: reloads)
+        webProcessTerminated(reason, at: started.duration(to: .now), reloads: reloads)
+    }
+
+    /// The web process ended for `reason` at `time`, on a clock of the caller's (the same each time).
+    package func webProcessTerminated(_ reason: WebProcessTermination.Reason, at time: Duration, reloads: Bool = true) {
+        perform(core.webProcessTerminated(reason, at: time), reloads: reloads)
     }
 
     /// The host is going, or gives the web view back: the page load ends.

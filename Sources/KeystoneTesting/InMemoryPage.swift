@@ -69,14 +69,6 @@ public final class InMemoryPage: EvaluationTarget {
         var batches: [ScriptBatch] = []
         /// Who waits for the page to have received something (``untilReceived(_:)``).
         var receiptWaiters: [(condition: @Sendable ([PageMessage]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-        /// What a host decides of this page's documents, as every host does: it has seen the first
-        /// one committed and start.
-        var host: HostCore = {
-            var host = HostCore()
-            _ = host.documentCommitted()
-            _ = host.documentReported(token: "document-1", restored: false)
-            return host
-        }()
         /// The tokens of the documents this page has had, in order; the last is the current one's.
         var documents: [String] = ["document-1"]
         var lastDocument = 1
@@ -90,6 +82,12 @@ public final class InMemoryPage: EvaluationTarget {
     public let frame: CallerFrame
     let serializer: any JSONSerializer
     let state = Locked(State())
+    /// What a host decides of this page's documents and web process, as every host does: the real
+    /// hosts' session, over an engine that runs nothing.
+    private let session: HostSession
+    private let engine = InMemoryEngine()
+    /// Held while the page's document changes: one change at a time reaches the session.
+    private let documentChange = Locked(())
 
     /// Creates a page attached to `hub` whose calls come from `frame`. The page has registered
     /// `_hasJavascriptMethod`, as both runtimes do; call ``initialize()`` to send `_dsb.dsinit`.
@@ -106,8 +104,12 @@ public final class InMemoryPage: EvaluationTarget {
         self.runtime = runtime
         self.frame = frame
         self.serializer = serializer
+        session = HostSession(everyOriginOf: hub, options: HostOptions())
+        session.engine = engine
+        session.documentCommitted()
+        session.documentReported("start document-1", from: .mainFrame)
         hub.attach(to: self)
-        if runtime == .keystone, servesBytes { hub.serveBytes(over: URLSchemeTransport.keystone) }
+        if runtime == .keystone, servesBytes { session.serveBytes(over: URLSchemeTransport.keystone, isSecure: true) }
     }
 
     /// Whether the hub told the page, when it announced itself, that it has a byte channel: the
@@ -167,14 +169,18 @@ public final class InMemoryPage: EvaluationTarget {
     // MARK: The page's documents, as a host reports them
 
     /// A new document replaces this page's (a navigation or a reload), reported as a host reports
-    /// the engine's commit and the new document's start (`HostCore`): Swift's calls waiting for the
-    /// page fail with `pageGone`, its running calls are cancelled, and Swift's calls from now on
+    /// the engine's commit and the new document's start (`HostSession`): Swift's calls waiting for
+    /// the page fail with `pageGone`, its running calls are cancelled, and Swift's calls from now on
     /// wait for the next ``initialize()``, which stands for the new document's.
     public func navigate() {
-        changeDocument { state in
-            state.lastDocument += 1
-            state.documents.append("document-\(state.lastDocument)")
-            return state.host.documentCommitted() + state.host.documentReported(token: state.documents[state.documents.count - 1], restored: false)
+        changeDocument {
+            let token = state.withLock { state in
+                state.lastDocument += 1
+                state.documents.append("document-\(state.lastDocument)")
+                return state.documents[state.documents.count - 1]
+            }
+            session.documentCommitted()
+            session.documentReported("start " + token, from: .mainFrame)
         }
     }
 
@@ -182,10 +188,15 @@ public final class InMemoryPage: EvaluationTarget {
     /// (after ``navigate()``): a page load of its own, whose runtime announces itself again (it runs
     /// no user script anew), so Swift's calls reach it; calls made while it was hidden have settled.
     public func restoreFromBackForwardCache() {
-        changeDocument { state in
-            guard state.documents.count > 1 else { return [] }
-            state.documents.removeLast()
-            return state.host.documentCommitted() + state.host.documentReported(token: state.documents[state.documents.count - 1], restored: true)
+        changeDocument {
+            let token = state.withLock { state -> String? in
+                guard state.documents.count > 1 else { return nil }
+                state.documents.removeLast()
+                return state.documents[state.documents.count - 1]
+            }
+            guard let token else { return }
+            session.documentCommitted()
+            session.documentReported("restore " + token, from: .mainFrame)
         }
         initialize()
     }
@@ -194,24 +205,18 @@ public final class InMemoryPage: EvaluationTarget {
     /// it: the page load ends, and the report says whether a host would reload the page.
     @discardableResult
     public func terminateWebProcess(at time: Duration) -> WebProcessTermination? {
-        var report: WebProcessTermination?
-        changeDocument { state in
-            let actions = state.host.webProcessTerminated(.terminatedByApp, at: time)
-            for case .reportTermination(let termination) in actions { report = termination }
-            return actions
-        }
-        return report
+        changeDocument { session.webProcessTerminated(.terminatedByApp, at: time) }
+        return engine.lastReport.withLock { $0 }
     }
 
-    /// Applies what the host core decided of a change of document: only the end of the page load
-    /// reaches the hub (this page has no engine to reload).
-    func changeDocument(_ change: (inout State) -> [HostCore.Action]) {
-        let actions = state.withLock { state in
-            let actions = change(&state)
-            if actions.contains(.unloadPage) { state.isInitialized = false }
-            return actions
+    /// Runs `change` of the page's document through the session; when it ends the page load (the
+    /// hub's page load moves on), the page must announce itself again.
+    func changeDocument(_ change: () -> Void) {
+        documentChange.withLock { _ in
+            let before = hub.pageLoad
+            change()
+            if hub.pageLoad != before { state.withLock { $0.isInitialized = false } }
         }
-        if actions.contains(.unloadPage) { hub.pageDidUnload() }
     }
 
     /// A synchronous call, as `dsBridge.call(method, data)`; throws the `BridgeError` the native
