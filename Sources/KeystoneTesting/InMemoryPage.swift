@@ -147,7 +147,8 @@ public final class InMemoryPage: EvaluationTarget {
     /// runtime announces itself in it.
     public func initialize() {
         state.withLock { $0.isInitialized = true }
-        let data = runtime == .keystone ? #"{"runtime":"keystone"}"# : "null"
+        // As Keystone's runtime announces itself: its name and the version of its wire.
+        let data = runtime == .keystone ? #"{"runtime":"keystone","version":1}"# : "null"
         let answer = prompt("_dsb.dsinit", argumentText: #"{"data":\#(data)}"#)
         struct Announcement: Decodable { var bytes: Bool? }
         let announced = try? decodeAnswer(answer, as: Announcement.self).get()
