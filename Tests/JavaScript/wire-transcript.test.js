@@ -61,7 +61,7 @@ class RecordedHub {
 }
 
 test('the transcript covers each kind of exchange', () => {
-  assert.deepEqual(steps.map((s) => s.action), ['initialize', 'call', 'invoke', 'handler', 'event']);
+  assert.deepEqual(steps.map((s) => s.action), ['initialize', 'call', 'call', 'hasNativeMethod', 'invoke', 'handler', 'event']);
   assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'message')));
   assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'evaluate')));
 });
@@ -85,6 +85,9 @@ test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by ste
         break;
       case 'call':
         result = window.dsBridge.call(step.method, step.argument);
+        break;
+      case 'hasNativeMethod':
+        result = window.dsBridge.hasNativeMethod(step.method);
         break;
       case 'invoke':
         result = await window.dsBridge.invoke(step.method, step.argument);

@@ -10,8 +10,9 @@ import Testing
 /// What crossed the wire while the page did one thing.
 struct WireStep: Codable, Equatable {
     /// What the page did, which the replay does on the page runtime: `initialize`, `call` (a sync
-    /// call), `invoke` (an async call), `handler` (Swift calls a page handler, `method`, that
-    /// answers its first argument) or `event` (Swift emits one, `method`, which the page hears).
+    /// call), `hasNativeMethod`, `invoke` (an async call), `handler` (Swift calls a page handler,
+    /// `method`, that answers its first argument) or `event` (Swift emits one, `method`, which the
+    /// page hears).
     var action: String
     var method: String?
     var argument: JSONValue?
@@ -98,6 +99,13 @@ struct WireTranscriptTests {
 
         let sum = try page.call("math.add", [1.0, 2.0], as: Double.self)
         steps.append(WireStep(action: "call", method: "math.add", argument: [1, 2], result: .number(sum), texts: wire.take()))
+
+        // A refusal answers the prompt with its coded error; dsbridge.js's `call` then gives `""`.
+        _ = try? page.call("math.missing", "no", as: Int.self)
+        steps.append(WireStep(action: "call", method: "math.missing", argument: "no", texts: wire.take()))
+
+        let found = try page.hasNativeMethod("math.add")
+        steps.append(WireStep(action: "hasNativeMethod", method: "math.add", result: .bool(found), texts: wire.take()))
 
         let later = try await page.invoke("math.slowAdd", Pair(a: 2, b: 3), as: Double.self)
         await untilNoCallRuns(keystone)
