@@ -20,6 +20,8 @@ command -v openssl >/dev/null || install_packages openssl  # the end-to-end suit
 swift format lint --strict --recursive Package.swift Sources Tests Examples/Package.swift Examples/Sources Examples/ArticleSnippets/*/Context.swift
 # The articles' snippets, written into the examples package and (Apple ones) the Apple host's build on the shim.
 python3 Tests/Docs/snippets.py
+# No two rooms of Sources/Keystone refer to each other.
+python3 scripts/rooms.py
 # The Linux host's own declarations of WebKitGTK, compiled after the real headers: any difference fails.
 # shellcheck disable=SC2046  # pkg-config's flags are words
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-4.1) Tests/Declarations/check.c
