@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Examples — parts of a Keystone written outside its package, against its public API only: a
-// serializer, a registry, a dispatcher, middleware, an evaluator and an evaluation target.
+// serializer, a registry, a dispatcher, middleware, an evaluator, an evaluation target and a host.
 import Foundation
 import PackageDescription
 
@@ -36,13 +36,17 @@ let package = Package(
     targets: [
         .target(
             name: "CustomParts",
-            dependencies: [.product(name: "Keystone", package: keystone.lastPathComponent)]
+            dependencies: [
+                .product(name: "Keystone", package: keystone.lastPathComponent),
+                .product(name: "KeystoneHost", package: keystone.lastPathComponent),
+            ]
         ),
         .executableTarget(
             name: "ExamplesCheck",
             dependencies: [
                 "CustomParts",
                 .product(name: "Keystone", package: keystone.lastPathComponent),
+                .product(name: "KeystoneHost", package: keystone.lastPathComponent),
                 .product(name: "KeystoneTesting", package: keystone.lastPathComponent),
             ]
         ),

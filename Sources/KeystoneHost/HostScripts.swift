@@ -1,24 +1,26 @@
 // HostScripts.swift — the document-start scripts every host shares: naming each document, and
 // keeping the bridge out of documents of origins the policy does not allow.
-/// Scripts a host injects at document start, shared by every host.
 import Foundation
 import Keystone
 
-package enum HostScripts {
+/// The scripts a host injects at document start, shared by every host: the page world's (with the
+/// page runtime) and the isolated world's document reporter, whose reports a host hands to its
+/// ``HostSession`` (``HostSession/documentReported(_:from:)``).
+public enum HostScripts {
     /// A JavaScript expression for the document's security origin, as this world's bindings read
     /// it at document start, before any page script runs: `self.origin`, which is `"null"` for an
     /// opaque origin (a sandboxed frame, `data:`). WebKit also reads a local file's origin as
     /// `"null"` (it keeps files apart from one another); a top document at a `file:` address cannot
     /// be sandboxed, so it reads `"file://"`, as `WKSecurityOrigin` reports it. A `file:` subframe
     /// stays opaque: it could be a sandboxed one.
-    package static let documentOrigin =
+    public static let documentOrigin =
         "(self.origin === 'null' && window === window.top && location.protocol === 'file:' ? 'file://' : self.origin)"
 
     /// Everything a host injects into the page world at document start, in order: `window._dswk =
     /// true` (so dsbridge.js takes the prompt route), ``documentNaming``, the host's own `relay`
     /// (if its engine needs one), and Keystone's page runtime unless the host serves pages bare.
     /// - Throws: `BridgeError` (`notFound`) if the runtime is missing from the package's resources.
-    package static func pageWorld(relay: String = "", injectsPageRuntime: Bool) throws(BridgeError) -> String {
+    public static func pageWorld(relay: String = "", injectsPageRuntime: Bool) throws(BridgeError) -> String {
         var source = "window._dswk = true;\n" + documentNaming
         if !relay.isEmpty { source += "\n" + relay }
         if injectsPageRuntime {
@@ -34,7 +36,7 @@ package enum HostScripts {
     /// Page world: names this document with a random token fixed on `window.__keystoneDocument`
     /// before any page script runs, and announces it (`keystone:document`) to the host's isolated
     /// world, again whenever that world says hello (whichever of the two runs first).
-    package static let documentNaming = """
+    public static let documentNaming = """
         (function () {
           var words = new Uint32Array(4);
           crypto.getRandomValues(words);
@@ -56,8 +58,9 @@ package enum HostScripts {
     /// Isolated world: reports the top document's token once, as `report` (`start ` and the
     /// token), through `post(report)` (a JavaScript expression using `report`), and again
     /// (`restore ` and the token) each time the engine restores the document from its back/forward
-    /// cache; then says hello to the page world. ``documentReport(_:)`` reads a report.
-    package static func documentReporting(post: String) -> String {
+    /// cache; then says hello to the page world. A host hands each report to its session
+    /// (``HostSession/documentReported(_:from:)``).
+    public static func documentReporting(post: String) -> String {
         """
         (function () {
           var token = null;

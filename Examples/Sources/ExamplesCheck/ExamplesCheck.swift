@@ -2,6 +2,7 @@
 import CustomParts
 import Foundation
 import Keystone
+import KeystoneHost
 import KeystoneTesting
 
 /// Methods for the checks.
@@ -95,5 +96,40 @@ struct ExamplesCheck {
         check(transcript.recorded.contains { $0.contains("_handleMessageFromNative") }, "the target received the scripts a web view would run")
         check(evaluator.evaluationCount == transcript.recorded.count, "the evaluator sent each group at once")
         check(audit.trail.contains("refused admin.wipe from https://app.example"), "the middleware kept its audit trail")
+        try await checkToyHost(check)
+    }
+
+    /// A host of a stranger's, built on the host kit's public API alone, does what Keystone's own
+    /// hosts do (HostSessionTests checks the same of the kit, and the real-engine suite of the hosts).
+    @MainActor
+    static func checkToyHost(_ check: Report) async throws {
+        let keystone = Keystone(components: KeystoneComponents(evaluator: ImmediateEvaluator()))
+        let host = try ToyHost(hub: keystone)
+        check(host.documentStartScripts.first?.contains("window._dswk = true") == true, "the toy host injects the kit's page-world script")
+        host.engineCommittedDocument()
+        host.isolatedWorldPosted("start doc1", origin: "https://toy.example")
+        _ = keystone.handlePrompt("_dsbridge=_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone","version":1}}"#, frame: CallerFrame(isMainFrame: true, origin: "https://toy.example"))
+        try keystone.emit("tick", 1)
+        check(host.engine.evaluations.isEmpty, "a batch waits for the engine's thread")
+        host.engine.turn()
+        check(
+            host.engine.evaluations.count == 1 && host.engine.evaluations[0].script.contains("doc1") && !host.engine.evaluations[0].readsValue,
+            "a batch runs on the engine's thread, guarded for its document")
+        try keystone.emit("tick", 2)
+        host.engineCommittedDocument()  // the page changed before the engine's thread ran the batch
+        host.engine.turn()
+        check(host.engine.evaluations.count == 1, "a batch for a page load that has gone runs nowhere")
+        host.webProcessCrashed()
+        host.webProcessCrashed()
+        check(host.engine.reports.map(\.reason) == [.crashed, .crashed], "the app hears of each end of the web process")
+        check(host.engine.waitingDelays == [.zero, .milliseconds(500)], "the reloads are scheduled, backing off")
+        host.engine.turn()
+        check(host.engine.reloads == 2, "the page is reloaded")
+        check(!host.mainFrameNavigates(to: "https://__wvjb_queue_message__", origin: nil), "a DSBridge page makes no signal")
+
+        let wvjb = try ToyHost(hub: Keystone(), options: HostOptions(injectsPageRuntime: false, wire: .webViewJavascriptBridge))
+        wvjb.engine.answer("(function(q){", with: #""[]""#)
+        check(wvjb.mainFrameNavigates(to: "https://__wvjb_queue_message__", origin: "https://toy.example"), "WebViewJavascriptBridge's signal is cancelled")
+        check(wvjb.engine.evaluations.first?.readsValue == true, "and its queue is fetched")
     }
 }
