@@ -121,6 +121,31 @@ public final class Keystone: BridgeHub, PageConnection {
     /// The page has gone: Swift calls still waiting for it fail with `pageGone`, the page's running
     /// asynchronous calls are cancelled, their late results are dropped, and Swift calls made from
     /// now on wait for the next page's `_dsb.dsinit`.
+    // MARK: The byte channel
+
+    /// The hub's byte channel.
+    var byteChannel: ByteChannel { ByteChannel(keystone: self) }
+
+    public func serveBytes(over transport: any ByteTransport) {
+        storage.update { $0.serveBytes(over: transport) }
+    }
+
+    public func stopServingBytes() {
+        storage.update { $0.serveBytes(over: nil) }
+    }
+
+    /// Whether a host serves a byte channel to the page now: from ``serveBytes(over:)`` until
+    /// ``stopServingBytes()``.
+    package var servesBytes: Bool {
+        storage.read(\.servesBytes)
+    }
+
+    public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        byteChannel.receive(request, readBody: readBody, respond: respond)
+    }
+
+    // MARK: The page
+
     public func pageDidUnload() {
         let unload = storage.apply { machine in
             let unload = machine.pageDidUnload()

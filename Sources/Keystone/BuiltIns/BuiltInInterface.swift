@@ -24,13 +24,13 @@ struct BuiltInInterface: BridgeInterface {
         methods.add("dsinit", BridgeMethod(invoker: .sync(Self.initialize)))
         methods.add("returnValue", BridgeMethod(invoker: .sync(Self.returnValue)))
         methods.sync("cancel") { (request: CancelRequest, context: CallContext) in
-            try Self.page(context).keystone.cancelRunningCall(callback: request.callback)
+            try Self.page(context).keystone.storage.cancelRunningCall(callback: request.callback)
         }
         methods.sync("hasNativeMethod") { (query: MethodQuery, context: CallContext) in
-            try Self.page(context).keystone.hasNativeMethod(query)
+            Self.hasNativeMethod(query, in: try Self.page(context).keystone)
         }
         methods.sync("declare") { (declaration: Declaration, context: CallContext) in
-            try Self.page(context).keystone.declare(declaration.methods, origin: context.frame.origin)
+            try Self.declare(declaration.methods, origin: context.frame.origin, in: Self.page(context).keystone)
         }
         methods.sync("closePage") { (context: CallContext) in
             try Self.page(context).keystone.components.closePage?()
@@ -105,10 +105,11 @@ struct BuiltInInterface: BridgeInterface {
     }
 }
 
-extension Keystone {
-    /// `_dsb.declare`: records the methods the page will call and answers those that are missing.
-    fileprivate func declare(_ methods: [String], origin: String?) throws(BridgeError) -> [String] {
-        let (registry, resolver) = (components.registry, components.resolver)
+extension BuiltInInterface {
+    /// `_dsb.declare`: records in `keystone`'s page load the methods the page will call, and
+    /// answers those that are missing.
+    fileprivate static func declare(_ methods: [String], origin: String?, in keystone: Keystone) throws(BridgeError) -> [String] {
+        let (components, registry, resolver) = (keystone.components, keystone.components.registry, keystone.components.resolver)
         // A name no call could use is refused before anything is kept: what a page load holds
         // stays within BridgeLimits.declaredMethods names of BridgeLimits.methodNameBytes each.
         let longest = components.limits.methodNameBytes
@@ -126,15 +127,16 @@ extension Keystone {
             if case .found = registry.lookup(name) { continue }
             missing.append(method)
         }
-        try storage.update { $0.declare(declared, origin: origin) }.get()
+        try keystone.storage.update { $0.declare(declared, origin: origin) }.get()
         return missing
     }
 
-    /// Whether a method of the kind asked for is registered, as DSBridge-iOS answers it; the
+    /// Whether `keystone` has a method of the kind asked for, as DSBridge-iOS answers it; the
     /// built-ins are found in their own registry.
-    fileprivate func hasNativeMethod(_ query: BuiltInInterface.MethodQuery) -> Bool {
+    fileprivate static func hasNativeMethod(_ query: MethodQuery, in keystone: Keystone) -> Bool {
+        let components = keystone.components
         guard let name = try? components.resolver.resolve(query.name) else { return false }
-        let registry = name.namespace == MethodName.builtInNamespace ? BuiltInInterface.registry : components.registry
+        let registry = name.namespace == MethodName.builtInNamespace ? Self.registry : components.registry
         guard case .found(let method) = registry.lookup(name) else { return false }
         return query.kind?.matches(method.kind) ?? false
     }

@@ -228,7 +228,7 @@ struct ByteChannel {
     /// The call's parts cannot arrive: its ticket goes, and the call fails through its callback.
     private func fail(_ call: InboundCall, token: String, _ error: BridgeError, epoch: PageEpoch, respond: @Sendable (ByteResponse) -> Void) {
         close(token)
-        if let callback = call.callback { keystone.send(.failure(callback: callback, error: error), to: epoch) }
+        if let callback = call.callback { keystone.storage.send(.failure(callback: callback, error: error), to: epoch) }
         respond(refused(error))
     }
 
@@ -286,29 +286,6 @@ struct ByteChannel {
                 seen = unused
             }
         }
-    }
-}
-
-extension Keystone {
-    /// The hub's byte channel.
-    var byteChannel: ByteChannel { ByteChannel(keystone: self) }
-
-    public func serveBytes(over transport: any ByteTransport) {
-        storage.update { $0.serveBytes(over: transport) }
-    }
-
-    public func stopServingBytes() {
-        storage.update { $0.serveBytes(over: nil) }
-    }
-
-    /// Whether a host serves a byte channel to the page now: from ``serveBytes(over:)`` until
-    /// ``stopServingBytes()``.
-    package var servesBytes: Bool {
-        storage.read(\.servesBytes)
-    }
-
-    public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
-        byteChannel.receive(request, readBody: readBody, respond: respond)
     }
 }
 

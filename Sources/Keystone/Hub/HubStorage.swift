@@ -38,6 +38,29 @@ final class HubStorage: Sendable {
         state.withLock { event(&$0.machine) }
     }
 
+    /// Sends `message` to the page load `epoch`, with the parts of its value, a result of `call`'s;
+    /// returns whether the page load was still there.
+    @discardableResult
+    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to epoch: PageEpoch?) -> Bool {
+        let sent = apply { machine in
+            let outputs = machine.send(message, parts: parts, of: call, to: epoch)
+            return (outputs != nil, outputs ?? [])
+        }
+        if !sent { logging.log(.debug, "dropped a message for a page load that has gone: \(message)") }
+        return sent
+    }
+
+    /// Cancels the page's running call whose callback is `callback`; returns whether there was one.
+    func cancelRunningCall(callback: String) -> Bool {
+        switch update({ $0.cancelTask(callback: callback) }) {
+        case .notFound:
+            return false
+        case .found(let work):
+            work?.cancel()
+            return true
+        }
+    }
+
     /// Runs one event, queues the evaluator inputs it produced, and hands the queue on unless
     /// another thread is doing so.
     @discardableResult
@@ -61,20 +84,20 @@ final class HubStorage: Sendable {
             for output in outputs {
                 switch output {
                 case .deliver(let message, let runtime, let pageLoad):
-                    if (runtime, pageLoad) != target, !messages.isEmpty { send(&messages, target) }
+                    if (runtime, pageLoad) != target, !messages.isEmpty { handOn(&messages, target) }
                     target = (runtime, pageLoad)
                     logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message], for: runtime)))")
                     messages.append(message)
                 case .discardQueued:
-                    if !messages.isEmpty { send(&messages, target) }
+                    if !messages.isEmpty { handOn(&messages, target) }
                     evaluator.discardQueued()
                 }
             }
-            if !messages.isEmpty { send(&messages, target) }
+            if !messages.isEmpty { handOn(&messages, target) }
         }
     }
 
-    private func send(_ messages: inout [PageMessage], _ target: (runtime: PageRuntime, pageLoad: PageEpoch)) {
+    private func handOn(_ messages: inout [PageMessage], _ target: (runtime: PageRuntime, pageLoad: PageEpoch)) {
         evaluator.send(messages, runtime: target.runtime, pageLoad: target.pageLoad)
         messages.removeAll()
     }

@@ -63,7 +63,7 @@ struct InboundCallRunner {
         } catch {
             let error = Keystone.bridgeError(error, calling: call.name)
             if isAnsweredLater, let callback = call.callback {
-                keystone.send(.failure(callback: callback, error: error), to: epoch)
+                keystone.storage.send(.failure(callback: callback, error: error), to: epoch)
                 return .accepted
             }
             return keystone.refuse(error, callback: call.frame.isAttestedMainFrame ? call.callback : nil)
@@ -109,12 +109,30 @@ struct InboundCallRunner {
         // ever waiting, starts on the global executor, never holding the calling thread.
         let task: Task<Void, Never>
         switch work {
-        case .single: task = Keystone.startImmediately(operation)
+        case .single: task = Self.startImmediately(operation)
         case .multiResponse: task = Task(operation: operation)
         }
         if let unwanted = keystone.storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
             unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
         }
+    }
+
+    /// Starts `operation` in a new task that runs on this thread until it first suspends, as
+    /// DSBridge runs an asynchronous method on the thread that received the call: a method that
+    /// answers without waiting has its result queued before the page's call is answered, with no
+    /// hop to another thread. The rest runs on the global executor. Where `Task.immediate` is not
+    /// available (Apple systems before 26), the task starts on the global executor.
+    /// Multi-response methods do not start this way: a producer that writes without waiting would
+    /// hold the calling thread, a web view's main thread, for as long as it writes.
+    /// `Task.immediate` is in the standard library from Swift 6.2: older compilers (Xcode 16's)
+    /// build the fallback alone.
+    private static func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, *) {
+            return Task.immediate(operation: operation)
+        }
+        #endif
+        return Task(operation: operation)
     }
 
     /// Where a running call's results go.
@@ -163,16 +181,16 @@ struct InboundCallRunner {
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
                 if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch) = destination {
-                    keystone.send(result.message(to: callback, complete: true), to: epoch)
+                    keystone.storage.send(result.message(to: callback, complete: true), to: epoch)
                 }
             } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
-                keystone.send(.completion(callback: callback), to: epoch)
+                keystone.storage.send(.completion(callback: callback), to: epoch)
             }
         } catch {
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
             case .callback(let callback, let epoch):
-                keystone.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
+                keystone.storage.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
             case .dropped(let name):
                 keystone.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Keystone.bridgeError(error, calling: name))")
             }
@@ -187,7 +205,7 @@ struct InboundCallRunner {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let epoch) = destination else { return }
-        keystone.send(result.message(to: callback, complete: isFinal), to: epoch)
+        keystone.storage.send(result.message(to: callback, complete: isFinal), to: epoch)
     }
 
     /// Sends one result whose value has parts, which go beside it. Checked before the call's state
@@ -202,6 +220,6 @@ struct InboundCallRunner {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let epoch) = destination else { return }
-        keystone.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: epoch)
+        keystone.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: epoch)
     }
 }

@@ -140,7 +140,7 @@ extension Keystone {
         guard let callback = call.callback else { return .result(value, inline: false) }
         func fail(_ error: BridgeError) -> CallAnswer {
             guard isAnsweredLater else { return refuse(error, callback: callback) }
-            send(.failure(callback: callback, error: error), to: epoch)
+            storage.send(.failure(callback: callback, error: error), to: epoch)
             return .accepted
         }
         if let parts = call.parts, let claimed = parts.claim(in: value) {
@@ -152,14 +152,14 @@ extension Keystone {
             guard let result = try? JSONText(validating: value) else {
                 return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
             }
-            send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: epoch)
+            storage.send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: epoch)
             return .accepted
         }
         if call.acceptsInlineAnswer, !isAnsweredLater { return .result(value, inline: true) }
         guard let result = try? SingleResult(value) else {
             return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
         }
-        send(result.message(to: callback, complete: true), to: epoch)
+        storage.send(result.message(to: callback, complete: true), to: epoch)
         return .accepted
     }
 
