@@ -22,12 +22,15 @@ public final class Keystone: BridgeHub, PageConnection {
     /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way, and the
     /// page is offered no byte channel.
     let partsSerializer: (any BytePartsSerializer)?
+    /// Swift's calls of the page's handlers and its events.
+    let outbound: OutboundCalls
 
     /// Creates a Keystone from `components`.
     public init(components: KeystoneComponents = KeystoneComponents()) {
         self.components = components
         storage = HubStorage(limits: components.limits, evaluator: components.evaluator, logging: components.logging)
         partsSerializer = (components.serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
+        outbound = OutboundCalls(components: components, storage: storage, partsSerializer: partsSerializer)
     }
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface
@@ -121,6 +124,85 @@ public final class Keystone: BridgeHub, PageConnection {
     /// The page has gone: Swift calls still waiting for it fail with `pageGone`, the page's running
     /// asynchronous calls are cancelled, their late results are dropped, and Swift calls made from
     /// now on wait for the next page's `_dsb.dsinit`.
+    // MARK: Calls of the page's handlers, and events
+
+    /// Calls the page's handler `method` with positional `arguments` and waits for its answer.
+    ///
+    /// Calls made before the page sends `_dsb.dsinit` wait and go out in order after it. The call
+    /// settles exactly once: with the page's first answer, with a `BridgeError`, or with code
+    /// `cancelled` when the awaiting task is cancelled (Keystone's page runtime is told, and the
+    /// handler's later answer is dropped). A page written for dsbridge.js 3.1.4 never answers a call
+    /// to a handler it lacks: give the call a timeout (`call(_:arguments:as:timeout:clock:)`)
+    /// to stop waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
+    /// a `call` keeps the first answer and reports the others as warnings.
+    public func call<Result: Decodable & Sendable>(
+        _ method: String,
+        arguments: [any Encodable & Sendable],
+        as: Result.Type = Result.self
+    ) async throws(BridgeError) -> Result {
+        try await outbound.start(method, arguments: arguments, as: Result.self, to: nil).value
+    }
+
+    /// Makes a call of the page's handler `method` at once, without waiting: calls made one after
+    /// another reach the page in that order. Await the returned call's `value` for the answer.
+    public func start<Result: Decodable & Sendable>(
+        _ method: String,
+        arguments: [any Encodable & Sendable],
+        as: Result.Type = Result.self
+    ) -> PageCall<Result> {
+        outbound.start(method, arguments: arguments, as: Result.self, to: nil)
+    }
+
+    /// Makes a call of the page's handler `method` with `arguments` written out; otherwise the same
+    /// as ``start(_:arguments:as:)``.
+    public func start<Result: Decodable & Sendable, each Argument: Encodable & Sendable>(
+        _ method: String,
+        _ arguments: repeat each Argument,
+        as: Result.Type = Result.self
+    ) -> PageCall<Result> {
+        var list: [any Encodable & Sendable] = []
+        for argument in repeat each arguments { list.append(argument) }
+        return outbound.start(method, arguments: list, as: Result.self, to: nil)
+    }
+
+    /// Sends a call of the page's handler `method` whose answer nobody waits for, in order with
+    /// every other call; the page's answer, if any, is dropped.
+    /// - Throws: `BridgeError` (`unencodableValue`) when an argument does not encode.
+    public func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
+        try outbound.post(method, arguments: arguments)
+    }
+
+    /// Sends a call of the page's handler `method` with `arguments` written out, whose answer nobody
+    /// waits for; otherwise the same as ``post(_:arguments:)``.
+    ///
+    /// ```swift
+    /// try keystone.post("page.log", "saved", 3)
+    /// ```
+    public func post<each Argument: Encodable & Sendable>(_ method: String, _ arguments: repeat each Argument) throws(BridgeError) {
+        var list: [any Encodable & Sendable] = []
+        for argument in repeat each arguments { list.append(argument) }
+        try post(method, arguments: list)
+    }
+
+    /// Calls the page's handler `method` and yields each of its answers until one is marked
+    /// complete. Ending the iteration early stops listening for more, and tells Keystone's page
+    /// runtime, which drops the handler's later answers and aborts its responder's `signal`.
+    public func stream<Element: Decodable & Sendable>(
+        _ method: String,
+        arguments: [any Encodable & Sendable],
+        of: Element.Type = Element.self
+    ) -> AsyncThrowingStream<Element, any Error> {
+        outbound.stream(method, arguments: arguments, of: Element.self, to: nil)
+    }
+
+    /// Sends the named event to the page's listeners (`dsBridge.on(name, fn)` in Keystone's page
+    /// runtime). Events sent before the page initializes wait like any other message; a page running
+    /// dsbridge.js has no listeners and receives none.
+    /// - Throws: `BridgeError` with code `unencodableValue` when `value` does not encode to JSON.
+    public func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
+        try outbound.emit(name, value, to: nil)
+    }
+
     // MARK: The byte channel
 
     /// The hub's byte channel.

@@ -76,7 +76,7 @@ struct BuiltInInterface: BridgeInterface {
     /// answers decodes its value.
     private static func returnValue(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
         let keystone = try page(context).keystone
-        keystone.receiveReturnValue(try ReturnMessage(splitting: data ?? Data(), maximumDepth: keystone.components.limits.nestingDepth))
+        keystone.outbound.receiveReturnValue(try ReturnMessage(splitting: data ?? Data(), maximumDepth: keystone.components.limits.nestingDepth))
         return Data(#""""#.utf8)
     }
 

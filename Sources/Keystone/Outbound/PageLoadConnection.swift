@@ -8,16 +8,16 @@ struct PageLoadConnection: PageConnection {
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
     ) async throws(BridgeError) -> Result {
-        try await keystone.start(method, arguments: arguments, as: Result.self, to: epoch).value
+        try await keystone.outbound.start(method, arguments: arguments, as: Result.self, to: epoch).value
     }
 
     func stream<Element: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
     ) -> AsyncThrowingStream<Element, any Error> {
-        keystone.stream(method, arguments: arguments, of: Element.self, to: epoch)
+        keystone.outbound.stream(method, arguments: arguments, of: Element.self, to: epoch)
     }
 
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
-        try keystone.emit(name, value, to: epoch)
+        try keystone.outbound.emit(name, value, to: epoch)
     }
 }

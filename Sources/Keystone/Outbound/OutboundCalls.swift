@@ -1,86 +1,21 @@
-// Keystone+Outbound.swift — Swift calling the page's handlers and sending it events.
+// OutboundCalls.swift — Swift calling the page's handlers and sending it events, for the page load
+// each is bound to: the calls' table in the hub's state, their arguments encoded once.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
-extension Keystone {
-    /// Calls the page's handler `method` with positional `arguments` and waits for its answer.
-    ///
-    /// Calls made before the page sends `_dsb.dsinit` wait and go out in order after it. The call
-    /// settles exactly once: with the page's first answer, with a `BridgeError`, or with code
-    /// `cancelled` when the awaiting task is cancelled (Keystone's page runtime is told, and the
-    /// handler's later answer is dropped). A page written for dsbridge.js 3.1.4 never answers a call
-    /// to a handler it lacks: give the call a timeout (`call(_:arguments:as:timeout:clock:)`)
-    /// to stop waiting. A handler that answers more than once should be called with ``stream(_:arguments:of:)``:
-    /// a `call` keeps the first answer and reports the others as warnings.
-    public func call<Result: Decodable & Sendable>(
-        _ method: String,
-        arguments: [any Encodable & Sendable],
-        as: Result.Type = Result.self
-    ) async throws(BridgeError) -> Result {
-        try await start(method, arguments: arguments, as: Result.self, to: nil).value
-    }
+/// Swift's calls of the page's handlers and its events, as the hub makes them: `Keystone.call`,
+/// `start`, `post`, `stream` and `emit`, and a method's `context.page`, bound to its page load.
+struct OutboundCalls: Sendable {
+    let components: KeystoneComponents
+    let storage: HubStorage
+    /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way.
+    let partsSerializer: (any BytePartsSerializer)?
 
-    /// Makes a call of the page's handler `method` at once, without waiting: calls made one after
-    /// another reach the page in that order. Await the returned call's `value` for the answer.
-    public func start<Result: Decodable & Sendable>(
-        _ method: String,
-        arguments: [any Encodable & Sendable],
-        as: Result.Type = Result.self
-    ) -> PageCall<Result> {
-        start(method, arguments: arguments, as: Result.self, to: nil)
-    }
-
-    /// Makes a call of the page's handler `method` with `arguments` written out; otherwise the same
-    /// as ``start(_:arguments:as:)``.
-    public func start<Result: Decodable & Sendable, each Argument: Encodable & Sendable>(
-        _ method: String,
-        _ arguments: repeat each Argument,
-        as: Result.Type = Result.self
-    ) -> PageCall<Result> {
-        var list: [any Encodable & Sendable] = []
-        for argument in repeat each arguments { list.append(argument) }
-        return start(method, arguments: list, as: Result.self, to: nil)
-    }
-
-    /// Sends a call of the page's handler `method` whose answer nobody waits for, in order with
-    /// every other call; the page's answer, if any, is dropped.
-    /// - Throws: `BridgeError` (`unencodableValue`) when an argument does not encode.
-    public func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
+    /// A call whose answer nobody waits for, in order with every other call.
+    func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
         let (text, parts) = try encodeArguments(arguments)
         storage.apply { machine in ((), machine.post(method: method, arguments: text, parts: parts, to: nil) ?? []) }
     }
-
-    /// Sends a call of the page's handler `method` with `arguments` written out, whose answer nobody
-    /// waits for; otherwise the same as ``post(_:arguments:)``.
-    ///
-    /// ```swift
-    /// try keystone.post("page.log", "saved", 3)
-    /// ```
-    public func post<each Argument: Encodable & Sendable>(_ method: String, _ arguments: repeat each Argument) throws(BridgeError) {
-        var list: [any Encodable & Sendable] = []
-        for argument in repeat each arguments { list.append(argument) }
-        try post(method, arguments: list)
-    }
-
-    /// Calls the page's handler `method` and yields each of its answers until one is marked
-    /// complete. Ending the iteration early stops listening for more, and tells Keystone's page
-    /// runtime, which drops the handler's later answers and aborts its responder's `signal`.
-    public func stream<Element: Decodable & Sendable>(
-        _ method: String,
-        arguments: [any Encodable & Sendable],
-        of: Element.Type = Element.self
-    ) -> AsyncThrowingStream<Element, any Error> {
-        stream(method, arguments: arguments, of: Element.self, to: nil)
-    }
-
-    /// Sends the named event to the page's listeners (`dsBridge.on(name, fn)` in Keystone's page
-    /// runtime). Events sent before the page initializes wait like any other message; a page running
-    /// dsbridge.js has no listeners and receives none.
-    /// - Throws: `BridgeError` with code `unencodableValue` when `value` does not encode to JSON.
-    public func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
-        try emit(name, value, to: nil)
-    }
-
-    // MARK: Bound to a page load
 
     /// A call for the page load `epoch` (`nil`: whichever is current): the one way every Swift
     /// call of a page handler is made. A task cancelled before it makes the call never makes it.
@@ -105,7 +40,7 @@ extension Keystone {
             fail: { call.settle(.failure($0)) }
         )
         if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: epoch) {
-            call.onCancel { [weak self] in self?.cancelPendingCall(id) }
+            call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
         }
         return call
     }
@@ -136,7 +71,7 @@ extension Keystone {
             fail: { continuation.finish(throwing: $0) }
         )
         guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: epoch) else { return stream }
-        continuation.onTermination = { [weak self] _ in self?.cancelPendingCall(id) }
+        continuation.onTermination = { [weak storage] _ in storage.map { Self.cancelPendingCall(id, in: $0) } }
         return stream
     }
 
@@ -154,8 +89,6 @@ extension Keystone {
                 : BridgeError(code: .limitExceeded, message: "the event's bytes do not fit beside what the page load holds, or the page has gone")
         }
     }
-
-    // MARK: The calls' table
 
     /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers.
     func receiveReturnValue(_ message: ReturnMessage) {
@@ -190,7 +123,7 @@ extension Keystone {
 
     /// Withdraws call `id`: it fails with code `cancelled` if it had not settled, and the page is
     /// told (``PageMessage/cancel(callbackId:)``), or the call taken back if it has not gone out.
-    private func cancelPendingCall(_ id: Int) {
+    private static func cancelPendingCall(_ id: Int, in storage: HubStorage) {
         storage.apply { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
     }
 
