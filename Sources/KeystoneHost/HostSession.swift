@@ -94,11 +94,6 @@ public final class HostSession: @unchecked Sendable {
             }, dropped: done)
     }
 
-    /// `script`, made for the current page load, wrapped to run only in its document.
-    public func guarded(_ script: String) -> String {
-        core.guarded(script)
-    }
-
     // MARK: The app's JavaScript
 
     /// Evaluates `javascript` in the page's main frame, after every batch already handed to the

@@ -57,7 +57,7 @@ struct HostSessionTests {
         session.evaluate(batch) { done.withLock { $0 += 1 } }
         #expect(engine.evaluated.isEmpty)  // not before the engine's thread runs it
         engine.runLaterWork()
-        #expect(engine.evaluated.map(\.script) == [session.guarded(batch.script)])
+        #expect(engine.evaluated.map(\.script) == [session.core.guarded(batch.script)])
         #expect(engine.evaluated.first?.script.contains("doc1") == true)
         #expect(engine.evaluated.first?.valueLimit == nil)
         // Queued while its page load was current, run after the page changed: dropped, yet done.

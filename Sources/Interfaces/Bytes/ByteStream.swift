@@ -121,9 +121,6 @@ public struct ByteStream: AsyncSequence, Sendable, Decodable {
         watcher.withLock { $0 }?.cancel()
     }
 
-    /// The bytes held for the reader now.
-    package var heldBytes: Int { state.withLock(\.heldBytes) }
-
     /// Whether the stream is over: ended, failed or closed.
     package var isOver: Bool { state.withLock(\.isOver) }
 
@@ -134,9 +131,6 @@ public struct ByteStream: AsyncSequence, Sendable, Decodable {
     package func leaveGiven() {
         state.withLock { $0.leaveGiven() }
     }
-
-    /// Whether the stream stopped before the page ended it.
-    package var isStopped: Bool { state.withLock(\.isStopped) }
 
     // MARK: The method's side
 

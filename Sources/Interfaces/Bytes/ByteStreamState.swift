@@ -61,15 +61,6 @@ package struct ByteStreamState<Reader, Poster> {
         waitingLeave = leaveCount
     }
 
-    /// Whether the stream stopped before the page ended it: it failed, or the method stopped
-    /// reading.
-    package var isStopped: Bool {
-        switch end {
-        case .failed, .closed: true
-        case .finished, nil: false
-        }
-    }
-
     /// The page posted `chunk`, answered through `poster`.
     package mutating func deliver(_ chunk: Data, answeredThrough poster: Poster) -> Actions {
         var actions = Actions()

@@ -71,12 +71,12 @@ struct ByteTicket: Sendable {
 }
 
 extension ByteTicket.Owner {
-    /// What the parts of `message`'s value go with: its call, or its page load.
+    /// What the parts of `message`'s value go with: a result's its call, a call of a page
+    /// handler's that call, an event's its page load.
     init(of message: PageMessage) {
         switch message {
-        case .result(let callback, _, _), .failure(let callback, _): self = .pageCall(callback)
-        case .call(_, let id, _), .cancel(let id): self = .swiftCall(id)
-        case .withParts(let message, _): self.init(of: message)
+        case .result(let callback, _, _): self = .pageCall(callback)
+        case .call(_, let id, _): self = .swiftCall(id)
         default: self = .event
         }
     }
