@@ -19,18 +19,21 @@ public final class Keystone: BridgeHub, PageConnection {
     public let components: KeystoneComponents
     /// The shared state: the page's lifecycle and every open call, in both directions.
     let storage: HubStorage
-    /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way, and the
-    /// page is offered no byte channel.
-    let partsSerializer: (any BytePartsSerializer)?
     /// Swift's calls of the page's handlers and its events.
     let outbound: OutboundCalls
+    /// The page's calls of Swift's methods, with their bytes.
+    let inbound: InboundCalls
 
     /// Creates a Keystone from `components`.
     public init(components: KeystoneComponents = KeystoneComponents()) {
         self.components = components
         storage = HubStorage(limits: components.limits, evaluator: components.evaluator, logging: components.logging)
-        partsSerializer = (components.serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
+        // The serializer as it moves `Data` as parts; none when it writes `Data` its own way, and
+        // the page is offered no byte channel.
+        let partsSerializer = (components.serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
         outbound = OutboundCalls(components: components, storage: storage, partsSerializer: partsSerializer)
+        let byteChannel = ByteChannel(components: components, storage: storage, partsSerializer: partsSerializer)
+        inbound = InboundCalls(components: components, storage: storage, outbound: outbound, byteChannel: byteChannel)
     }
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface
@@ -121,9 +124,20 @@ public final class Keystone: BridgeHub, PageConnection {
         components.evaluator.attach(to: target)
     }
 
-    /// The page has gone: Swift calls still waiting for it fail with `pageGone`, the page's running
-    /// asynchronous calls are cancelled, their late results are dropped, and Swift calls made from
-    /// now on wait for the next page's `_dsb.dsinit`.
+    // MARK: The page's calls
+
+    public func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
+        inbound.handlePrompt(text, defaultText: defaultText, frame: frame)
+    }
+
+    public func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
+        inbound.handleMessage(method, arguments: arguments, frame: frame)
+    }
+
+    public func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        inbound.handleCall(method, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, frame: frame)
+    }
+
     // MARK: Calls of the page's handlers, and events
 
     /// Calls the page's handler `method` with positional `arguments` and waits for its answer.
@@ -205,9 +219,6 @@ public final class Keystone: BridgeHub, PageConnection {
 
     // MARK: The byte channel
 
-    /// The hub's byte channel.
-    var byteChannel: ByteChannel { ByteChannel(keystone: self) }
-
     public func serveBytes(over transport: any ByteTransport) {
         storage.update { $0.serveBytes(over: transport) }
     }
@@ -223,11 +234,14 @@ public final class Keystone: BridgeHub, PageConnection {
     }
 
     public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
-        byteChannel.receive(request, readBody: readBody, respond: respond)
+        inbound.byteChannel.receive(request, readBody: readBody, respond: respond, runner: inbound)
     }
 
     // MARK: The page
 
+    /// The page has gone: Swift calls still waiting for it fail with `pageGone`, the page's running
+    /// asynchronous calls are cancelled, their late results are dropped, and Swift calls made from
+    /// now on wait for the next page's `_dsb.dsinit`.
     public func pageDidUnload() {
         let unload = storage.apply { machine in
             let unload = machine.pageDidUnload()
@@ -236,15 +250,6 @@ public final class Keystone: BridgeHub, PageConnection {
         unload.cancelled.forEach { $0.cancel() }
         let gone = BridgeError(code: .pageGone, message: "the page was unloaded before it answered")
         unload.failed.forEach { $0.fail(gone) }
-    }
-
-    /// The page has registered its handlers (`_dsb.dsinit`) and runs `runtime`.
-    func pageDidInitialize(runtime: PageRuntime) {
-        let ready = storage.apply { machine in
-            let initialize = machine.pageDidInitialize(runtime: runtime)
-            return (initialize.ready, initialize.outputs)
-        }
-        ready.forEach { $0.receive(.none, true) }
     }
 
     /// Whether the current page's runtime has initialized (`_dsb.dsinit`): its handlers are

@@ -149,7 +149,7 @@ enum FuzzHarness {
         withFreshKeystone(Data(bytes)) { keystone in
             let answer: String? =
                 asPrompt
-                ? keystone.handlePrompt(Keystone.promptPrefix + method, defaultText: arguments)
+                ? keystone.handlePrompt(BridgePrompt.prefix + method, defaultText: arguments)
                 : keystone.handleMessage(method, arguments: arguments)
             guard let answer else { return fail("a bridge prompt was not answered", Data(bytes)) }
             checkAnswer(answer, Data(bytes))
@@ -195,7 +195,7 @@ enum FuzzHarness {
         let (text, defaultText) = split(bytes)
         withFreshKeystone(Data(bytes)) { keystone in
             let answer = keystone.handlePrompt(text, defaultText: defaultText)
-            if Keystone.isBridgePrompt(text) != (answer != nil) {
+            if BridgePrompt.matches(text) != (answer != nil) {
                 fail("a prompt was answered although it is not the bridge's, or the reverse", Data(bytes))
             }
             if let answer { checkAnswer(answer, Data(bytes)) }

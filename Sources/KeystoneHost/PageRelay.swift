@@ -169,7 +169,7 @@ package struct PageRelay {
             return .answer(Self.answerRelayPrompt(bytes, defaultText: defaultText ?? Bytes(start: nil, count: 0), frame: frame, hub: hub))
         case .unattested:
             let text = String(decoding: bytes, as: UTF8.self)
-            guard Keystone.isBridgePrompt(text) else { return .pagePrompt(text) }
+            guard BridgePrompt.matches(text) else { return .pagePrompt(text) }
             let defaultText = defaultText.map { String(decoding: $0, as: UTF8.self) }
             return .answer(hub.refusal(of: .unattested) ?? hub.handlePrompt(text, defaultText: defaultText, frame: .unattested) ?? "")
         }

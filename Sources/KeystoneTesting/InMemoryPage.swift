@@ -164,7 +164,7 @@ public final class InMemoryPage: EvaluationTarget {
     /// does, the page's frame is admitted first (`BridgeHub/admitSender(_:)`): a refused frame gets
     /// the one refusal a host gives, and nothing it sent is read.
     public func prompt(_ method: String, argumentText: String?) -> String? {
-        hub.refusal(of: frame) ?? hub.handlePrompt(Keystone.promptPrefix + method, defaultText: argumentText, frame: frame)
+        hub.refusal(of: frame) ?? hub.handlePrompt(BridgePrompt.prefix + method, defaultText: argumentText, frame: frame)
     }
 
     // MARK: The page's documents, as a host reports them

@@ -20,7 +20,7 @@ extension HostDelegates {
         initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void
     ) {
-        if let host, webView === host.webView, Keystone.isBridgePrompt(prompt) {
+        if let host, webView === host.webView, BridgePrompt.matches(prompt) {
             return completionHandler(host.answerPrompt(prompt, defaultText: defaultText, frame: frame))
         }
         let forwarded: Void? = appUIDelegate?.webView?(

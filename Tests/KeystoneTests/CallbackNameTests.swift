@@ -7,13 +7,13 @@ import Testing
 struct CallbackNameTests {
     @Test(arguments: ["dscb0", "dscb12", "dscb7_abc9", "dscb123_z"])
     func theRuntimesOwnFormIsAccepted(_ name: String) {
-        #expect(Keystone.isCallbackName(name))
+        #expect(CallWrapper.isCallbackName(name))
     }
 
     @Test(arguments: [
         "", "dscb", "dscb_", "dscb_abc", "dscb1_", "dscb1x", "dscb1_A", "dscb1_a-b", "dscb1__a", "Dscb1", "eval", "dscb1_é", " dscb1",
     ])
     func anyOtherNameIsRefused(_ name: String) {
-        #expect(!Keystone.isCallbackName(name))
+        #expect(!CallWrapper.isCallbackName(name))
     }
 }

@@ -42,15 +42,15 @@ struct ErrorAnswerTests {
 
     @Test(arguments: ["_dsbridge=\u{301}x", "_dsbridge=\u{301}", "_dsbridge=\u{200D}math.add", "_dsbridge="])
     func everyPromptWithTheBridgesBytesIsAnswered(_ text: String) throws {
-        #expect(Keystone.isBridgePrompt(text))
+        #expect(BridgePrompt.matches(text))
         let answer = try read(keystone.handlePrompt(text, defaultText: #"{"data":[1,2]}"#))
         #expect(answer.code == -1)
         #expect(answer.error?.code == .notFound)
     }
 
     @Test func aPromptWithoutTheBridgesBytesIsNotTheBridges() {
-        #expect(!Keystone.isBridgePrompt("_dsbridge"))
-        #expect(!Keystone.isBridgePrompt("\u{301}_dsbridge=math.add"))
+        #expect(!BridgePrompt.matches("_dsbridge"))
+        #expect(!BridgePrompt.matches("\u{301}_dsbridge=math.add"))
         #expect(keystone.handlePrompt("Your name?", defaultText: nil) == nil)
     }
 

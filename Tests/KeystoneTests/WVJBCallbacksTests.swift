@@ -22,7 +22,7 @@ struct WVJBCallbacksTests {
         let first = state.open("cb_1_1")
         let second = state.open("cb_1_1")  // a page may reuse its id: the hub's names still differ
         #expect(first != second)
-        #expect(Keystone.isCallbackName(first) && Keystone.isCallbackName(second))
+        #expect(CallWrapper.isCallbackName(first) && CallWrapper.isCallbackName(second))
         let peeked = state.callbackId(for: first, closing: false)
         #expect(peeked == "cb_1_1")
         #expect(state.openCount == 2)

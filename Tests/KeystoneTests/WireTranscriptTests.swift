@@ -43,7 +43,7 @@ final class WireRecorder: BridgeHub, EvaluationTarget, @unchecked Sendable {
 
     func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
         let answer = inner.handlePrompt(text, defaultText: defaultText, frame: frame)
-        let method = String(text.dropFirst(Keystone.promptPrefix.count))
+        let method = String(text.dropFirst(BridgePrompt.prefix.count))
         texts.withLock { $0.append(WireText(kind: "prompt", method: method, argument: defaultText, answer: answer)) }
         return answer
     }

@@ -24,24 +24,24 @@ struct BuiltInInterface: BridgeInterface {
         methods.add("dsinit", BridgeMethod(invoker: .sync(Self.initialize)))
         methods.add("returnValue", BridgeMethod(invoker: .sync(Self.returnValue)))
         methods.sync("cancel") { (request: CancelRequest, context: CallContext) in
-            try Self.page(context).keystone.storage.cancelRunningCall(callback: request.callback)
+            try Self.page(context).hub.storage.cancelRunningCall(callback: request.callback)
         }
         methods.sync("hasNativeMethod") { (query: MethodQuery, context: CallContext) in
-            Self.hasNativeMethod(query, in: try Self.page(context).keystone)
+            Self.hasNativeMethod(query, in: try Self.page(context).hub)
         }
         methods.sync("declare") { (declaration: Declaration, context: CallContext) in
-            try Self.declare(declaration.methods, origin: context.frame.origin, in: Self.page(context).keystone)
+            try Self.declare(declaration.methods, origin: context.frame.origin, in: Self.page(context).hub)
         }
         methods.sync("closePage") { (context: CallContext) in
-            try Self.page(context).keystone.components.closePage?()
+            try Self.page(context).hub.components.closePage?()
             return Self.accepted
         }
         // Legacy dialog behaviour of DSBridge-iOS: accepted and ignored.
         methods.sync("disableJavascriptDialogBlock") { Self.accepted }
         methods.async("authorize") { (credentials: JSONValue, context: CallContext) in
             let page = try Self.page(context)
-            let granted = try await page.keystone.components.policy.authorize(credentials, from: context.frame)
-            return granted && page.keystone.storage.update { $0.authorize(page.epoch, origin: context.frame.origin) }
+            let granted = try await page.hub.components.policy.authorize(credentials, from: context.frame)
+            return granted && page.hub.storage.update { $0.authorize(page.epoch, origin: context.frame.origin) }
         }
     }
 
@@ -49,8 +49,8 @@ struct BuiltInInterface: BridgeInterface {
     private static let accepted = ""
 
     /// The hub and page load a call came from: every context the hub makes holds them.
-    private static func page(_ context: CallContext) throws(BridgeError) -> PageLoadConnection {
-        guard let page = context.page as? PageLoadConnection else {
+    private static func page(_ context: CallContext) throws(BridgeError) -> BuiltInPage {
+        guard let page = context.page as? BuiltInPage else {
             throw BridgeError(code: .failed, message: "a built-in method ran outside a Keystone's call")
         }
         return page
@@ -65,18 +65,17 @@ struct BuiltInInterface: BridgeInterface {
     private static func initialize(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
         let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
         let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
-        let keystone = try page(context).keystone
-        keystone.pageDidInitialize(runtime: runtime)
+        let hub = try page(context).hub
+        hub.storage.pageDidInitialize(runtime: runtime)
         guard runtime == .keystone else { return Data(#""""#.utf8) }
-        let hasChannel = keystone.partsSerializer != nil && keystone.servesBytes
-        return Data((hasChannel ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
+        return Data((hub.announcesBytes ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
     }
 
     /// `_dsb.returnValue`: a page handler's answer to a Swift call, split once; only the call it
     /// answers decodes its value.
     private static func returnValue(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
-        let keystone = try page(context).keystone
-        keystone.outbound.receiveReturnValue(try ReturnMessage(splitting: data ?? Data(), maximumDepth: keystone.components.limits.nestingDepth))
+        let hub = try page(context).hub
+        hub.outbound.receiveReturnValue(try ReturnMessage(splitting: data ?? Data(), maximumDepth: hub.components.limits.nestingDepth))
         return Data(#""""#.utf8)
     }
 
@@ -106,10 +105,11 @@ struct BuiltInInterface: BridgeInterface {
 }
 
 extension BuiltInInterface {
-    /// `_dsb.declare`: records in `keystone`'s page load the methods the page will call, and
+    /// `_dsb.declare`: records in the hub's page load the methods the page will call, and
     /// answers those that are missing.
-    fileprivate static func declare(_ methods: [String], origin: String?, in keystone: Keystone) throws(BridgeError) -> [String] {
-        let (components, registry, resolver) = (keystone.components, keystone.components.registry, keystone.components.resolver)
+    fileprivate static func declare(_ methods: [String], origin: String?, in hub: any BuiltInHub) throws(BridgeError) -> [String] {
+        let components = hub.components
+        let (registry, resolver) = (components.registry, components.resolver)
         // A name no call could use is refused before anything is kept: what a page load holds
         // stays within BridgeLimits.declaredMethods names of BridgeLimits.methodNameBytes each.
         let longest = components.limits.methodNameBytes
@@ -127,14 +127,14 @@ extension BuiltInInterface {
             if case .found = registry.lookup(name) { continue }
             missing.append(method)
         }
-        try keystone.storage.update { $0.declare(declared, origin: origin) }.get()
+        try hub.storage.update { $0.declare(declared, origin: origin) }.get()
         return missing
     }
 
-    /// Whether `keystone` has a method of the kind asked for, as DSBridge-iOS answers it; the
+    /// Whether the hub has a method of the kind asked for, as DSBridge-iOS answers it; the
     /// built-ins are found in their own registry.
-    fileprivate static func hasNativeMethod(_ query: MethodQuery, in keystone: Keystone) -> Bool {
-        let components = keystone.components
+    fileprivate static func hasNativeMethod(_ query: MethodQuery, in hub: any BuiltInHub) -> Bool {
+        let components = hub.components
         guard let name = try? components.resolver.resolve(query.name) else { return false }
         let registry = name.namespace == MethodName.builtInNamespace ? Self.registry : components.registry
         guard case .found(let method) = registry.lookup(name) else { return false }

@@ -3,6 +3,15 @@
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
+/// Runs a call of the page's whose parts the byte channel has: the hub's inbound calls, which hand
+/// themselves to each of the channel's entry points that may run one.
+protocol ByteCallRunner {
+    /// Runs `call`, made during the page load `epoch`, and returns its answer; `isAnsweredLater`
+    /// when the page has had that already (the ticket its parts came under), so every outcome goes
+    /// through the call's callback.
+    func run(_ call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool) -> CallAnswer
+}
+
 /// The byte channel, as the hub runs it.
 ///
 /// Every `Data` in a value is a part. A value's JSON refers to its parts, and the parts travel
@@ -19,8 +28,22 @@ import Foundation
 ///
 /// Where there is no channel (no transport, or a serializer that writes `Data` its own way), the
 /// page is told so when it initializes, and `Data` goes as base64 in the value.
-struct ByteChannel {
-    let keystone: Keystone
+final class ByteChannel: Sendable {
+    private let components: KeystoneComponents
+    private let storage: HubStorage
+    /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way, and the
+    /// page is offered no channel.
+    let partsSerializer: (any BytePartsSerializer)?
+
+    init(components: KeystoneComponents, storage: HubStorage, partsSerializer: (any BytePartsSerializer)?) {
+        self.components = components
+        self.storage = storage
+        self.partsSerializer = partsSerializer
+    }
+
+    /// Whether the page is offered the channel now: the serializer moves parts, and a host serves
+    /// them (from `serveBytes(over:)` until `stopServingBytes()`).
+    var isOffered: Bool { partsSerializer != nil && storage.read(\.servesBytes) }
 
     /// How many bytes of a stream into Swift may wait for the method reading it before the page
     /// waits too.
@@ -30,22 +53,16 @@ struct ByteChannel {
     /// pieces of at most 1 MiB, so only a page script posting its own meets it.
     static let pieceTooLarge = BridgeError(code: .limitExceeded, message: "a stream's piece is larger than 4 MiB")
 
-    /// A ticket: 128 bits from the system's random source.
-    static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return ByteTickets.newToken(using: &generator)
-    }
-
     /// The parts of a call of the page's, for a page whose runtime moves them, when the serializer
     /// writes `Data` as parts (over the channel, or as base64 beside the value where there is none).
     func callParts(origin: String?) -> CallParts? {
-        keystone.partsSerializer.map { CallParts(serializer: $0, origin: origin) }
+        partsSerializer.map { CallParts(serializer: $0, origin: origin) }
     }
 
     /// Checks the parts of a call's result before it goes.
     /// - Throws: `limitExceeded` past ``BridgeLimits/transferBytes``.
     func checkResultParts(_ claimed: ByteParts) throws(BridgeError) {
-        let limit = keystone.components.limits.transferBytes
+        let limit = components.limits.transferBytes
         guard claimed.byteCount <= limit else {
             throw BridgeError(code: .limitExceeded, message: "the result's bytes are more than BridgeLimits.transferBytes (\(limit) bytes)")
         }
@@ -55,48 +72,48 @@ struct ByteChannel {
 
     /// The page announced its call's parts: the call is checked as far as it can be without them,
     /// and the ticket to send them is its answer. Parts of no bytes need none: the call runs now.
-    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, route: InboundCallRunner.Route, epoch: PageEpoch) -> CallAnswer {
+    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, epoch: PageEpoch, runner: some ByteCallRunner) -> CallAnswer {
         guard let callback = call.callback else {
-            return keystone.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
+            return storage.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
         guard call.parts != nil else {
-            return keystone.refuse(BridgeError(code: .notAllowed, message: "the page has no byte channel"), callback: callback)
+            return storage.refuse(BridgeError(code: .notAllowed, message: "the page has no byte channel"), callback: callback)
         }
-        let limit = keystone.components.limits.transferBytes
+        let limit = components.limits.transferBytes
         switch announced {
         case .sizes(let sizes):
             // Summed with a check at each size: a page's sizes may add up past what an Int holds.
             var total = 0
             for size in sizes {
                 let (sum, overflows) = total.addingReportingOverflow(size)
-                guard !overflows, sum <= limit else { return keystone.refuse(Self.tooManyBytes(limit), callback: callback) }
+                guard !overflows, sum <= limit else { return storage.refuse(Self.tooManyBytes(limit), callback: callback) }
                 total = sum
             }
             guard total > 0 else {
-                return InboundCallRunner(keystone: keystone, call: call.with(received: sizes.map { _ in Data() }), epoch: epoch, route: route).answer()
+                return runner.run(call.with(received: sizes.map { _ in Data() }), epoch: epoch, isAnsweredLater: false)
             }
-            return open(call, size: total, payload: .call(call, route, sizes: sizes, gathered: Locked(Data())), epoch: epoch)
+            return open(call, size: total, payload: .call(call, sizes: sizes, gathered: Locked(Data())), epoch: epoch)
         case .stream:
             let method: BridgeMethod
             do throws(BridgeError) {
-                method = try (route == .app ? keystone.components.registry.lookup(call.name) : .noMethod).method(for: call.name)
+                method = try (call.isBuiltIn ? .noMethod : components.registry.lookup(call.name)).method(for: call.name)
             } catch {
-                return keystone.refuse(error, callback: callback)
+                return storage.refuse(error, callback: callback)
             }
             guard method.readsByteStream, method.kind != .sync else {
-                return open(call, size: limit, payload: .call(call, route, sizes: nil, gathered: Locked(Data())), epoch: epoch)
+                return open(call, size: limit, payload: .call(call, sizes: nil, gathered: Locked(Data())), epoch: epoch)
             }
-            let streamBytes = keystone.components.limits.streamBytes
+            let streamBytes = components.limits.streamBytes
             let stream = ByteStream(windowBytes: Self.streamWindowBytes, limit: streamBytes)
             let answer = open(call, size: streamBytes, payload: .stream(stream), epoch: epoch)
             guard case .ticket = answer else { return answer }
             stream.leaveGiven()
             watchIdle(stream, callback: callback, epoch: epoch)
             // The method starts now; should it be refused, its stream's ticket goes with it.
-            let started = InboundCallRunner(keystone: keystone, call: call.with(stream: stream), epoch: epoch, route: route).answer()
+            let started = runner.run(call.with(stream: stream), epoch: epoch, isAnsweredLater: false)
             guard case .accepted = started else {
                 stream.close()
-                keystone.storage.update { _ = $0.cancelTask(callback: callback) }
+                storage.update { _ = $0.cancelTask(callback: callback) }
                 return started
             }
             return answer
@@ -108,18 +125,18 @@ struct ByteChannel {
     private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, epoch: PageEpoch) -> CallAnswer {
         let callback = call.callback ?? ""
         let ticket = ByteTicket(pageLoad: epoch, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
-        switch keystone.storage.update({ $0.openTransfer(Self.newToken(), ticket) }) {
+        switch storage.update({ $0.openTransfer(ByteTickets.newToken(), ticket) }) {
         case .success(let address): return .ticket(address)
-        case .failure(let error): return keystone.refuse(error, callback: callback)
+        case .failure(let error): return storage.refuse(error, callback: callback)
         }
     }
 
     /// Answers one request on the channel. A piece's body is read only once its ticket admits it,
     /// and no further than the ticket allows.
-    func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+    func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
         switch request.kind {
         case .fetch:
-            switch keystone.storage.update({ $0.fetchTransfer(request.ticket, from: request.origin) }) {
+            switch storage.update({ $0.fetchTransfer(request.ticket, from: request.origin) }) {
             case .success(let ticket):
                 guard case .parts(let bytes, let call) = ticket.payload else {
                     return respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
@@ -130,16 +147,19 @@ struct ByteChannel {
                 respond(refused(error))
             }
         case .piece(let number):
-            receivePiece(number, of: request, readBody: readBody, respond: respond)
+            receivePiece(number, of: request, readBody: readBody, respond: respond, runner: runner)
         case .end(let count):
-            receiveEnd(after: count, of: request, respond: respond)
+            receiveEnd(after: count, of: request, respond: respond, runner: runner)
         }
     }
 
-    private func receivePiece(_ number: Int, of request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+    private func receivePiece(
+        _ number: Int, of request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void,
+        runner: some ByteCallRunner
+    ) {
         let token = request.ticket
         let ticket: ByteTicket
-        switch keystone.storage.update({ $0.presentPiece(token, piece: number, from: request.origin) }) {
+        switch storage.update({ $0.presentPiece(token, piece: number, from: request.origin) }) {
         case .failure(let error): return respond(refused(error))
         case .success(let presented): ticket = presented
         }
@@ -153,7 +173,7 @@ struct ByteChannel {
             }
             let limit = min(ticket.maximumBytes, Self.streamWindowBytes)
             let tooLong = BridgeError(
-                code: .limitExceeded, message: "the stream is longer than BridgeLimits.streamBytes (\(keystone.components.limits.streamBytes) bytes)")
+                code: .limitExceeded, message: "the stream is longer than BridgeLimits.streamBytes (\(components.limits.streamBytes) bytes)")
             let read = Self.read(readBody, limit: limit, tooLarge: limit < ticket.maximumBytes ? Self.pieceTooLarge : tooLong)
             guard case .success(let body) = read else {
                 let error = Self.error(of: read)
@@ -161,25 +181,25 @@ struct ByteChannel {
                 close(token)
                 return respond(refused(error))
             }
-            _ = keystone.storage.update { $0.receivedPiece(body.count, under: token, keeps: false) }
+            _ = storage.update { $0.receivedPiece(body.count, under: token, keeps: false) }
             // The method's reading answers the piece: more once it has room, done, or refused.
-            stream.deliver(body) { [keystone] answer in
+            stream.deliver(body) { [storage] answer in
                 if answer == .more { stream.leaveGiven() }
-                if case .refused = answer { keystone.storage.update { $0.closeTransfer(token) } }
+                if case .refused = answer { storage.update { $0.closeTransfer(token) } }
                 respond(answer)
             }
-        case .call(let call, let route, let sizes, let gathered):
+        case .call(let call, let sizes, let gathered):
             // A stream's piece is read no further than the window a stream is held back by.
             let limit = sizes == nil ? min(ticket.maximumBytes, Self.streamWindowBytes) : ticket.maximumBytes
             let tooLarge =
                 sizes != nil
                 ? Self.moreThanAnnounced
-                : limit < ticket.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(keystone.components.limits.transferBytes)
+                : limit < ticket.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(components.limits.transferBytes)
             let read = Self.read(readBody, limit: limit, tooLarge: tooLarge)
             guard case .success(let body) = read else {
                 return fail(call, token: token, Self.error(of: read), epoch: ticket.pageLoad, respond: respond)
             }
-            if let error = keystone.storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
+            if let error = storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
                 return fail(call, token: token, error, epoch: ticket.pageLoad, respond: respond)
             }
             gathered.withLock { $0.append(body) }
@@ -187,16 +207,16 @@ struct ByteChannel {
             // The last of the call's parts: it runs with them, its outcome through its callback.
             close(token)
             respond(.done)
-            run(call, with: ByteParts.split(gathered.withLock { $0 }, sizes: sizes), route: route, epoch: ticket.pageLoad)
+            _ = runner.run(call.with(received: ByteParts.split(gathered.withLock { $0 }, sizes: sizes)), epoch: ticket.pageLoad, isAnsweredLater: true)
         case .parts:
             // Never: a ticket is presented only for the way it moves bytes.
             respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
         }
     }
 
-    private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void) {
+    private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
         let token = request.ticket
-        switch keystone.storage.update({ $0.presentPiece(token, piece: count, from: request.origin) }) {
+        switch storage.update({ $0.presentPiece(token, piece: count, from: request.origin) }) {
         case .failure(let error):
             respond(refused(error))
         case .success(let ticket):
@@ -205,11 +225,11 @@ struct ByteChannel {
                 close(token)
                 stream.finish()
                 respond(.done)
-            case .call(let call, let route, nil, let gathered):
+            case .call(let call, nil, let gathered):
                 close(token)
                 respond(.done)
-                run(call, with: [gathered.withLock { $0 }], route: route, epoch: ticket.pageLoad)
-            case .call(let call, _, _, _):
+                _ = runner.run(call.with(received: [gathered.withLock { $0 }]), epoch: ticket.pageLoad, isAnsweredLater: true)
+            case .call(let call, _, _):
                 fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), epoch: ticket.pageLoad, respond: respond)
             case .parts:
                 // Never: a ticket is presented only for the way it moves bytes.
@@ -218,22 +238,15 @@ struct ByteChannel {
         }
     }
 
-    /// Runs `call` with the parts the page sent: the page has its answer (the ticket) already, so
-    /// every outcome goes through the callback.
-    private func run(_ call: InboundCall, with received: [Data], route: InboundCallRunner.Route, epoch: PageEpoch) {
-        let runner = InboundCallRunner(keystone: keystone, call: call.with(received: received), epoch: epoch, route: route, isAnsweredLater: true)
-        _ = runner.answer()
-    }
-
     /// The call's parts cannot arrive: its ticket goes, and the call fails through its callback.
     private func fail(_ call: InboundCall, token: String, _ error: BridgeError, epoch: PageEpoch, respond: @Sendable (ByteResponse) -> Void) {
         close(token)
-        if let callback = call.callback { keystone.storage.send(.failure(callback: callback, error: error), to: epoch) }
+        if let callback = call.callback { storage.send(.failure(callback: callback, error: error), to: epoch) }
         respond(refused(error))
     }
 
     private func close(_ token: String) {
-        keystone.storage.update { $0.closeTransfer(token) }
+        storage.update { $0.closeTransfer(token) }
     }
 
     /// A piece's body, read no further than `limit`: refused `tooLarge` past it, and refused when
@@ -256,7 +269,7 @@ struct ByteChannel {
     }
 
     private func refused(_ error: BridgeError) -> ByteResponse {
-        keystone.components.logging.log(.warning, "refused a request on the byte channel: \(error)")
+        components.logging.log(.warning, "refused a request on the byte channel: \(error)")
         return .refused(error)
     }
 
@@ -266,7 +279,7 @@ struct ByteChannel {
     /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
     private func watchIdle(_ stream: ByteStream, callback: String, epoch: PageEpoch) {
-        let (clock, timeout, storage) = (keystone.components.clock, keystone.components.limits.streamIdleTimeout, keystone.storage)
+        let (clock, timeout, storage) = (components.clock, components.limits.streamIdleTimeout, storage)
         // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
         stream.watch {
             var seen: Int?

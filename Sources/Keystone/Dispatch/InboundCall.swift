@@ -57,4 +57,9 @@ public struct InboundCall: Sendable {
 
     /// Whether the page waits for the answer through a callback rather than in its `prompt`.
     public var isAsynchronous: Bool { callback != nil }
+
+    /// Whether the call is of one of the protocol's own methods, under
+    /// ``MethodName/builtInNamespace``: dispatched over their registry, with the default
+    /// dispatcher and no middleware, whatever the app replaces.
+    var isBuiltIn: Bool { name.namespace == MethodName.builtInNamespace }
 }

@@ -120,7 +120,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard let transport, parts.byteCount > 0 else {
             return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .inline(parts.data)))
         }
-        let token = ByteChannel.newToken()
+        let token = ByteTickets.newToken()
         let ticket = ByteTicket(
             pageLoad: epoch, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
         if case .result(let callback, _, _) = message {

@@ -61,6 +61,27 @@ final class HubStorage: Sendable {
         }
     }
 
+    /// Answers a call with an error while the page waits: the error is the prompt's answer, and a
+    /// callback the page registered for it is removed (it would never run).
+    func refuse(_ error: any Error, callback: String?) -> CallAnswer {
+        let error = BridgeError(error)
+        logging.log(.warning, "answered a call from the page with an error: \(error)")
+        if let callback {
+            apply { machine in ((), machine.send(.release(callback: callback), to: nil) ?? []) }
+        }
+        return .failure(error)
+    }
+
+    /// The page has registered its handlers (`_dsb.dsinit`) and runs `runtime`: Swift's calls
+    /// waiting for it go out, and what waited for the page to be ready goes on.
+    func pageDidInitialize(runtime: PageRuntime) {
+        let ready = apply { machine in
+            let initialize = machine.pageDidInitialize(runtime: runtime)
+            return (initialize.ready, initialize.outputs)
+        }
+        ready.forEach { $0.receive(.none, true) }
+    }
+
     /// Runs one event, queues the evaluator inputs it produced, and hands the queue on unless
     /// another thread is doing so.
     @discardableResult

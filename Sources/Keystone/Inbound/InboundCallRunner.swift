@@ -9,50 +9,43 @@ import Foundation
 /// middleware's `interceptTask` around the work, and its results to the call's callback. The
 /// dispatcher never calls back into the hub: it returns what to run.
 struct InboundCallRunner {
-    let keystone: Keystone
+    let inbound: InboundCalls
     let call: InboundCall
     let epoch: PageEpoch
-    let route: Route
     /// Whether the page has had the call's answer already (its parts' ticket): every outcome then
     /// goes through the callback (a synchronous method's result too), a refusal as a failure
     /// rather than a release.
     var isAnsweredLater = false
 
-    /// Which interfaces a call is dispatched over.
-    enum Route {
-        /// The app's: its registry, dispatcher and middleware.
-        case app
-        /// The protocol's own `_dsb` methods (``BuiltInInterface``): their registry, the default
-        /// dispatcher, and no middleware.
-        case builtIn
-    }
-
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> CallAnswer {
         let cancellation = CallCancellation()
-        let context = CallContext(
-            frame: call.frame, page: PageLoadConnection(keystone: keystone, epoch: epoch), cancellation: cancellation,
-            hasCallback: call.callback != nil, parts: call.parts
-        )
-        let environment = DispatchEnvironment(serializer: keystone.components.serializer, context: context)
-        let call = call
+        let isBuiltIn = call.isBuiltIn
+        // A built-in's page is the hub itself, for the page load: it acts on the hub's state.
+        let context =
+            isBuiltIn
+            ? CallContext(frame: call.frame, page: BuiltInPage(hub: inbound, epoch: epoch), cancellation: cancellation, hasCallback: call.callback != nil, parts: call.parts)
+            : CallContext(
+                frame: call.frame, page: PageLoadConnection(calls: inbound.outbound, epoch: epoch), cancellation: cancellation, hasCallback: call.callback != nil,
+                parts: call.parts)
+        let environment = DispatchEnvironment(serializer: inbound.components.serializer, context: context)
+        let (inbound, call) = (inbound, call)
         do {
             let outcome: DispatchOutcome
             let middleware: [any CallMiddleware]
-            switch route {
-            case .app:
-                // Each part read where it is used: copying the components whole would retain them all.
-                middleware = keystone.components.middleware
-                outcome = try middleware.intercept(call) {
-                    try keystone.components.dispatcher.dispatch(call, over: keystone.components.registry, in: environment)
-                }
-            case .builtIn:
+            if isBuiltIn {
                 middleware = []
                 outcome = try DefaultInvocationDispatcher().dispatch(call, over: BuiltInInterface.registry, in: environment)
+            } else {
+                // Each part read where it is used: copying the components whole would retain them all.
+                middleware = inbound.components.middleware
+                outcome = try middleware.intercept(call) {
+                    try inbound.components.dispatcher.dispatch(call, over: inbound.components.registry, in: environment)
+                }
             }
             switch outcome {
             case .answered(let value):
-                return keystone.answer(value, to: call, epoch: epoch, isAnsweredLater: isAnsweredLater)
+                return inbound.answer(value, to: call, epoch: epoch, isAnsweredLater: isAnsweredLater)
             case .work(let work):
                 // A call answered already takes no result in its answer: every result goes through its callback.
                 let answering = call.acceptsInlineAnswer && !isAnsweredLater
@@ -61,12 +54,12 @@ struct InboundCallRunner {
                 return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
-            let error = Keystone.bridgeError(error, calling: call.name)
+            let error = InboundCalls.bridgeError(error, calling: call.name)
             if isAnsweredLater, let callback = call.callback {
-                keystone.storage.send(.failure(callback: callback, error: error), to: epoch)
+                inbound.storage.send(.failure(callback: callback, error: error), to: epoch)
                 return .accepted
             }
-            return keystone.refuse(error, callback: call.frame.isAttestedMainFrame ? call.callback : nil)
+            return inbound.storage.refuse(error, callback: call.frame.isAttestedMainFrame ? call.callback : nil)
         }
     }
 
@@ -77,14 +70,14 @@ struct InboundCallRunner {
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
     private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
-        let (keystone, call, epoch) = (keystone, call, epoch)
+        let (inbound, call, epoch) = (inbound, call, epoch)
         let parts = call.parts
         let callback = call.callback
-        let started = try keystone.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
+        let started = try inbound.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
         if let earlier = started.reusedCallbackOf {
             // The page's script reset or shares `window.dscb`: the earlier call's results now reach
             // the later call's callback. Keystone cannot mend the page, but says so.
-            keystone.components.logging.log(
+            inbound.components.logging.log(
                 .warning,
                 "the page named its call of \"\(call.name)\" with the callback of a call of \"\(earlier)\" still running: the earlier call's results will reach the later call's callback (the page's script resets or shares window.dscb)"
             )
@@ -95,15 +88,15 @@ struct InboundCallRunner {
         let intercepted = middleware.isEmpty ? nil : call
         let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
-            await Self.run(work, to: destination, keystone: keystone, intercepted: intercepted.map { ($0, middleware) }, state: state, parts: parts)
+            await Self.run(work, to: destination, inbound: inbound, intercepted: intercepted.map { ($0, middleware) }, state: state, parts: parts)
             // A stream the method did not read to its end: the page stops sending it, and its ticket
             // goes. A piece already on its way is refused; the page takes that refusal as the end of
             // its sending, and the call's answer from its callback.
             if let stream = parts?.stream {
                 stream.close()
-                if let callback { keystone.storage.update { $0.stopReceiving(callback: callback, in: epoch) } }
+                if let callback { inbound.storage.update { $0.stopReceiving(callback: callback, in: epoch) } }
             }
-            keystone.storage.update { $0.taskFinished(token: token) }
+            inbound.storage.update { $0.taskFinished(token: token) }
         }
         // A single result starts here; a producer, which may write any number of results without
         // ever waiting, starts on the global executor, never holding the calling thread.
@@ -112,7 +105,7 @@ struct InboundCallRunner {
         case .single: task = Self.startImmediately(operation)
         case .multiResponse: task = Task(operation: operation)
         }
-        if let unwanted = keystone.storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
+        if let unwanted = inbound.storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
             unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
         }
     }
@@ -146,7 +139,7 @@ struct InboundCallRunner {
     /// Runs the work (inside the middleware, when there is any) and sends its outcome to
     /// `destination`, or a single result into the call's answer when `state` takes it.
     private static func run(
-        _ work: CallWork, to destination: Destination, keystone: Keystone, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
+        _ work: CallWork, to destination: Destination, inbound: InboundCalls, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
         state: Locked<InboundCallState>, parts: CallParts?
     ) async {
         let body: @Sendable () async throws -> Data? = {
@@ -157,11 +150,11 @@ struct InboundCallRunner {
                 try await run(
                     ResponseSink { json, isFinal in
                         if let parts, let claimed = parts.claim(in: json) {
-                            try sendParts(json, claimed, of: parts, isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                            try sendParts(json, claimed, of: parts, isFinal: isFinal, to: destination, state: state, inbound: inbound)
                             // Backpressure: the producer waits while the page has results' parts to fetch.
                             if !isFinal { await parts.waitForRoom() }
                         } else {
-                            try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, keystone: keystone)
+                            try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, inbound: inbound)
                         }
                     })
                 return nil
@@ -175,51 +168,51 @@ struct InboundCallRunner {
                 last = try await body()
             }
             if let last, let parts, let claimed = parts.claim(in: last) {
-                try sendParts(last, claimed, of: parts, isFinal: true, to: destination, state: state, keystone: keystone)
+                try sendParts(last, claimed, of: parts, isFinal: true, to: destination, state: state, inbound: inbound)
             } else if let last {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
                 if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch) = destination {
-                    keystone.storage.send(result.message(to: callback, complete: true), to: epoch)
+                    inbound.storage.send(result.message(to: callback, complete: true), to: epoch)
                 }
             } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
-                keystone.storage.send(.completion(callback: callback), to: epoch)
+                inbound.storage.send(.completion(callback: callback), to: epoch)
             }
         } catch {
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
             case .callback(let callback, let epoch):
-                keystone.storage.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
+                inbound.storage.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
             case .dropped(let name):
-                keystone.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Keystone.bridgeError(error, calling: name))")
+                inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(InboundCalls.bridgeError(error, calling: name))")
             }
         }
     }
 
     /// Sends one result of a running call.
     private static func sendResult(
-        _ result: SingleResult, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, keystone: Keystone
+        _ result: SingleResult, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, inbound: InboundCalls
     ) throws {
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let epoch) = destination else { return }
-        keystone.storage.send(result.message(to: callback, complete: isFinal), to: epoch)
+        inbound.storage.send(result.message(to: callback, complete: isFinal), to: epoch)
     }
 
     /// Sends one result whose value has parts, which go beside it. Checked before the call's state
     /// changes: a result past the limit fails the call instead.
     private static func sendParts(
         _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
-        keystone: Keystone
+        inbound: InboundCalls
     ) throws {
-        if case .callback = destination { try keystone.byteChannel.checkResultParts(claimed) }
+        if case .callback = destination { try inbound.byteChannel.checkResultParts(claimed) }
         let value = try JSONText(validating: json)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let epoch) = destination else { return }
-        keystone.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: epoch)
+        inbound.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: epoch)
     }
 }

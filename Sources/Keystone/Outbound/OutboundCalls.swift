@@ -5,11 +5,17 @@ import Foundation
 
 /// Swift's calls of the page's handlers and its events, as the hub makes them: `Keystone.call`,
 /// `start`, `post`, `stream` and `emit`, and a method's `context.page`, bound to its page load.
-struct OutboundCalls: Sendable {
-    let components: KeystoneComponents
-    let storage: HubStorage
+final class OutboundCalls: Sendable {
+    private let components: KeystoneComponents
+    private let storage: HubStorage
     /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way.
-    let partsSerializer: (any BytePartsSerializer)?
+    private let partsSerializer: (any BytePartsSerializer)?
+
+    init(components: KeystoneComponents, storage: HubStorage, partsSerializer: (any BytePartsSerializer)?) {
+        self.components = components
+        self.storage = storage
+        self.partsSerializer = partsSerializer
+    }
 
     /// A call whose answer nobody waits for, in order with every other call.
     func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {

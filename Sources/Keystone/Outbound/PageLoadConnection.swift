@@ -2,22 +2,22 @@
 /// Calls, streams and events for one page load: once it has gone, each fails with `pageGone`
 /// instead of reaching the next page. Given to methods as `CallContext/page`.
 struct PageLoadConnection: PageConnection {
-    let keystone: Keystone
+    let calls: OutboundCalls
     let epoch: PageEpoch
 
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
     ) async throws(BridgeError) -> Result {
-        try await keystone.outbound.start(method, arguments: arguments, as: Result.self, to: epoch).value
+        try await calls.start(method, arguments: arguments, as: Result.self, to: epoch).value
     }
 
     func stream<Element: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
     ) -> AsyncThrowingStream<Element, any Error> {
-        keystone.outbound.stream(method, arguments: arguments, of: Element.self, to: epoch)
+        calls.stream(method, arguments: arguments, of: Element.self, to: epoch)
     }
 
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
-        try keystone.outbound.emit(name, value, to: epoch)
+        try calls.emit(name, value, to: epoch)
     }
 }

@@ -160,4 +160,22 @@ package struct CallWrapper: Sendable {
         }
         return .success(name)
     }
+
+    /// Whether `name` is a callback name the page runtime opens: `dscb` and digits (dsbridge.js), then
+    /// optionally `_` and a load token of lowercase letters and digits (Keystone's runtime). Results
+    /// are only ever evaluated as calls of such names, never of an arbitrary global (`eval`).
+    static func isCallbackName(_ name: String) -> Bool {
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
+        var name = name
+        return name.withUTF8 { bytes in
+            guard bytes.starts(with: callbackNamePrefix) else { return false }
+            let counter = bytes[callbackNamePrefix.count...]
+            guard let end = counter.firstIndex(where: { !digits.contains($0) }) else { return !counter.isEmpty }
+            guard end > counter.startIndex, bytes[end] == UInt8(ascii: "_"), end + 1 < bytes.count else { return false }
+            return bytes[(end + 1)...].allSatisfy { digits.contains($0) || letters.contains($0) }
+        }
+    }
+
+    private static let callbackNamePrefix = Array("dscb".utf8)
 }

@@ -1,30 +1,40 @@
-// Keystone+Inbound.swift — answering the page's calls: limits, parsing, policy, then one hop each.
+// InboundCalls.swift — answering the page's calls: limits, parsing, policy, then one hop each.
 import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
-extension Keystone {
-    /// The prefix of every bridge prompt: `prompt("_dsbridge=" + method, argumentsJSON)`.
-    package static let promptPrefix = "_dsbridge="
+/// The page's calls of Swift, as the hub answers them: each checked against its limits, split,
+/// resolved and admitted, then run over the app's interfaces or the protocol's own, with its parts
+/// over the byte channel where it has any. `Keystone` composes it and forwards the host's calls
+/// (``BridgeHub/handlePrompt(_:defaultText:frame:)``, `handleMessage`, `handleCall`,
+/// `receiveBytes`) to it.
+final class InboundCalls: Sendable {
+    let components: KeystoneComponents
+    let storage: HubStorage
+    /// Swift's calls of the page: a method's `context.page`, and the page's answers to them.
+    let outbound: OutboundCalls
+    /// The `Data` of a call's value moved beside its JSON.
+    let byteChannel: ByteChannel
 
-    /// Whether `text` is a bridge prompt: it begins with the bytes of ``promptPrefix``, as
-    /// dsbridge.js compares them. (`String.hasPrefix` compares characters, so `"_dsbridge=\u{301}x"`,
-    /// whose `=` and combining mark make one character, would not match, and the page would be
-    /// left in a real dialog.) Every text for which this is `true` gets an answer.
-    package static func isBridgePrompt(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { $0.starts(with: promptPrefixBytes) }
+    init(components: KeystoneComponents, storage: HubStorage, outbound: OutboundCalls, byteChannel: ByteChannel) {
+        self.components = components
+        self.storage = storage
+        self.outbound = outbound
+        self.byteChannel = byteChannel
     }
 
-    private static let promptPrefixBytes = Array(promptPrefix.utf8)
-
-    public func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
-        guard Self.isBridgePrompt(text) else { return nil }
-        let method = String(decoding: text.utf8.dropFirst(Self.promptPrefix.utf8.count), as: UTF8.self)
+    // The three entry points are inlined into `Keystone`'s, which only forward to them: the front
+    // door costs the page's calls nothing.
+    @inline(__always)
+    func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
+        guard BridgePrompt.matches(text) else { return nil }
+        let method = String(decoding: text.utf8.dropFirst(BridgePrompt.prefix.utf8.count), as: UTF8.self)
         return handleMessage(method, arguments: defaultText ?? "", frame: frame)
     }
 
-    public func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
+    @inline(__always)
+    func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
         // Sizes first: nothing reads, logs or echoes a name or text over its limit.
-        if let error = sizeLimitError(method: method, argumentBytes: arguments.utf8.count) { return refuse(error, callback: nil).text }
+        if let error = sizeLimitError(method: method, argumentBytes: arguments.utf8.count) { return storage.refuse(error, callback: nil).text }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
         var text = arguments
@@ -33,8 +43,9 @@ extension Keystone {
         return answer
     }
 
-    public func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
-        if let error = sizeLimitError(method: method, argumentBytes: data?.count ?? 0) { return refuse(error, callback: nil) }
+    @inline(__always)
+    func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        if let error = sizeLimitError(method: method, argumentBytes: data?.count ?? 0) { return storage.refuse(error, callback: nil) }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(String(decoding: data ?? Data(), as: UTF8.self)))")
         let wrapper: CallWrapper
@@ -42,7 +53,7 @@ extension Keystone {
             wrapper = try CallWrapper(data: data, callbackStub: callback, acceptsInlineAnswer: acceptsInlineAnswer, maximumDepth: components.limits.nestingDepth)
             try check(wrapper)
         } catch {
-            return refuse(error, callback: nil)
+            return storage.refuse(error, callback: nil)
         }
         let answer = answer(method, wrapper: wrapper, frame: frame)
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer.text))")
@@ -68,7 +79,7 @@ extension Keystone {
             wrapper = try split(arguments, of: method)
             try check(wrapper)
         } catch {
-            return refuse(error, callback: nil)
+            return storage.refuse(error, callback: nil)
         }
         return answer(method, wrapper: wrapper, frame: frame)
     }
@@ -86,11 +97,10 @@ extension Keystone {
             name = try components.resolver.resolve(method)
             try components.policy.admit(name, from: frame, access: access)
         } catch {
-            return refuse(error, callback: releasable)
+            return storage.refuse(error, callback: releasable)
         }
-        let isBuiltIn = name.namespace == MethodName.builtInNamespace
-        if isBuiltIn, BuiltInInterface.mainFrameOnly.contains(name.name), !frame.isAttestedMainFrame {
-            return refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
+        if name.namespace == MethodName.builtInNamespace, BuiltInInterface.mainFrameOnly.contains(name.name), !frame.isAttestedMainFrame {
+            return storage.refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }
         let parts = wrapper.speaksParts && wrapper.callbackStub != nil ? byteChannel.callParts(origin: frame.origin) : nil
         let call = InboundCall(
@@ -98,13 +108,12 @@ extension Keystone {
             parts: parts)
         if call.isAsynchronous, !frame.isAttestedMainFrame {
             let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
-            return refuse(error, callback: nil)
+            return storage.refuse(error, callback: nil)
         }
-        let route: InboundCallRunner.Route = isBuiltIn ? .builtIn : .app
         if let announced = wrapper.parts {
-            return byteChannel.start(call, announced, route: route, epoch: epoch)
+            return byteChannel.start(call, announced, epoch: epoch, runner: self)
         }
-        return InboundCallRunner(keystone: self, call: call, epoch: epoch, route: route).answer()
+        return run(call, epoch: epoch, isAnsweredLater: false)
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
@@ -125,7 +134,7 @@ extension Keystone {
         guard stub.utf8.count <= limit else {
             throw BridgeError(code: .limitExceeded, message: "the callback name is longer than BridgeLimits.callbackNameBytes (\(limit) bytes)")
         }
-        guard Self.isCallbackName(stub) else {
+        guard CallWrapper.isCallbackName(stub) else {
             throw BridgeError(code: .notAllowed, message: "a callback must be named as the page runtime names its own: dscb, digits, and an optional _ and load token")
         }
     }
@@ -139,7 +148,7 @@ extension Keystone {
     func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool = false) -> CallAnswer {
         guard let callback = call.callback else { return .result(value, inline: false) }
         func fail(_ error: BridgeError) -> CallAnswer {
-            guard isAnsweredLater else { return refuse(error, callback: callback) }
+            guard isAnsweredLater else { return storage.refuse(error, callback: callback) }
             storage.send(.failure(callback: callback, error: error), to: epoch)
             return .accepted
         }
@@ -163,38 +172,21 @@ extension Keystone {
         return .accepted
     }
 
-    /// Whether `name` is a callback name the page runtime opens: `dscb` and digits (dsbridge.js), then
-    /// optionally `_` and a load token of lowercase letters and digits (Keystone's runtime). Results
-    /// are only ever evaluated as calls of such names, never of an arbitrary global (`eval`).
-    static func isCallbackName(_ name: String) -> Bool {
-        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-        let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
-        var name = name
-        return name.withUTF8 { bytes in
-            guard bytes.starts(with: callbackNamePrefix) else { return false }
-            let counter = bytes[callbackNamePrefix.count...]
-            guard let end = counter.firstIndex(where: { !digits.contains($0) }) else { return !counter.isEmpty }
-            guard end > counter.startIndex, bytes[end] == UInt8(ascii: "_"), end + 1 < bytes.count else { return false }
-            return bytes[(end + 1)...].allSatisfy { digits.contains($0) || letters.contains($0) }
-        }
-    }
-
-    private static let callbackNamePrefix = Array("dscb".utf8)
-
     /// An error from dispatching as the page receives it: a bad argument names the method.
     static func bridgeError(_ error: any Error, calling name: MethodName) -> BridgeError {
         guard let invalid = error as? InvalidArgument else { return BridgeError(error) }
         return BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(invalid.reason)")
     }
+}
 
-    /// Answers a call with an error while the page waits: the error is the prompt's answer, and a
-    /// callback the page registered for it is removed (it would never run).
-    func refuse(_ error: any Error, callback: String?) -> CallAnswer {
-        let error = BridgeError(error)
-        components.logging.log(.warning, "answered a call from the page with an error: \(error)")
-        if let callback {
-            storage.apply { machine in ((), machine.send(.release(callback: callback), to: nil) ?? []) }
-        }
-        return .failure(error)
+extension InboundCalls: ByteCallRunner {
+    /// Runs `call`, made during the page load `epoch`; `isAnsweredLater` when the page has had its
+    /// answer already (its parts' ticket).
+    func run(_ call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool) -> CallAnswer {
+        InboundCallRunner(inbound: self, call: call, epoch: epoch, isAnsweredLater: isAnsweredLater).answer()
     }
+}
+
+extension InboundCalls: BuiltInHub {
+    var announcesBytes: Bool { byteChannel.isOffered }
 }

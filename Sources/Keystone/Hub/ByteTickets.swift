@@ -20,11 +20,11 @@ struct ByteTicket: Sendable {
     /// What a ticket moves.
     enum Payload: Sendable {
         /// The parts of a page's call, `sizes` bytes each, gathered as the pieces arrive; the call
-        /// runs, over the route it was admitted to, once all have. With no `sizes`, a stream into a
+        /// runs once all have. With no `sizes`, a stream into a
         /// method that takes `Data`: gathered until the page ends it, then the call runs with it as
         /// its part. The bytes are one buffer each piece is appended to in place (a value copied
         /// out of the ticket and appended to would copy everything gathered so far, for every piece).
-        case call(InboundCall, InboundCallRunner.Route, sizes: [Int]?, gathered: Locked<Data>)
+        case call(InboundCall, sizes: [Int]?, gathered: Locked<Data>)
         /// A stream of the page's into a running method that takes a ``ByteStream``: each piece
         /// goes to it as it arrives.
         case stream(ByteStream)
@@ -243,6 +243,12 @@ struct ByteTickets: Sendable {
     /// `null` by every request, its own included: for it the ticket alone admits.
     static func isTupleOrigin(_ origin: String) -> Bool {
         origin != "file://" && origin != "null" && origin.contains("://")
+    }
+
+    /// A new token: 128 bits from the system's random source.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return newToken(using: &generator)
     }
 
     /// A new token: 32 lowercase hexadecimal digits, 128 bits from `generator`.

@@ -1,0 +1,38 @@
+// BuiltInPage.swift — what a built-in method reaches through its context: the hub, for the page
+// load that called.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// What the built-in methods act on: the hub's parts, its state, and Swift's calls of the page.
+/// The hub's inbound calls are it.
+protocol BuiltInHub: AnyObject, Sendable {
+    var components: KeystoneComponents { get }
+    var storage: HubStorage { get }
+    /// Swift's calls of the page, which `_dsb.returnValue` answers.
+    var outbound: OutboundCalls { get }
+    /// Whether the page is offered the byte channel now, as `_dsb.dsinit` tells it.
+    var announcesBytes: Bool { get }
+}
+
+/// The page of a built-in method's ``CallContext``: the hub and the page load that called. As a
+/// page connection it is that page load's, as an app method's is.
+struct BuiltInPage: PageConnection {
+    let hub: any BuiltInHub
+    let epoch: PageEpoch
+
+    func call<Result: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
+    ) async throws(BridgeError) -> Result {
+        try await PageLoadConnection(calls: hub.outbound, epoch: epoch).call(method, arguments: arguments, as: Result.self)
+    }
+
+    func stream<Element: Decodable & Sendable>(
+        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
+    ) -> AsyncThrowingStream<Element, any Error> {
+        PageLoadConnection(calls: hub.outbound, epoch: epoch).stream(method, arguments: arguments, of: Element.self)
+    }
+
+    func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
+        try PageLoadConnection(calls: hub.outbound, epoch: epoch).emit(name, value)
+    }
+}
