@@ -97,7 +97,7 @@ public final class Keystone: BridgeHub, PageConnection {
         components.registry.removeInterface(namespace: namespace)
     }
 
-    public var pageLoad: PageEpoch { storage.read(\.epoch) }
+    public var pageLoad: PageLoad { storage.read(\.pageLoad) }
 
     public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins }
 

@@ -341,7 +341,7 @@ final class ThreadNotingHub: BridgeHub {
     func admitSender(_ frame: CallerFrame) throws(BridgeError) { try inner.admitSender(frame) }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }
-    var pageLoad: PageEpoch { inner.pageLoad }
+    var pageLoad: PageLoad { inner.pageLoad }
     var runtimeOrigins: Set<String>? { inner.runtimeOrigins }
     var limits: BridgeLimits { inner.limits }
 }

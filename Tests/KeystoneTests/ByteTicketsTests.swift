@@ -19,7 +19,7 @@ typealias Tickets = ByteTickets
 
 @Suite("Byte-transfer tickets")
 struct ByteTicketsTests {
-    let load = PageEpoch(rawValue: 3)
+    let load = PageLoad(rawValue: 3)
     let a = String(repeating: "a", count: 32)
     let b = String(repeating: "b", count: 32)
 
@@ -132,7 +132,7 @@ struct ByteTicketsTests {
         #expect(code(of: tickets.present(a, piece: 0, in: load)) == .notAllowed)
         #expect(code(of: tickets.redeem(a, in: load)) == .notAllowed)
         try tickets.issue(a, ticket())
-        #expect(code(of: tickets.present(a, piece: 0, in: PageEpoch(rawValue: 4))) == .notAllowed)
+        #expect(code(of: tickets.present(a, piece: 0, in: PageLoad(rawValue: 4))) == .notAllowed)
         #expect(tickets.count == 0)
     }
 
@@ -170,7 +170,7 @@ struct ByteTicketsTests {
         var swift = ticket("dscb1", .toPage)
         swift.owner = .swiftCall(1)
         try tickets.issue(String(repeating: "4", count: 32), swift)
-        #expect(tickets.withdraw(.pageCall("dscb1"), in: PageEpoch(rawValue: 2)) == 0)  // another load's call of that name
+        #expect(tickets.withdraw(.pageCall("dscb1"), in: PageLoad(rawValue: 2)) == 0)  // another load's call of that name
         #expect(tickets.withdraw(.pageCall("dscb1"), in: load, receivingOnly: true) == 1)
         #expect(tickets.withdraw(.pageCall("dscb1"), in: load) == 1)
         #expect(tickets.withdraw(.swiftCall(1), in: load) == 1)

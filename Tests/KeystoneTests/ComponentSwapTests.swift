@@ -64,7 +64,7 @@ final class RecordingEvaluator: JavaScriptEvaluator {
     let target = Locked<InMemoryPage?>(nil)
 
     func attach(to target: any EvaluationTarget) { self.target.withLock { $0 = target as? InMemoryPage } }
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
         sent.withLock { $0.append(contentsOf: messages) }
         target.withLock { $0 }?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad))
     }
@@ -105,12 +105,12 @@ final class CountingHub: BridgeHub {
     }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }
-    var pageLoad: PageEpoch { inner.pageLoad }
+    var pageLoad: PageLoad { inner.pageLoad }
 }
 
 struct Clock: BridgeInterface {
     func exposeMethods(to methods: inout MethodList) {
-        methods.sync("epoch") { Date(timeIntervalSince1970: 0) }
+        methods.sync("pageLoad") { Date(timeIntervalSince1970: 0) }
         methods.sync("echoDate") { (date: Date) in date }
     }
 }
@@ -121,7 +121,7 @@ struct ComponentSwapTests {
         let serializer = CountingISOSerializer()
         let (keystone, page) = makeBridge(KeystoneComponents(serializer: serializer))
         try keystone.register(Clock(), namespace: "clock")
-        #expect(page.prompt("clock.epoch", argumentText: #"{"data":null}"#) == #"{"code":0,"data":"1970-01-01T00:00:00Z"}"#)
+        #expect(page.prompt("clock.pageLoad", argumentText: #"{"data":null}"#) == #"{"code":0,"data":"1970-01-01T00:00:00Z"}"#)
         #expect(page.prompt("clock.echoDate", argumentText: #"{"data":"2001-02-03T04:05:06Z"}"#) == #"{"code":0,"data":"2001-02-03T04:05:06Z"}"#)
         #expect(serializer.counts.withLock { $0.decodes } == 1)  // a method without input decodes nothing
         #expect(serializer.counts.withLock { $0.encodes } == 2)

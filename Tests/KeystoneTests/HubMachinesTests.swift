@@ -11,13 +11,13 @@ struct PageLoadStateTests {
 
     @Test func whatTheMainFrameEstablishedIsItsAndItsOriginsAndEndsWithThePageLoad() {
         var load = PageLoadState<String>(declarationLimit: 10)
-        let granted = load.authorize(load.epoch, origin: "https://app.example")
+        let granted = load.authorize(load.pageLoad, origin: "https://app.example")
         #expect(granted)
         #expect(load.access(for: top).isAuthorized)
         #expect(load.access(for: CallerFrame(isMainFrame: false, origin: "https://app.example")).isAuthorized)
         #expect(!load.access(for: CallerFrame(isMainFrame: false, origin: "https://ads.example")).isAuthorized)
         #expect(!load.access(for: .unattested).isAuthorized)
-        let earlier = load.epoch
+        let earlier = load.pageLoad
         load.unload()
         #expect(!load.access(for: top).isAuthorized)
         let late = load.authorize(earlier, origin: "https://app.example")

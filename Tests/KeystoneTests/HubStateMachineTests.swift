@@ -41,7 +41,7 @@ struct HubStateMachineTests {
         #expect(unload.failed == ["call"])
         #expect(unload.cancelled == ["task"])
         #expect(unload.outputs == [.discardQueued])
-        #expect(machine.epoch == PageEpoch.first.next)
+        #expect(machine.pageLoad == PageLoad.first.next)
         #expect(!machine.isPageReady)
         #expect(machine.runtime == .dsbridge)
         #expect(machine.pendingCallCount == 0)

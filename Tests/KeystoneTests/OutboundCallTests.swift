@@ -314,7 +314,7 @@ final class RecordingHub: BridgeHub {
     }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }
-    var pageLoad: PageEpoch { inner.pageLoad }
+    var pageLoad: PageLoad { inner.pageLoad }
 }
 
 /// The bridge error code a finished task failed with, if any.

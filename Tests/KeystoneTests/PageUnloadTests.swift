@@ -30,7 +30,7 @@ final class ReportingEvaluator: JavaScriptEvaluator {
     let sent = Locked<[String]>([])
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
         sent.withLock { $0.append(contentsOf: messages.map { "\($0)" }) }
         inner.send(messages, runtime: runtime, pageLoad: pageLoad)
     }
@@ -86,7 +86,7 @@ final class GapEvaluator: JavaScriptEvaluator {
     let inTheGap = Locked<(@Sendable () -> Void)?>(nil)
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) { inner.send(messages, runtime: runtime, pageLoad: pageLoad) }
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) { inner.send(messages, runtime: runtime, pageLoad: pageLoad) }
     func discardQueued() {
         inTheGap.withLock { $0 }?()
         inner.discardQueued()

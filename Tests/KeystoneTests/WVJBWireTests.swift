@@ -288,7 +288,7 @@ final class SplitCallRecordingHub: BridgeHub {
     }
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
     func pageDidUnload() { inner.pageDidUnload() }
-    var pageLoad: PageEpoch { inner.pageLoad }
+    var pageLoad: PageLoad { inner.pageLoad }
 }
 
 extension JSONValue {

@@ -65,7 +65,7 @@ final class WireRecorder: BridgeHub, EvaluationTarget, @unchecked Sendable {
     }
 
     func pageDidUnload() { inner.pageDidUnload() }
-    var pageLoad: PageEpoch { inner.pageLoad }
+    var pageLoad: PageLoad { inner.pageLoad }
 
     /// The texts recorded since the last take.
     func take() -> [WireText] {

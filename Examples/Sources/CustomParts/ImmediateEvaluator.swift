@@ -20,7 +20,7 @@ public final class ImmediateEvaluator: JavaScriptEvaluator {
         state.withLock { $0.target = target }
     }
 
-    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
         let target = state.withLock { state in
             state.evaluations += 1
             return state.target

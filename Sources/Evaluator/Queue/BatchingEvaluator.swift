@@ -32,7 +32,7 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
         state.withLock { $0.target = target }
     }
 
-    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
         let now = elapsed
         apply { $0.send(messages, runtime: runtime, pageLoad: pageLoad, now: now) }
     }

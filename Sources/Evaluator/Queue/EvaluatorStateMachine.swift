@@ -31,7 +31,7 @@ struct EvaluatorStateMachine: Sendable {
     /// What waits, already grouped: one group per run of messages for the same runtime and page
     /// load, each a batch when it goes out. Messages are appended in place: a flood that collects
     /// while an evaluation is in flight costs linear time.
-    private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch)] = []
+    private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad)] = []
     private var lastFlush: Duration?
     /// When the oldest message still waiting began to wait.
     private var waitingSince: Duration?
@@ -42,7 +42,7 @@ struct EvaluatorStateMachine: Sendable {
         self.policy = policy
     }
 
-    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch = .first, now: Duration) -> Action {
+    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad = .first, now: Duration) -> Action {
         if !messages.isEmpty {
             if waiting.isEmpty { waitingSince = now }
             if let last = waiting.last, last.runtime == runtime, last.pageLoad == pageLoad {

@@ -14,7 +14,7 @@ public protocol JavaScriptEvaluator: Sendable {
     /// Queues messages, in order, made for the page load `pageLoad` and to be written for its
     /// runtime `runtime`. Messages sent together (what waited for the page to initialize, say) go
     /// out in one batch, unless the flush policy has a reason to split them.
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageEpoch)
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad)
     /// The page the queued messages were for has gone: drop them.
     func discardQueued()
 }

@@ -9,10 +9,10 @@ public struct ScriptBatch: Sendable, Hashable {
     /// The page load the messages were made for. A target evaluates the batch only while that page
     /// load is the hub's current one (`BridgeHub` tells), checked when the engine is about to run
     /// it: a batch that waited in a queue while the page changed reaches no later page.
-    public let pageLoad: PageEpoch
+    public let pageLoad: PageLoad
 
     /// Creates a batch of `messages`, written for `runtime`, for the page load `pageLoad`.
-    public init(messages: [PageMessage], runtime: PageRuntime = .dsbridge, pageLoad: PageEpoch = .first) {
+    public init(messages: [PageMessage], runtime: PageRuntime = .dsbridge, pageLoad: PageLoad = .first) {
         self.messages = messages
         self.runtime = runtime
         self.pageLoad = pageLoad

@@ -41,7 +41,7 @@ struct BuiltInInterface: BridgeInterface {
         methods.async("authorize") { (credentials: JSONValue, context: CallContext) in
             let page = try Self.page(context)
             let granted = try await page.hub.components.policy.authorize(credentials, from: context.frame)
-            return granted && page.hub.storage.update { $0.authorize(page.epoch, origin: context.frame.origin) }
+            return granted && page.hub.storage.update { $0.authorize(page.pageLoad, origin: context.frame.origin) }
         }
     }
 

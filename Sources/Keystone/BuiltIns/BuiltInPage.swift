@@ -18,21 +18,21 @@ protocol BuiltInHub: AnyObject, Sendable {
 /// page connection it is that page load's, as an app method's is.
 struct BuiltInPage: PageConnection {
     let hub: any BuiltInHub
-    let epoch: PageEpoch
+    let pageLoad: PageLoad
 
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
     ) async throws(BridgeError) -> Result {
-        try await PageLoadConnection(calls: hub.outbound, epoch: epoch).call(method, arguments: arguments, as: Result.self)
+        try await PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad).call(method, arguments: arguments, as: Result.self)
     }
 
     func stream<Element: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
     ) -> AsyncThrowingStream<Element, any Error> {
-        PageLoadConnection(calls: hub.outbound, epoch: epoch).stream(method, arguments: arguments, of: Element.self)
+        PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad).stream(method, arguments: arguments, of: Element.self)
     }
 
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
-        try PageLoadConnection(calls: hub.outbound, epoch: epoch).emit(name, value)
+        try PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad).emit(name, value)
     }
 }

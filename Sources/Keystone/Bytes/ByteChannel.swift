@@ -6,10 +6,10 @@ import Foundation
 /// Runs a call of the page's whose parts the byte channel has: the hub's inbound calls, which hand
 /// themselves to each of the channel's entry points that may run one.
 protocol ByteCallRunner {
-    /// Runs `call`, made during the page load `epoch`, and returns its answer; `isAnsweredLater`
+    /// Runs `call`, made during the page load `pageLoad`, and returns its answer; `isAnsweredLater`
     /// when the page has had that already (the ticket its parts came under), so every outcome goes
     /// through the call's callback.
-    func run(_ call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool) -> CallAnswer
+    func run(_ call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool) -> CallAnswer
 }
 
 /// The byte channel, as the hub runs it.
@@ -72,7 +72,7 @@ final class ByteChannel: Sendable {
 
     /// The page announced its call's parts: the call is checked as far as it can be without them,
     /// and the ticket to send them is its answer. Parts of no bytes need none: the call runs now.
-    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, epoch: PageEpoch, runner: some ByteCallRunner) -> CallAnswer {
+    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, pageLoad: PageLoad, runner: some ByteCallRunner) -> CallAnswer {
         guard let callback = call.callback else {
             return storage.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
@@ -90,9 +90,9 @@ final class ByteChannel: Sendable {
                 total = sum
             }
             guard total > 0 else {
-                return runner.run(call.with(received: sizes.map { _ in Data() }), epoch: epoch, isAnsweredLater: false)
+                return runner.run(call.with(received: sizes.map { _ in Data() }), pageLoad: pageLoad, isAnsweredLater: false)
             }
-            return open(call, size: total, payload: .call(call, sizes: sizes, gathered: Locked(Data())), epoch: epoch)
+            return open(call, size: total, payload: .call(call, sizes: sizes, gathered: Locked(Data())), pageLoad: pageLoad)
         case .stream:
             let method: BridgeMethod
             do throws(BridgeError) {
@@ -101,16 +101,16 @@ final class ByteChannel: Sendable {
                 return storage.refuse(error, callback: callback)
             }
             guard method.readsByteStream, method.kind != .sync else {
-                return open(call, size: limit, payload: .call(call, sizes: nil, gathered: Locked(Data())), epoch: epoch)
+                return open(call, size: limit, payload: .call(call, sizes: nil, gathered: Locked(Data())), pageLoad: pageLoad)
             }
             let streamBytes = components.limits.streamBytes
             let stream = ByteStream(windowBytes: Self.streamWindowBytes, limit: streamBytes)
-            let answer = open(call, size: streamBytes, payload: .stream(stream), epoch: epoch)
+            let answer = open(call, size: streamBytes, payload: .stream(stream), pageLoad: pageLoad)
             guard case .ticket = answer else { return answer }
             stream.leaveGiven()
-            watchIdle(stream, callback: callback, epoch: epoch)
+            watchIdle(stream, callback: callback, pageLoad: pageLoad)
             // The method starts now; should it be refused, its stream's ticket goes with it.
-            let started = runner.run(call.with(stream: stream), epoch: epoch, isAnsweredLater: false)
+            let started = runner.run(call.with(stream: stream), pageLoad: pageLoad, isAnsweredLater: false)
             guard case .accepted = started else {
                 stream.close()
                 storage.update { _ = $0.cancelTask(callback: callback) }
@@ -122,9 +122,9 @@ final class ByteChannel: Sendable {
 
     /// Opens the ticket for the page's `size` bytes (at most) of `call`: the answer that hands the
     /// page its address, or the refusal, which releases the call's callback.
-    private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, epoch: PageEpoch) -> CallAnswer {
+    private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, pageLoad: PageLoad) -> CallAnswer {
         let callback = call.callback ?? ""
-        let ticket = ByteTicket(pageLoad: epoch, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
+        let ticket = ByteTicket(pageLoad: pageLoad, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
         switch storage.update({ $0.openTransfer(ByteTickets.newToken(), ticket) }) {
         case .success(let address): return .ticket(address)
         case .failure(let error): return storage.refuse(error, callback: callback)
@@ -197,17 +197,17 @@ final class ByteChannel: Sendable {
                 : limit < ticket.maximumBytes ? Self.pieceTooLarge : Self.tooManyBytes(components.limits.transferBytes)
             let read = Self.read(readBody, limit: limit, tooLarge: tooLarge)
             guard case .success(let body) = read else {
-                return fail(call, token: token, Self.error(of: read), epoch: ticket.pageLoad, respond: respond)
+                return fail(call, token: token, Self.error(of: read), pageLoad: ticket.pageLoad, respond: respond)
             }
             if let error = storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
-                return fail(call, token: token, error, epoch: ticket.pageLoad, respond: respond)
+                return fail(call, token: token, error, pageLoad: ticket.pageLoad, respond: respond)
             }
             gathered.withLock { $0.append(body) }
             guard let sizes, body.count == ticket.maximumBytes else { return respond(.more) }
             // The last of the call's parts: it runs with them, its outcome through its callback.
             close(token)
             respond(.done)
-            _ = runner.run(call.with(received: ByteParts.split(gathered.withLock { $0 }, sizes: sizes)), epoch: ticket.pageLoad, isAnsweredLater: true)
+            _ = runner.run(call.with(received: ByteParts.split(gathered.withLock { $0 }, sizes: sizes)), pageLoad: ticket.pageLoad, isAnsweredLater: true)
         case .parts:
             // Never: a ticket is presented only for the way it moves bytes.
             respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
@@ -228,9 +228,9 @@ final class ByteChannel: Sendable {
             case .call(let call, nil, let gathered):
                 close(token)
                 respond(.done)
-                _ = runner.run(call.with(received: [gathered.withLock { $0 }]), epoch: ticket.pageLoad, isAnsweredLater: true)
+                _ = runner.run(call.with(received: [gathered.withLock { $0 }]), pageLoad: ticket.pageLoad, isAnsweredLater: true)
             case .call(let call, _, _):
-                fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), epoch: ticket.pageLoad, respond: respond)
+                fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), pageLoad: ticket.pageLoad, respond: respond)
             case .parts:
                 // Never: a ticket is presented only for the way it moves bytes.
                 respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
@@ -239,9 +239,9 @@ final class ByteChannel: Sendable {
     }
 
     /// The call's parts cannot arrive: its ticket goes, and the call fails through its callback.
-    private func fail(_ call: InboundCall, token: String, _ error: BridgeError, epoch: PageEpoch, respond: @Sendable (ByteResponse) -> Void) {
+    private func fail(_ call: InboundCall, token: String, _ error: BridgeError, pageLoad: PageLoad, respond: @Sendable (ByteResponse) -> Void) {
         close(token)
-        if let callback = call.callback { storage.send(.failure(callback: callback, error: error), to: epoch) }
+        if let callback = call.callback { storage.send(.failure(callback: callback, error: error), to: pageLoad) }
         respond(refused(error))
     }
 
@@ -278,7 +278,7 @@ final class ByteChannel: Sendable {
     /// clock (so for one to two timeouts), the method's reading fails with `timedOut` (if it still
     /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
-    private func watchIdle(_ stream: ByteStream, callback: String, epoch: PageEpoch) {
+    private func watchIdle(_ stream: ByteStream, callback: String, pageLoad: PageLoad) {
         let (clock, timeout, storage) = (components.clock, components.limits.streamIdleTimeout, storage)
         // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
         stream.watch {
@@ -293,7 +293,7 @@ final class ByteChannel: Sendable {
                 if unused == seen {
                     let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
                     stream.fail(BridgeError(code: .timedOut, message: message))
-                    storage.update { $0.stopReceiving(callback: callback, in: epoch) }
+                    storage.update { $0.stopReceiving(callback: callback, in: pageLoad) }
                     return
                 }
                 seen = unused

@@ -51,7 +51,7 @@ public protocol BridgeHub: AnyObject, Sendable {
     func pageDidUnload()
     /// The page load scripts may run in now: a target evaluates a `ScriptBatch` only while its
     /// `ScriptBatch/pageLoad` is this one.
-    var pageLoad: PageEpoch { get }
+    var pageLoad: PageLoad { get }
     /// The origins whose documents get the page runtime and the host's relay (`nil`: every
     /// document). A host reads it once, when it is created.
     var runtimeOrigins: Set<String>? { get }

@@ -34,7 +34,7 @@ struct ByteTicket: Sendable {
     }
 
     /// The page load the ticket was issued in.
-    var pageLoad: PageEpoch
+    var pageLoad: PageLoad
     var owner: Owner
     var payload: Payload
     /// The most bytes the ticket still lets the page send, or the bytes it lets the page fetch.
@@ -50,7 +50,7 @@ struct ByteTicket: Sendable {
 
     /// A ticket of `pageLoad` for `payload`, moving at most `maximumBytes` (a message's parts: all of
     /// them), issued to a frame of `origin`.
-    init(pageLoad: PageEpoch, owner: Owner, payload: Payload, maximumBytes: Int? = nil, origin: String? = nil) {
+    init(pageLoad: PageLoad, owner: Owner, payload: Payload, maximumBytes: Int? = nil, origin: String? = nil) {
         self.pageLoad = pageLoad
         self.owner = owner
         self.payload = payload
@@ -146,7 +146,7 @@ struct ByteTickets: Sendable {
     /// Spends `token`, presented by a fetch of Swift's bytes while the page load is `pageLoad`, from
     /// `origin` as the engine reported it (`nil`: not reported): its ticket, or why it is refused.
     /// The refusal never repeats the token.
-    mutating func redeem(_ token: String, in pageLoad: PageEpoch, from origin: String? = nil) -> Result<ByteTicket, BridgeError> {
+    mutating func redeem(_ token: String, in pageLoad: PageLoad, from origin: String? = nil) -> Result<ByteTicket, BridgeError> {
         guard Self.isWellFormed(token), let ticket = open.removeValue(forKey: token) else {
             return .failure(Self.noTicket)
         }
@@ -158,7 +158,7 @@ struct ByteTickets: Sendable {
     /// Takes piece `piece` of the page's bytes under `token`, while the page load is `pageLoad`,
     /// from `origin`: the ticket (its ``ByteTicket/maximumBytes`` what it still allows), left open
     /// for the next piece. A piece out of order, or refused for any other reason, spends the ticket.
-    mutating func present(_ token: String, piece: Int, in pageLoad: PageEpoch, from origin: String? = nil) -> Result<ByteTicket, BridgeError> {
+    mutating func present(_ token: String, piece: Int, in pageLoad: PageLoad, from origin: String? = nil) -> Result<ByteTicket, BridgeError> {
         guard Self.isWellFormed(token), let ticket = open[token] else { return .failure(Self.noTicket) }
         var error = Self.refusal(of: ticket, toPage: false, in: pageLoad, from: origin)
         if error == nil, piece != ticket.nextPiece {
@@ -191,7 +191,7 @@ struct ByteTickets: Sendable {
 
     /// Why `ticket` does not admit a request moving bytes to the page (`toPage`) or from it, in
     /// `pageLoad` from `origin`.
-    private static func refusal(of ticket: ByteTicket, toPage: Bool, in pageLoad: PageEpoch, from origin: String?) -> BridgeError? {
+    private static func refusal(of ticket: ByteTicket, toPage: Bool, in pageLoad: PageLoad, from origin: String?) -> BridgeError? {
         guard ticket.pageLoad == pageLoad else {
             return BridgeError(code: .notAllowed, message: "the transfer's ticket belongs to an earlier page load")
         }
@@ -212,7 +212,7 @@ struct ByteTickets: Sendable {
     /// bytes (`receivingOnly`), so its results' parts stay for the page to fetch. Returns how many
     /// went.
     @discardableResult
-    mutating func withdraw(_ owner: ByteTicket.Owner, in pageLoad: PageEpoch, receivingOnly: Bool = false) -> Int {
+    mutating func withdraw(_ owner: ByteTicket.Owner, in pageLoad: PageLoad, receivingOnly: Bool = false) -> Int {
         let before = open.count
         open = open.filter { _, ticket in
             ticket.owner != owner || ticket.pageLoad != pageLoad || (receivingOnly && ticket.movesToPage)

@@ -25,7 +25,7 @@ import Foundation
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// What the evaluator must do, in order.
     enum Output: Sendable, Hashable {
-        case deliver(PageMessage, PageRuntime, PageEpoch)
+        case deliver(PageMessage, PageRuntime, PageLoad)
         case discardQueued
     }
 
@@ -65,7 +65,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var call: CallParts?
     }
 
-    private(set) var pageLoad: PageLoadState<Pending>
+    private(set) var page: PageLoadState<Pending>
     private var swiftCalls: SwiftCalls<Pending>
     private var running: RunningCalls<Work>
     /// Messages waiting for the page to initialize, each with the parts of its value.
@@ -76,15 +76,15 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private var transfers: ByteTickets
 
     init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max) {
-        pageLoad = PageLoadState(declarationLimit: declarationLimit)
+        page = PageLoadState(declarationLimit: declarationLimit)
         swiftCalls = SwiftCalls(limit: pendingCallLimit)
         running = RunningCalls(limit: runningCallLimit)
         transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
     }
 
-    var epoch: PageEpoch { pageLoad.epoch }
-    var isPageReady: Bool { pageLoad.isPageReady }
-    var runtime: PageRuntime { pageLoad.runtime }
+    var pageLoad: PageLoad { page.pageLoad }
+    var isPageReady: Bool { page.isPageReady }
+    var runtime: PageRuntime { page.runtime }
     /// Swift calls that have not settled.
     var pendingCallCount: Int { swiftCalls.pendingCount }
     /// The page's calls running in Swift.
@@ -94,16 +94,16 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: Messages
 
-    /// Sends `message` to the page load `epoch` (the current one when `nil`), with the parts of its
+    /// Sends `message` to the page load `pageLoad` (the current one when `nil`), with the parts of its
     /// value, a result of `call`'s; `nil` when that page load has gone and the message was dropped.
-    mutating func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to epoch: PageEpoch?) -> [Output]? {
-        guard epoch == nil || epoch == self.epoch else { return nil }
+    mutating func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?) -> [Output]? {
+        guard pageLoad == nil || pageLoad == self.pageLoad else { return nil }
         let outgoing = Outgoing(message: message, parts: parts, call: call)
         guard isPageReady else {
             waiting.append(outgoing)
             return []
         }
-        return [.deliver(prepare(outgoing), runtime, self.epoch)]
+        return [.deliver(prepare(outgoing), runtime, self.pageLoad)]
     }
 
     /// A message as it goes out now. The parts of its value go as bytes where the page runs
@@ -122,7 +122,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         }
         let token = ByteTickets.newToken()
         let ticket = ByteTicket(
-            pageLoad: epoch, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
+            pageLoad: pageLoad, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
         if case .result(let callback, _, _) = message {
             do {
                 try transfers.issue(token, ticket)
@@ -150,9 +150,9 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// Makes a call of the page's handler: gives it the next id, records it and sends its message.
     mutating func makeCall(
-        _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to epoch: PageEpoch?
+        _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to pageLoad: PageLoad?
     ) -> MakeCall {
-        guard epoch == nil || epoch == self.epoch else {
+        guard pageLoad == nil || pageLoad == self.pageLoad else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
@@ -165,23 +165,23 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     /// Sends a call whose answer nobody waits for.
-    mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to epoch: PageEpoch?) -> [Output]? {
-        guard epoch == nil || epoch == self.epoch, fits(parts) else { return nil }
+    mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to pageLoad: PageLoad?) -> [Output]? {
+        guard pageLoad == nil || pageLoad == self.pageLoad, fits(parts) else { return nil }
         return send(.call(method: method, callbackId: swiftCalls.nextId(), arguments: arguments), parts: parts, to: nil)
     }
 
     /// Sends an event whose value has `parts`; `nil` when its page load has gone or the parts do
     /// not fit beside what it holds.
-    mutating func emit(_ event: PageMessage, parts: ByteParts, to epoch: PageEpoch?) -> [Output]? {
+    mutating func emit(_ event: PageMessage, parts: ByteParts, to pageLoad: PageLoad?) -> [Output]? {
         guard fits(parts) else { return nil }
-        return send(event, parts: parts, to: epoch)
+        return send(event, parts: parts, to: pageLoad)
     }
 
     /// The page answered call `id` (`_dsb.returnValue`).
     mutating func receiveAnswer(id: Int, complete: Bool) -> Answer {
         let (answer, closed) = swiftCalls.answer(id: id, complete: complete)
         // Parts the page did not fetch (it has no such handler) go with the call.
-        if closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: epoch) }
+        if closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: pageLoad) }
         return answer
     }
 
@@ -190,22 +190,22 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// runtime is told of (``PageMessage/cancel(callbackId:)``), so its handler can stop.
     mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
         guard let call = swiftCalls.cancel(id: id) else { return (nil, []) }
-        if call.hasParts { transfers.withdraw(.swiftCall(id), in: epoch) }
+        if call.hasParts { transfers.withdraw(.swiftCall(id), in: pageLoad) }
         if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0.message { true } else { false } }) {
             waiting.remove(at: index)
             return (call.pending, [])
         }
         guard isPageReady, runtime == .keystone else { return (call.pending, []) }
-        return (call.pending, [.deliver(.cancel(callbackId: id), runtime, epoch)])
+        return (call.pending, [.deliver(.cancel(callbackId: id), runtime, pageLoad)])
     }
 
     // MARK: Page → Swift calls
 
     /// Records a call of the page's, of `method`, that is about to run in a task for the page load
-    /// `epoch`, its results going to `callback` (none: dropped); the task's token, or the error
+    /// `pageLoad`, its results going to `callback` (none: dropped); the task's token, or the error
     /// that refuses it.
-    mutating func startTask(callback: String?, method: MethodName, for epoch: PageEpoch) -> Result<StartedTask, BridgeError> {
-        guard epoch == self.epoch else {
+    mutating func startTask(callback: String?, method: MethodName, for pageLoad: PageLoad) -> Result<StartedTask, BridgeError> {
+        guard pageLoad == self.pageLoad else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         return running.start(callback: callback, method: method)
@@ -223,7 +223,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go
     /// too, a result's bytes with them.
     mutating func cancelTask(callback: String) -> TaskCancel {
-        let withdrawn = transfers.withdraw(.pageCall(callback), in: epoch)
+        let withdrawn = transfers.withdraw(.pageCall(callback), in: pageLoad)
         guard let work = running.cancel(callback: callback) else { return withdrawn > 0 ? .found(nil) : .notFound }
         return .found(work)
     }
@@ -232,7 +232,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// The call behind `callback` stopped reading the page's bytes: its ticket for the next piece
     /// goes, while its results' parts stay for the page to fetch.
-    mutating func stopReceiving(callback: String, in pageLoad: PageEpoch) {
+    mutating func stopReceiving(callback: String, in pageLoad: PageLoad) {
         transfers.withdraw(.pageCall(callback), in: pageLoad, receivingOnly: true)
     }
 
@@ -251,7 +251,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard let transport else {
             return .failure(BridgeError(code: .notAllowed, message: "the page has no byte channel"))
         }
-        guard ticket.pageLoad == epoch else {
+        guard ticket.pageLoad == pageLoad else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
         do {
@@ -265,7 +265,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Spends the ticket `token`, presented by a fetch from `origin`: the ticket, or why it is
     /// refused.
     mutating func fetchTransfer(_ token: String, from origin: String?) -> Result<ByteTicket, BridgeError> {
-        transfers.redeem(token, in: epoch, from: origin)
+        transfers.redeem(token, in: pageLoad, from: origin)
     }
 
     /// Takes piece `piece` of the page's bytes under `token`, from `origin`: what the ticket is for
@@ -273,7 +273,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     mutating func presentPiece(
         _ token: String, piece: Int, from origin: String?
     ) -> Result<ByteTicket, BridgeError> {
-        transfers.present(token, piece: piece, in: epoch, from: origin)
+        transfers.present(token, piece: piece, in: pageLoad, from: origin)
     }
 
     /// `count` bytes of the page's arrived under `token`; `keeps` when its payload keeps them.
@@ -293,18 +293,18 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// What `frame` may rely on of what the page load established (``PageLoadState/access(for:)``).
     func access(for frame: CallerFrame) -> PageAccess {
-        pageLoad.access(for: frame)
+        page.access(for: frame)
     }
 
     /// The app's policy accepted the credentials the main frame of `origin` presented during the
-    /// page load `epoch`; `false` when that page load has gone, and the grant with it.
-    mutating func authorize(_ epoch: PageEpoch, origin: String?) -> Bool {
-        pageLoad.authorize(epoch, origin: origin)
+    /// page load `pageLoad`; `false` when that page load has gone, and the grant with it.
+    mutating func authorize(_ pageLoad: PageLoad, origin: String?) -> Bool {
+        page.authorize(pageLoad, origin: origin)
     }
 
     /// The current page load's main frame, of `origin`, declared the methods it will use.
     mutating func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
-        pageLoad.declare(methods, origin: origin)
+        page.declare(methods, origin: origin)
     }
 
     // MARK: The page's lifecycle
@@ -312,28 +312,28 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes
     /// out, and who waited for the page is told.
     mutating func pageDidInitialize(runtime announced: PageRuntime) -> Initialize {
-        let ready = pageLoad.initialize(runtime: announced)
+        let ready = page.initialize(runtime: announced)
         defer { waiting.removeAll() }
         var outputs: [Output] = []
         outputs.reserveCapacity(waiting.count)
-        for outgoing in waiting { outputs.append(.deliver(prepare(outgoing), runtime, epoch)) }
+        for outgoing in waiting { outputs.append(.deliver(prepare(outgoing), runtime, pageLoad)) }
         return Initialize(outputs: outputs, ready: ready)
     }
 
     /// `waiter` waits for the page to be ready: `nil` when it is (settle the waiter now), otherwise
     /// the id that ``stopWaitingForPage(_:)`` takes.
     mutating func waitForPage(_ waiter: Pending) -> Int? {
-        pageLoad.wait(waiter)
+        page.wait(waiter)
     }
 
     /// The waiter `id` stopped waiting (its task was cancelled): it, unless it was already told.
     mutating func stopWaitingForPage(_ id: Int) -> Pending? {
-        pageLoad.stopWaiting(id)
+        page.stopWaiting(id)
     }
 
     /// The page has gone: a new page load begins.
     mutating func pageDidUnload() -> Unload {
-        pageLoad.unload()
+        page.unload()
         waiting.removeAll()
         transfers.pageDidUnload()
         return Unload(failed: swiftCalls.removeAll(), cancelled: running.removeAll(), outputs: [.discardQueued])

@@ -38,12 +38,12 @@ final class HubStorage: Sendable {
         state.withLock { event(&$0.machine) }
     }
 
-    /// Sends `message` to the page load `epoch`, with the parts of its value, a result of `call`'s;
+    /// Sends `message` to the page load `pageLoad`, with the parts of its value, a result of `call`'s;
     /// returns whether the page load was still there.
     @discardableResult
-    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to epoch: PageEpoch?) -> Bool {
+    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?) -> Bool {
         let sent = apply { machine in
-            let outputs = machine.send(message, parts: parts, of: call, to: epoch)
+            let outputs = machine.send(message, parts: parts, of: call, to: pageLoad)
             return (outputs != nil, outputs ?? [])
         }
         if !sent { logging.log(.debug, "dropped a message for a page load that has gone: \(message)") }
@@ -101,7 +101,7 @@ final class HubStorage: Sendable {
     private func handOff() {
         while let outputs = state.withLock({ $0.outbox.takeAll() }) {
             var messages: [PageMessage] = []
-            var target = (runtime: PageRuntime.dsbridge, pageLoad: PageEpoch.first)
+            var target = (runtime: PageRuntime.dsbridge, pageLoad: PageLoad.first)
             for output in outputs {
                 switch output {
                 case .deliver(let message, let runtime, let pageLoad):
@@ -118,7 +118,7 @@ final class HubStorage: Sendable {
         }
     }
 
-    private func handOn(_ messages: inout [PageMessage], _ target: (runtime: PageRuntime, pageLoad: PageEpoch)) {
+    private func handOn(_ messages: inout [PageMessage], _ target: (runtime: PageRuntime, pageLoad: PageLoad)) {
         evaluator.send(messages, runtime: target.runtime, pageLoad: target.pageLoad)
         messages.removeAll()
     }

@@ -12,7 +12,7 @@
 struct PageLoadState<Pending: Sendable>: Sendable {
     /// The most methods a page load may declare.
     let declarationLimit: Int
-    private(set) var epoch = PageEpoch.first
+    private(set) var pageLoad = PageLoad.first
     private(set) var isPageReady = false
     private(set) var runtime = PageRuntime.dsbridge
     /// What the current page load's main frame has established: its authorisation and declared
@@ -37,9 +37,9 @@ struct PageLoadState<Pending: Sendable>: Sendable {
     }
 
     /// The app's policy accepted the credentials the main frame of `origin` presented during the
-    /// page load `epoch`; `false` when that page load has gone, and the grant with it.
-    mutating func authorize(_ epoch: PageEpoch, origin: String?) -> Bool {
-        guard epoch == self.epoch else { return false }
+    /// page load `pageLoad`; `false` when that page load has gone, and the grant with it.
+    mutating func authorize(_ pageLoad: PageLoad, origin: String?) -> Bool {
+        guard pageLoad == self.pageLoad else { return false }
         access.isAuthorized = true
         principal = origin
         return true
@@ -82,7 +82,7 @@ struct PageLoadState<Pending: Sendable>: Sendable {
 
     /// The page has gone: the next page load begins.
     mutating func unload() {
-        epoch = epoch.next
+        pageLoad = pageLoad.next
         isPageReady = false
         runtime = .dsbridge
         access = PageAccess()

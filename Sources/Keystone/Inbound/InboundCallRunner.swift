@@ -3,7 +3,7 @@
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Runs one call of the page's to an interface, made during the page load `epoch`: the middleware's
+/// Runs one call of the page's to an interface, made during the page load `pageLoad`: the middleware's
 /// `intercept` around the dispatcher while the page waits; then, for work the dispatcher returned,
 /// the task (recorded in the hub's state machine, so the page's cancel and unload reach it) with the
 /// middleware's `interceptTask` around the work, and its results to the call's callback. The
@@ -11,7 +11,7 @@ import Foundation
 struct InboundCallRunner {
     let inbound: InboundCalls
     let call: InboundCall
-    let epoch: PageEpoch
+    let pageLoad: PageLoad
     /// Whether the page has had the call's answer already (its parts' ticket): every outcome then
     /// goes through the callback (a synchronous method's result too), a refusal as a failure
     /// rather than a release.
@@ -24,9 +24,9 @@ struct InboundCallRunner {
         // A built-in's page is the hub itself, for the page load: it acts on the hub's state.
         let context =
             isBuiltIn
-            ? CallContext(frame: call.frame, page: BuiltInPage(hub: inbound, epoch: epoch), cancellation: cancellation, hasCallback: call.callback != nil, parts: call.parts)
+            ? CallContext(frame: call.frame, page: BuiltInPage(hub: inbound, pageLoad: pageLoad), cancellation: cancellation, hasCallback: call.callback != nil, parts: call.parts)
             : CallContext(
-                frame: call.frame, page: PageLoadConnection(calls: inbound.outbound, epoch: epoch), cancellation: cancellation, hasCallback: call.callback != nil,
+                frame: call.frame, page: PageLoadConnection(calls: inbound.outbound, pageLoad: pageLoad), cancellation: cancellation, hasCallback: call.callback != nil,
                 parts: call.parts)
         let environment = DispatchEnvironment(serializer: inbound.components.serializer, context: context)
         let (inbound, call) = (inbound, call)
@@ -45,7 +45,7 @@ struct InboundCallRunner {
             }
             switch outcome {
             case .answered(let value):
-                return inbound.answer(value, to: call, epoch: epoch, isAnsweredLater: isAnsweredLater)
+                return inbound.answer(value, to: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
             case .work(let work):
                 // A call answered already takes no result in its answer: every result goes through its callback.
                 let answering = call.acceptsInlineAnswer && !isAnsweredLater
@@ -56,24 +56,24 @@ struct InboundCallRunner {
         } catch {
             let error = InboundCalls.bridgeError(error, calling: call.name)
             if isAnsweredLater, let callback = call.callback {
-                inbound.storage.send(.failure(callback: callback, error: error), to: epoch)
+                inbound.storage.send(.failure(callback: callback, error: error), to: pageLoad)
                 return .accepted
             }
             return inbound.storage.refuse(error, callback: call.frame.isAttestedMainFrame ? call.callback : nil)
         }
     }
 
-    /// Runs `work` for `call` as a task of the page load `epoch`, which the page's `_dsb.cancel`
+    /// Runs `work` for `call` as a task of the page load `pageLoad`, which the page's `_dsb.cancel`
     /// and the page's unload cancel, and whose results go to the call's callback; a single
     /// result goes into the call's answer instead when `state` takes it (ready before the call is
     /// answered).
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
     private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
-        let (inbound, call, epoch) = (inbound, call, epoch)
+        let (inbound, call, pageLoad) = (inbound, call, pageLoad)
         let parts = call.parts
         let callback = call.callback
-        let started = try inbound.storage.update { $0.startTask(callback: callback, method: call.name, for: epoch) }.get()
+        let started = try inbound.storage.update { $0.startTask(callback: callback, method: call.name, for: pageLoad) }.get()
         if let earlier = started.reusedCallbackOf {
             // The page's script reset or shares `window.dscb`: the earlier call's results now reach
             // the later call's callback. Keystone cannot mend the page, but says so.
@@ -86,7 +86,7 @@ struct InboundCallRunner {
         // The task keeps the call (and the page's argument bytes, up to the message limit) only
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
-        let destination = callback.map { Destination.callback($0, epoch) } ?? .dropped(call.name)
+        let destination = callback.map { Destination.callback($0, pageLoad) } ?? .dropped(call.name)
         let operation: @Sendable () async -> Void = {
             await Self.run(work, to: destination, inbound: inbound, intercepted: intercepted.map { ($0, middleware) }, state: state, parts: parts)
             // A stream the method did not read to its end: the page stops sending it, and its ticket
@@ -94,7 +94,7 @@ struct InboundCallRunner {
             // its sending, and the call's answer from its callback.
             if let stream = parts?.stream {
                 stream.close()
-                if let callback { inbound.storage.update { $0.stopReceiving(callback: callback, in: epoch) } }
+                if let callback { inbound.storage.update { $0.stopReceiving(callback: callback, in: pageLoad) } }
             }
             inbound.storage.update { $0.taskFinished(token: token) }
         }
@@ -131,7 +131,7 @@ struct InboundCallRunner {
     /// Where a running call's results go.
     enum Destination: Sendable {
         /// The page's callback, in the page load that made the call.
-        case callback(String, PageEpoch)
+        case callback(String, PageLoad)
         /// Nowhere: the page called the method without a callback. A failure is logged.
         case dropped(MethodName)
     }
@@ -173,17 +173,17 @@ struct InboundCallRunner {
                 let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
-                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let epoch) = destination {
-                    inbound.storage.send(result.message(to: callback, complete: true), to: epoch)
+                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let pageLoad) = destination {
+                    inbound.storage.send(result.message(to: callback, complete: true), to: pageLoad)
                 }
-            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let epoch) = destination {
-                inbound.storage.send(.completion(callback: callback), to: epoch)
+            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let pageLoad) = destination {
+                inbound.storage.send(.completion(callback: callback), to: pageLoad)
             }
         } catch {
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
-            case .callback(let callback, let epoch):
-                inbound.storage.send(.failure(callback: callback, error: BridgeError(error)), to: epoch)
+            case .callback(let callback, let pageLoad):
+                inbound.storage.send(.failure(callback: callback, error: BridgeError(error)), to: pageLoad)
             case .dropped(let name):
                 inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(InboundCalls.bridgeError(error, calling: name))")
             }
@@ -197,8 +197,8 @@ struct InboundCallRunner {
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        guard case .callback(let callback, let epoch) = destination else { return }
-        inbound.storage.send(result.message(to: callback, complete: isFinal), to: epoch)
+        guard case .callback(let callback, let pageLoad) = destination else { return }
+        inbound.storage.send(result.message(to: callback, complete: isFinal), to: pageLoad)
     }
 
     /// Sends one result whose value has parts, which go beside it. Checked before the call's state
@@ -212,7 +212,7 @@ struct InboundCallRunner {
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
-        guard case .callback(let callback, let epoch) = destination else { return }
-        inbound.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: epoch)
+        guard case .callback(let callback, let pageLoad) = destination else { return }
+        inbound.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: pageLoad)
     }
 }

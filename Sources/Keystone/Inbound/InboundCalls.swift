@@ -92,7 +92,7 @@ final class InboundCalls: Sendable {
         // callback name may be the name of one of the main frame's own callbacks.
         let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
         let name: MethodName
-        let (epoch, access) = storage.read { ($0.epoch, $0.access(for: frame)) }
+        let (pageLoad, access) = storage.read { ($0.pageLoad, $0.access(for: frame)) }
         do {
             name = try components.resolver.resolve(method)
             try components.policy.admit(name, from: frame, access: access)
@@ -111,9 +111,9 @@ final class InboundCalls: Sendable {
             return storage.refuse(error, callback: nil)
         }
         if let announced = wrapper.parts {
-            return byteChannel.start(call, announced, epoch: epoch, runner: self)
+            return byteChannel.start(call, announced, pageLoad: pageLoad, runner: self)
         }
-        return run(call, epoch: epoch, isAnsweredLater: false)
+        return run(call, pageLoad: pageLoad, isAnsweredLater: false)
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
@@ -145,11 +145,11 @@ final class InboundCalls: Sendable {
     /// A result whose value has parts goes through the callback, its parts beside it.
     /// A call the page has had its answer to already (``InboundCallRunner/isAnsweredLater``) fails
     /// through its callback.
-    func answer(_ value: Data, to call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool = false) -> CallAnswer {
+    func answer(_ value: Data, to call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool = false) -> CallAnswer {
         guard let callback = call.callback else { return .result(value, inline: false) }
         func fail(_ error: BridgeError) -> CallAnswer {
             guard isAnsweredLater else { return storage.refuse(error, callback: callback) }
-            storage.send(.failure(callback: callback, error: error), to: epoch)
+            storage.send(.failure(callback: callback, error: error), to: pageLoad)
             return .accepted
         }
         if let parts = call.parts, let claimed = parts.claim(in: value) {
@@ -161,14 +161,14 @@ final class InboundCalls: Sendable {
             guard let result = try? JSONText(validating: value) else {
                 return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
             }
-            storage.send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: epoch)
+            storage.send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: pageLoad)
             return .accepted
         }
         if call.acceptsInlineAnswer, !isAnsweredLater { return .result(value, inline: true) }
         guard let result = try? SingleResult(value) else {
             return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
         }
-        storage.send(result.message(to: callback, complete: true), to: epoch)
+        storage.send(result.message(to: callback, complete: true), to: pageLoad)
         return .accepted
     }
 
@@ -180,10 +180,10 @@ final class InboundCalls: Sendable {
 }
 
 extension InboundCalls: ByteCallRunner {
-    /// Runs `call`, made during the page load `epoch`; `isAnsweredLater` when the page has had its
+    /// Runs `call`, made during the page load `pageLoad`; `isAnsweredLater` when the page has had its
     /// answer already (its parts' ticket).
-    func run(_ call: InboundCall, epoch: PageEpoch, isAnsweredLater: Bool) -> CallAnswer {
-        InboundCallRunner(inbound: self, call: call, epoch: epoch, isAnsweredLater: isAnsweredLater).answer()
+    func run(_ call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool) -> CallAnswer {
+        InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater).answer()
     }
 }
 

@@ -23,10 +23,10 @@ final class OutboundCalls: Sendable {
         storage.apply { machine in ((), machine.post(method: method, arguments: text, parts: parts, to: nil) ?? []) }
     }
 
-    /// A call for the page load `epoch` (`nil`: whichever is current): the one way every Swift
+    /// A call for the page load `pageLoad` (`nil`: whichever is current): the one way every Swift
     /// call of a page handler is made. A task cancelled before it makes the call never makes it.
     func start<Result: Decodable & Sendable>(
-        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to epoch: PageEpoch?
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?
     ) -> PageCall<Result> {
         let call = PageCall<Result>()
         guard !Task.isCancelled else {
@@ -45,15 +45,15 @@ final class OutboundCalls: Sendable {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: epoch) {
+        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad) {
             call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
         }
         return call
     }
 
-    /// A stream for the page load `epoch` (`nil`: whichever is current).
+    /// A stream for the page load `pageLoad` (`nil`: whichever is current).
     func stream<Element: Decodable & Sendable>(
-        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to epoch: PageEpoch?
+        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to pageLoad: PageLoad?
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let (text, parts): (JSONText, ByteParts?)
@@ -76,17 +76,17 @@ final class OutboundCalls: Sendable {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: epoch) else { return stream }
+        guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: pageLoad) else { return stream }
         continuation.onTermination = { [weak storage] _ in storage.map { Self.cancelPendingCall(id, in: $0) } }
         return stream
     }
 
-    /// An event for the page load `epoch` (`nil`: whichever is current).
-    func emit(_ name: String, _ value: some Encodable & Sendable, to epoch: PageEpoch?) throws(BridgeError) {
+    /// An event for the page load `pageLoad` (`nil`: whichever is current).
+    func emit(_ name: String, _ value: some Encodable & Sendable, to pageLoad: PageLoad?) throws(BridgeError) {
         let (encoded, parts) = try encode(value, in: "the event's value")
         let event = PageMessage.event(name: name, value: try JSONText(validating: encoded))
         let sent = storage.apply { machine in
-            let outputs = parts.map { machine.emit(event, parts: $0, to: epoch) } ?? machine.send(event, to: epoch)
+            let outputs = parts.map { machine.emit(event, parts: $0, to: pageLoad) } ?? machine.send(event, to: pageLoad)
             return (outputs != nil, outputs ?? [])
         }
         guard sent else {
@@ -111,10 +111,10 @@ final class OutboundCalls: Sendable {
     /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
     private func make(
-        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to epoch: PageEpoch?
+        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?
     ) -> Int? {
         let made: HubStorage.Machine.MakeCall = storage.apply { machine in
-            let made = machine.makeCall(call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: epoch)
+            let made = machine.makeCall(call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad)
             guard case .made(_, let outputs) = made else { return (made, []) }
             return (made, outputs)
         }

@@ -3,21 +3,21 @@
 /// instead of reaching the next page. Given to methods as `CallContext/page`.
 struct PageLoadConnection: PageConnection {
     let calls: OutboundCalls
-    let epoch: PageEpoch
+    let pageLoad: PageLoad
 
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
     ) async throws(BridgeError) -> Result {
-        try await calls.start(method, arguments: arguments, as: Result.self, to: epoch).value
+        try await calls.start(method, arguments: arguments, as: Result.self, to: pageLoad).value
     }
 
     func stream<Element: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
     ) -> AsyncThrowingStream<Element, any Error> {
-        calls.stream(method, arguments: arguments, of: Element.self, to: epoch)
+        calls.stream(method, arguments: arguments, of: Element.self, to: pageLoad)
     }
 
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
-        try calls.emit(name, value, to: epoch)
+        try calls.emit(name, value, to: pageLoad)
     }
 }
