@@ -10,10 +10,13 @@ import Foundation
 package final class TapeDecoder: Decoder {
     let tape: JSONTape
     let bytes: UnsafeBufferPointer<UInt8>
+    // The decoder's state is read and written by one thread, one access at a time, for one value:
+    // the run-time exclusivity check on each access (a thread-local lookup, about 40 instructions)
+    // would cost a small call several thousand instructions, so it is left out.
     /// The node being decoded by `init(from:)`.
-    var node = 0
+    @exclusivity(unchecked) var node = 0
     /// The keys from the root to the value being decoded.
-    var path: [any CodingKey] = []
+    @exclusivity(unchecked) var path: [any CodingKey] = []
     package let userInfo: [CodingUserInfoKey: Any]
     /// The page's bytes sent beside the JSON: a `Data` written as a number is the part it names.
     let parts: [Data]?

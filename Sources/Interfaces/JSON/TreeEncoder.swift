@@ -24,24 +24,28 @@ package final class TreeEncoder: Encoder {
         case object(ObjectBox)
     }
 
+    // The encoder's state, and its boxes', are read and written by one thread, one access at a
+    // time, for one value: the run-time exclusivity check on each access (a thread-local lookup,
+    // about 40 instructions) would cost a small call several thousand instructions, so it is left out.
+
     final class ArrayBox {
-        var elements: [Node] = []
+        @exclusivity(unchecked) var elements: [Node] = []
     }
 
     final class ObjectBox {
         /// A key encoded again keeps its place and takes the new value.
-        var members = OrderedMembers<Node>()
+        @exclusivity(unchecked) var members = OrderedMembers<Node>()
     }
 
-    package var codingPath: [any CodingKey] = []
+    @exclusivity(unchecked) package var codingPath: [any CodingKey] = []
     package let userInfo: [CodingUserInfoKey: Any]
     /// What the value being encoded has produced.
-    var value: Node?
+    @exclusivity(unchecked) var value: Node?
 
     /// Whether each `Data` goes as a part, its marker written in its place, rather than as base64.
     let collectsParts: Bool
     /// The parts collected so far.
-    package private(set) var parts: ByteParts?
+    @exclusivity(unchecked) package private(set) var parts: ByteParts?
 
     package init(userInfo: [CodingUserInfoKey: Any], collectsParts: Bool = false) {
         self.userInfo = userInfo
