@@ -68,8 +68,14 @@ let package = Package(
         .target(
             name: "KeystoneGTK",
             dependencies: ["Keystone", "KeystoneHost", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
-            resources: [.copy("Resources/gtk-relay.js"), .copy("Resources/gtk-isolated.js")]
+            exclude: ["WebProcessExtension"],
+            resources: [.copy("Resources/gtk-relay.js"), .copy("Resources/gtk-isolated.js")],
+            plugins: ["KeystoneWebProcessExtensionBuilder"]
         ),
+        // Builds the GTK host's web-process extension (C, Sources/KeystoneGTK/WebProcessExtension)
+        // into KeystoneGTK's resources: an app gets it by depending on KeystoneGTK, with no product,
+        // file or flag of its own (Docs/Architecture.md, "The web process").
+        .plugin(name: "KeystoneWebProcessExtensionBuilder", capability: .buildTool(), path: "Sources/KeystoneWebProcessExtensionBuilder"),
         .target(name: "KeystoneWebKit", dependencies: ["Keystone", "KeystoneHost"]),
         // The Apple host's own source files, built on Linux with the Cocoa WebKit API implemented over
         // WebKitGTK (Tests/WebKitShim/README.md): test support, not a product.

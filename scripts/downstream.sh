@@ -13,6 +13,10 @@ cd Tests/Downstream
 swift build -Xswiftc -warnings-as-errors 2>&1 | tee .build-log
 if grep -q "warning:" .build-log; then echo "downstream: the build warned"; exit 1; fi
 rm -f .build-log
+# The GTK host'"'"'s web-process extension came with KeystoneGTK, built by its plugin: nothing of the app'"'"'s.
+extension=.build/debug/Keystone_KeystoneGTK.resources/keystone-web-process-extension.so
+grep -q webkit_web_extension_initialize_with_user_data "$extension" || { echo "downstream: no web-process extension in $extension"; exit 1; }
+echo "downstream: the app got the web-process extension ($extension)"
 swift test
 xvfb-run -a .build/debug/GreeterApp
 '

@@ -22,9 +22,12 @@ swift format lint --strict --recursive Package.swift Sources Tests Examples/Pack
 python3 Tests/Docs/snippets.py
 # No two rooms of Sources/Keystone refer to each other.
 python3 scripts/rooms.py
-# The Linux host's own declarations of WebKitGTK, compiled after the real headers: any difference fails.
+# The Linux host's own declarations of WebKitGTK, and its web-process extension's, compiled after the
+# real headers: any difference fails.
 # shellcheck disable=SC2046  # pkg-config's flags are words
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-4.1) Tests/Declarations/check.c
+# shellcheck disable=SC2046
+cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-web-extension-4.1) Tests/Declarations/check-extension.c
 swift build --build-tests --enable-code-coverage -Xswiftc -warnings-as-errors
 swift test --skip-build --enable-code-coverage
 # The demo and the real-engine pages run instrumented binaries too: their profiles count.

@@ -229,6 +229,17 @@ extern void webkit_uri_scheme_response_set_status(WebKitURISchemeResponse *respo
 extern void webkit_uri_scheme_response_set_content_type(WebKitURISchemeResponse *response, const gchar *content_type);
 extern void webkit_uri_scheme_response_set_http_headers(WebKitURISchemeResponse *response, SoupMessageHeaders *headers);
 
+// The web-process extension: where WebKit finds it, and its messages to the web view
+// (WebKitWebContext.h, WebKitUserMessage.h; glib/gvariant.h).
+typedef struct _GVariant GVariant;
+typedef struct _WebKitUserMessage WebKitUserMessage;
+
+extern void webkit_web_context_set_web_extensions_directory(WebKitWebContext *context, const gchar *directory);
+extern const char *webkit_user_message_get_name(WebKitUserMessage *message);
+extern GVariant *webkit_user_message_get_parameters(WebKitUserMessage *message);
+extern const gchar *g_variant_get_type_string(GVariant *value);
+extern guint32 g_variant_get_uint32(GVariant *value);
+
 extern void webkit_policy_decision_ignore(WebKitPolicyDecision *decision);
 extern WebKitNavigationAction *webkit_navigation_policy_decision_get_navigation_action(WebKitNavigationPolicyDecision *decision);
 extern WebKitURIRequest *webkit_navigation_action_get_request(WebKitNavigationAction *navigation);
@@ -245,6 +256,7 @@ typedef void (*KSWebProcessTerminatedHandler)(WebKitWebView *view, unsigned int 
 typedef gboolean (*KSMessageWithReplyHandler)(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply,
                                               gpointer data);
 typedef void (*KSMessageHandler)(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data);
+typedef gboolean (*KSUserMessageHandler)(WebKitWebView *view, WebKitUserMessage *message, gpointer data);
 
 static inline WebKitWebView *ks_web_view(GtkWidget *widget) { return (WebKitWebView *)(void *)widget; }
 static inline GtkContainer *ks_container(GtkWidget *widget) { return (GtkContainer *)(void *)widget; }
@@ -272,6 +284,10 @@ static inline const char *ks_navigation_decision_uri(WebKitPolicyDecision *decis
     WebKitNavigationAction *action =
         webkit_navigation_policy_decision_get_navigation_action((WebKitNavigationPolicyDecision *)(void *)decision);
     return webkit_uri_request_get_uri(webkit_navigation_action_get_request(action));
+}
+
+static inline gulong ks_on_user_message(WebKitWebView *view, KSUserMessageHandler handler, gpointer data) {
+    return ks_connect(view, "user-message-received", (GCallback)handler, data);
 }
 
 static inline gulong ks_on_web_process_terminated(WebKitWebView *view, KSWebProcessTerminatedHandler handler, gpointer data) {

@@ -31,6 +31,10 @@ enum DemoCommandLine {
         Flag(name: "--bare", value: nil, help: "inject only window._dswk = true, for a page that brings its own dsbridge.js", example: "--page my.html --bare"),
         Flag(name: "--wire", value: "dsbridge|wvjb", help: "the wire a --bare page speaks (default dsbridge)", example: "--page wvjb.html --bare --wire wvjb"),
         Flag(name: "--no-byte-channel", value: nil, help: "serve no byte channel: every Data goes as base64, as on a host without one", example: "--page binary.html --no-byte-channel"),
+        Flag(
+            name: "--no-web-process-extension", value: nil, help: "run the web process without Keystone's extension, as where it cannot be loaded (WebKitGTK)",
+            example: "--page extension.html --no-web-process-extension"
+        ),
         Flag(name: "--fixed-window", value: nil, help: "send to the page once per 50 ms window instead of as soon as it is idle", example: "--fixed-window"),
         Flag(name: "--allow-subframes", value: nil, help: "answer subframes too, and inject into them", example: "--page frames.html --allow-subframes"),
         Flag(name: "--allow-origin", value: "ORIGIN", help: "give the bridge only to this origin (repeatable)", example: "--allow-origin file://"),
@@ -79,6 +83,7 @@ enum DemoCommandLine {
         var page: String?
         var bare = false
         var servesBytes = true
+        var loadsWebProcessExtension = true
         var timeout: Double = 30
         var calls: [String] = []
         var allowsSubframes = false
@@ -98,6 +103,7 @@ enum DemoCommandLine {
             case "--page": page = value
             case "--bare": bare = true
             case "--no-byte-channel": servesBytes = false
+            case "--no-web-process-extension": loadsWebProcessExtension = false
             case "--allow-subframes": allowsSubframes = true
             case "--timeout":
                 guard let seconds = Double(value), seconds > 0 else { throw UsageError(message: "--timeout takes a number of seconds above 0") }

@@ -314,8 +314,11 @@ struct HostInterface: BridgeInterface {
     /// Which host serves the page: `gtk` (WebKitGTKHost) or `webkit` (WKWebViewHost), for the
     /// pages that show a difference between them.
     var host = "gtk"
+    /// Whether the page's web process runs Keystone's web-process extension (WebKitGTK's only).
+    var webProcessExtension: @Sendable () -> Bool = { false }
 
     func exposeMethods(to methods: inout MethodList) {
+        methods.sync("webProcessExtension", webProcessExtension)
         methods.async("evaluate") { (script: String) async throws -> JSONValue in try await evaluate(script) }
         methods.sync("terminate", terminate)
         methods.sync("terminations", terminations)

@@ -39,7 +39,7 @@ final class WebViewDemo: Sendable {
                 hub: keystone,
                 options: .init(
                     injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire,
-                    servesBytes: arguments.servesBytes
+                    servesBytes: arguments.servesBytes, loadsWebProcessExtension: arguments.loadsWebProcessExtension
                 )
             )
             try keystone.register(hostInterface(host), namespace: "host")
@@ -125,7 +125,8 @@ final class WebViewDemo: Sendable {
                 // After the answer has reached the page, on the main loop.
                 loop.after(seconds: 0.05) { [weak host] in host?.terminateWebProcess() }
             },
-            terminations: { [terminations] in terminations.withLock { $0 } }
+            terminations: { [terminations] in terminations.withLock { $0 } },
+            webProcessExtension: { [weak host] in host?.runsWebProcessExtension ?? false }
         )
     }
 

@@ -37,6 +37,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// stopping as `HostCore/TerminationLimit` says). Set it before loading; it is called on the
     /// main loop's thread.
     public var terminationHandler: (@Sendable (WebProcessTermination) -> Void)?
+    /// Whether the page's web process runs Keystone's web-process extension
+    /// (`HostOptions/loadsWebProcessExtension`): it has said so since the process started.
+    public internal(set) var runsWebProcessExtension = false
 
     private let view: OpaquePointer
     var webView: OpaquePointer { ks_web_view(view) }
@@ -74,6 +77,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         engine = GTKEngine(host: self)
         session.engine = engine
         connectSignals()
+        offerWebProcessExtension()
         MainQueueSource.install()
         hub.attach(to: self)
         if options.injectsPageRuntime, options.servesBytes { serveBytes() }
@@ -201,6 +205,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// host core says. The reloaded document then starts the next page load without ending another.
     private func webProcessDidTerminate(_ reason: UInt32) {
         relay.forgetFrames()
+        runsWebProcessExtension = false
         let reason: WebProcessTermination.Reason =
             switch reason {
             case KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit

@@ -26,6 +26,9 @@ public struct HostOptions: Sendable, Hashable {
     /// systems, where the configuration has one: `WKWebViewHost.serveBytes(in:)`). Without it, the
     /// runtime hears it has none, and `Data` moves as base64 in the values, as for every other page.
     public var servesBytes: Bool
+    /// Offer the engine Keystone's web-process extension (WebKitGTK only; Apple systems have none).
+    /// Where it cannot be loaded the host says so once, to the hub's logging, and works as without it.
+    public var loadsWebProcessExtension: Bool
 
     /// Creates options; each parameter sets the property of the same name.
     public init(
@@ -34,7 +37,8 @@ public struct HostOptions: Sendable, Hashable {
         relaysConsole: Bool = false,
         reloadsAfterTermination: Bool = true,
         wire: PageWire = .dsbridge,
-        servesBytes: Bool = true
+        servesBytes: Bool = true,
+        loadsWebProcessExtension: Bool = true
     ) {
         self.injectsPageRuntime = injectsPageRuntime
         self.injectsIntoSubframes = injectsIntoSubframes
@@ -42,5 +46,6 @@ public struct HostOptions: Sendable, Hashable {
         self.reloadsAfterTermination = reloadsAfterTermination
         self.wire = wire
         self.servesBytes = servesBytes
+        self.loadsWebProcessExtension = loadsWebProcessExtension
     }
 }

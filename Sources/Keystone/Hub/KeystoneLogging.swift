@@ -46,7 +46,7 @@ public struct KeystoneLogging: Sendable {
     }
 
     /// Logs the line `message` builds, building it only when lines of `level` go anywhere.
-    func log(_ level: Level, _ message: @autoclosure () -> String) {
+    package func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard isEnabled(level), let sink else { return }
         sink(Record(level: level, message: message()))
     }

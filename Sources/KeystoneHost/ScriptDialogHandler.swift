@@ -1,8 +1,8 @@
 // ScriptDialogHandler.swift — how an app answers the page's own alert, confirm and prompt.
-#if canImport(CWebKitGTK)
 /// Answers the page's ordinary `alert`, `confirm` and `prompt` — every dialog that is not a bridge
-/// call. Each closure runs on the main loop's thread while the page waits; a closure left `nil`
-/// keeps WebKit's own dialog for that kind.
+/// call, for a host that takes them (`WebKitGTKHost.dialogHandler`). Each closure runs on the
+/// host's main thread while the page waits; a closure left `nil` keeps the engine's own dialog for
+/// that kind.
 public struct ScriptDialogHandler: Sendable {
     /// `alert(message)`.
     public var alert: (@Sendable (_ message: String) -> Void)?
@@ -22,4 +22,3 @@ public struct ScriptDialogHandler: Sendable {
         self.prompt = prompt
     }
 }
-#endif

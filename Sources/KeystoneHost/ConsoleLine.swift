@@ -1,7 +1,5 @@
 // ConsoleLine.swift — one console line of an admitted document, as a host relays it to the app.
-#if canImport(CWebKitGTK)
 import Keystone
-import KeystoneHost
 
 /// A line the page wrote to its console (`console.log`, `info`, `warn`, `error`), relayed to the
 /// app when `HostOptions/relaysConsole` is set. Only documents the hub admits can relay
@@ -25,7 +23,7 @@ public struct ConsoleLine: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A line from the page's bytes, as `PostedText/consoleText(_:limit:)` writes it.
-    init(level: String, text bytes: UnsafeBufferPointer<UInt8>, limit: Int, frame: CallerFrame) {
+    package init(level: String, text bytes: UnsafeBufferPointer<UInt8>, limit: Int, frame: CallerFrame) {
         self.init(level: level, text: PostedText.consoleText(bytes, limit: limit), frame: frame)
     }
 
@@ -34,4 +32,3 @@ public struct ConsoleLine: Sendable, Hashable, CustomStringConvertible {
         frame.isAttestedMainFrame ? text : "[\(frame)] \(text)"
     }
 }
-#endif
