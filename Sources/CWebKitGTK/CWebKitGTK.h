@@ -234,7 +234,29 @@ extern void webkit_uri_scheme_response_set_http_headers(WebKitURISchemeResponse 
 typedef struct _GVariant GVariant;
 typedef struct _WebKitUserMessage WebKitUserMessage;
 
+typedef struct _GUnixFDList GUnixFDList;
+typedef unsigned long guint64;
+
 extern void webkit_web_context_set_web_extensions_directory(WebKitWebContext *context, const gchar *directory);
+extern WebKitUserMessage *webkit_user_message_new_with_fd_list(const char *name, GVariant *parameters, GUnixFDList *fd_list);
+extern void webkit_web_view_send_message_to_page(WebKitWebView *web_view, WebKitUserMessage *message, GCancellable *cancellable,
+                                                 GAsyncReadyCallback callback, gpointer user_data);
+extern WebKitUserMessage *webkit_web_view_send_message_to_page_finish(WebKitWebView *web_view, GAsyncResult *result, GError **error);
+extern GUnixFDList *g_unix_fd_list_new_from_array(const gint *fds, gint n_fds);
+extern GVariant *g_variant_new_string(const gchar *string);
+extern GVariant *g_variant_new_uint64(guint64 value);
+extern GVariant *g_variant_new_tuple(GVariant *const *children, gsize n_children);
+
+// Sealed shared memory for the bytes the extension copies (sys/mman.h, fcntl.h with _GNU_SOURCE):
+// glibc declares memfd_create only for GNU sources, which Swift's Glibc module is not built as.
+extern int memfd_create(const char *name, unsigned int flags);
+#define KS_MFD_CLOEXEC 0x0001U
+#define KS_MFD_ALLOW_SEALING 0x0002U
+#define KS_F_ADD_SEALS 1033
+#define KS_F_SEAL_SEAL 0x0001
+#define KS_F_SEAL_SHRINK 0x0002
+#define KS_F_SEAL_GROW 0x0004
+#define KS_F_SEAL_WRITE 0x0008
 extern const char *webkit_user_message_get_name(WebKitUserMessage *message);
 extern GVariant *webkit_user_message_get_parameters(WebKitUserMessage *message);
 extern const gchar *g_variant_get_type_string(GVariant *value);

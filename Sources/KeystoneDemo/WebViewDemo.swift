@@ -126,7 +126,8 @@ final class WebViewDemo: Sendable {
                 loop.after(seconds: 0.05) { [weak host] in host?.terminateWebProcess() }
             },
             terminations: { [terminations] in terminations.withLock { $0 } },
-            webProcessExtension: { [weak host] in host?.runsWebProcessExtension ?? false }
+            webProcessExtension: { [weak host] in host?.runsWebProcessExtension ?? false },
+            extensionTransfers: { [weak host] in host?.extensionTransfers ?? 0 }
         )
     }
 

@@ -54,10 +54,18 @@ struct BenchInterface: BridgeInterface {
                 left -= min(left, chunk.count)
             }
         }
+        // Byte i is i % 251: one period written, then copied in doubling runs, as the floor makes them.
         methods.async("make") { (count: Int) in
             var bytes = Data(count: max(0, count))
             bytes.withUnsafeMutableBytes { raw in
-                for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: index % 251) }
+                let period = min(raw.count, 251)
+                for index in 0..<period { raw[index] = UInt8(index) }
+                var filled = period
+                while filled < raw.count {
+                    let run = min(filled - filled % 251, raw.count - filled)
+                    raw.baseAddress!.advanced(by: filled).copyMemory(from: raw.baseAddress!, byteCount: run)
+                    filled += run
+                }
             }
             return bytes
         }

@@ -42,6 +42,60 @@ extension WebKitGTKHost {
         }
     }
 
+    /// The relay's request `request` of Swift's bytes at `address`, for `frame`: where the page's
+    /// web process runs the extension and the frame is the main frame (the extension hands bytes to
+    /// the main frame's relay), the hub's answer to the fetch goes there in sealed shared memory,
+    /// and the relay hears ``PageRelay/downloadSent``, or the refusal; otherwise nothing is fetched,
+    /// and the answer `""` has the page fetch the address itself.
+    func sendBytes(request: String, address: String, frame: CallerFrame) -> String {
+        guard runsWebProcessExtension, frame.isAttestedMainFrame, case .success(let fetch) = Self.transport.request(method: "GET", url: address, origin: frame.origin),
+            fetch.kind == .fetch
+        else { return "" }
+        let refused: BridgeError
+        switch hub.receiveBytesNow(fetch, readBody: { _ in nil }) {
+        case .bytes(let bytes):
+            guard let (descriptor, isRegion) = sharedBytes.hold(bytes) else {
+                refused = BridgeError(code: .failed, message: "the bytes could not be put in shared memory")
+                break
+            }
+            var descriptors = [descriptor]
+            // The list owns the descriptor from here, and the message the list and its parameters.
+            let list = g_unix_fd_list_new_from_array(&descriptors, 1)
+            let parameters = [g_variant_new_string(request), g_variant_new_uint64(guint64(bytes.count))].withUnsafeBufferPointer {
+                g_variant_new_tuple($0.baseAddress, 2)
+            }
+            let message = webkit_user_message_new_with_fd_list(Self.bytesMessage, parameters, list)
+            g_object_unref(UnsafeMutableRawPointer(list))
+            // The extension answers once it has copied the bytes out (or the web process ended):
+            // then the region is the host's again. The host is kept until then.
+            let callback: GAsyncReadyCallback =
+                isRegion
+                ? { view, result, data in
+                    WebKitGTKHost.finish(view, result)
+                    if let data { Unmanaged<WebKitGTKHost>.fromOpaque(data).takeRetainedValue().sharedBytes.returned() }
+                }
+                : { view, result, _ in WebKitGTKHost.finish(view, result) }
+            webkit_web_view_send_message_to_page(webView, message, nil, callback, isRegion ? Unmanaged.passRetained(self).toOpaque() : nil)
+            extensionTransfers += 1
+            return PageRelay.downloadSent
+        case .refused(let error):
+            refused = error
+        default:
+            refused = BridgeError(code: .failed, message: "the bytes could not be fetched")
+        }
+        return String(decoding: URLSchemeTransport.Response.refusal(refused).body, as: UTF8.self)
+    }
+
+    /// Takes the extension's answer to a message of Swift's bytes, or the error in its place.
+    private static func finish(_ view: OpaquePointer?, _ result: OpaquePointer?) {
+        var error: OpaquePointer?
+        if let answer = webkit_web_view_send_message_to_page_finish(view, result, &error) { g_object_unref(UnsafeMutableRawPointer(answer)) }
+        if let error { g_error_free(error) }
+    }
+
+    /// What carries Swift's bytes to the extension.
+    static let bytesMessage = "keystone.bytes"
+
     /// A message of the page's web process: the extension's announcement, of the version this host
     /// speaks, is taken; any other is left to the app's own handlers.
     private func receive(_ message: OpaquePointer) -> Bool {

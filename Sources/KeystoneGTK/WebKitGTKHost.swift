@@ -40,6 +40,11 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// Whether the page's web process runs Keystone's web-process extension
     /// (`HostOptions/loadsWebProcessExtension`): it has said so since the process started.
     public internal(set) var runsWebProcessExtension = false
+    /// How many times Swift's bytes went to the page through the extension: for the package's own
+    /// real-engine pages, which show which way they went.
+    package internal(set) var extensionTransfers = 0
+    /// The memory Swift's bytes cross to the web process's extension in.
+    let sharedBytes = SharedBytes()
 
     private let view: OpaquePointer
     var webView: OpaquePointer { ks_web_view(view) }
@@ -298,6 +303,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         case .console(let level, let text, let frame):
             relayConsoleLine(level: level, text: text, from: frame)
             return nil
+        case .download(let request, let address, let frame):
+            return sendBytes(request: request, address: address, frame: frame)
         case .ignored:
             return nil
         }

@@ -60,6 +60,12 @@ package struct PageRelay {
         case console(level: Bytes, text: Bytes, frame: CallerFrame)
         /// Reply `null`: nothing to answer.
         case ignored
+        /// Reply with what the host does about the relay's request `request` of the bytes at
+        /// `address` (a ticket's, as the transport gave it), for `frame`: ``downloadSent`` once it
+        /// has sent them to the web process, which hands them to the relay itself; a refusal's
+        /// JSON (`{"code":…,"message":…}`); or `""` when it sends nothing, and the page fetches them
+        /// from the address.
+        case download(request: String, address: String, frame: CallerFrame)
     }
 
     /// What the isolated world reported on its own channel.
@@ -92,6 +98,12 @@ package struct PageRelay {
     package static let forgottenCapability = "\u{1}forgotten"
     /// The method a console line is posted as; no method a page calls can have this name.
     package static let consoleMethod = "\u{1}console"
+    /// The method the relay asks for Swift's bytes with: then its request's number, a new line
+    /// and the ticket's address. No method a page calls can have this name.
+    package static let downloadMethod = "\u{1}download"
+    /// The answer to a download the host sent to the web process: the bytes come to the relay
+    /// from the web-process extension (`_keystoneHost.received`).
+    package static let downloadSent = "\u{1}sent"
     /// What the isolated world's report of a signal of the page's dialect starts with, before the
     /// signal's address.
     package static let signalPrefix = "signal "
@@ -214,6 +226,13 @@ package struct PageRelay {
             guard let (level, line) = Self.splitLine(arguments) else { return .ignored }
             return .console(level: level, text: line, frame: frame)
         }
+        if method.elementsEqual(Self.downloadMethod.utf8) {
+            // A request's number is the relay's own count; an address is at most a URL's length.
+            guard let (request, address) = Self.splitLine(arguments), (1...16).contains(request.count),
+                request.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), address.count <= 2_048
+            else { return .answer("") }
+            return .download(request: String(decoding: request, as: UTF8.self), address: String(decoding: address, as: UTF8.self), frame: frame)
+        }
         return .answer(hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame))
     }
 
@@ -264,6 +283,12 @@ extension PageRelay {
     /// the relay also posts the document's `console` lines (``consoleMethod``), with the capability,
     /// so only admitted documents' lines reach the app, attributed to their frame.
     ///
+    /// `window._keystoneHost.download(address, size)` asks the host for Swift's bytes at a ticket's
+    /// address (``downloadMethod``); where the host runs the web-process extension it sends them
+    /// there, and the extension copies them into a new `Uint8Array` and hands it to
+    /// `_keystoneHost.received(request, bytes)`, which resolves the request. Where it does not,
+    /// the request resolves to `undefined`, and the page runtime fetches the address itself.
+    ///
     /// The relay holds the capability in its closure and hands it only to built-ins it took at
     /// document start (the handler's `postMessage` and `Promise.prototype.then` bound then, so a
     /// call makes no argument list), with no string method called on it, so a page script that
@@ -275,13 +300,13 @@ extension PageRelay {
     package static func relaySettings(messagesPerPost: Int, relaysConsole: Bool) -> RelaySettings {
         RelaySettings(
             capabilityPrefix: capabilityPrefix, forgottenCapability: forgottenCapability, batchMethod: PostedText.batchMethod,
-            consoleMethod: consoleMethod, capabilityLength: FrameCapabilities.length, batchLength: batchLength,
-            messagesPerPost: messagesPerPost, relaysConsole: relaysConsole)
+            consoleMethod: consoleMethod, downloadMethod: downloadMethod, downloadSent: downloadSent, capabilityLength: FrameCapabilities.length,
+            batchLength: batchLength, messagesPerPost: messagesPerPost, relaysConsole: relaysConsole)
     }
 
     /// The relay's settings, as `gtk-relay.js` reads them.
-    package struct RelaySettings: Encodable {
-        var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod: String
+    package struct RelaySettings: Codable, Equatable {
+        var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod, downloadMethod, downloadSent: String
         var capabilityLength, batchLength, messagesPerPost: Int
         var relaysConsole: Bool
     }

@@ -70,7 +70,7 @@ public struct URLSchemeTransport: ByteTransport {
 
         static let preflight = Response(status: 204, contentType: "text/plain", body: Data())
 
-        static func refusal(_ error: BridgeError) -> Response {
+        package static func refusal(_ error: BridgeError) -> Response {
             let status: Int
             switch error.code {
             case .malformedMessage: status = 400

@@ -19,18 +19,22 @@ for line in open(sys.argv[1], encoding="utf-8"):
     key = (way, size)
     best[key] = min(best.get(key, median), median)
 
-print("way | size | Keystone, bytes | floor, custom scheme | ratio to floor | Keystone, JSON (base64) | speed-up over JSON")
-print("--- | --- | --- | --- | --- | --- | ---")
+# Native to page, the GTK host moves Swift's bytes through its web-process extension: its floor is
+# the same mechanism with nothing else (floor.c's floorExtension), beside the custom scheme.
+print("way | size | Keystone, bytes | floor, custom scheme | ratio to it | floor, extension | ratio to it | Keystone, JSON (base64) | speed-up over JSON")
+print("--- | --- | --- | --- | --- | --- | --- | --- | ---")
 for direction in ("page to native", "native to page"):
     for size in (1, 8, 64):
         bytes_ = best.get((f"keystone bytes, {direction}", size))
         floor = best.get((f"scheme, {direction}", size))
+        extension = best.get((f"extension, {direction}", size))
         json = best.get((f"keystone JSON, {direction}", size))
         if bytes_ is None:
             continue
         floor_text, ratio = (f"{floor:.0f} ms", f"{bytes_ / floor:.2f}") if floor else ("-", "-")
+        extension_text, extension_ratio = (f"{extension:.0f} ms", f"{bytes_ / extension:.2f}") if extension else ("-", "-")
         json_text, speedup = (f"{json:.0f} ms", f"{json / bytes_:.1f}x") if json else ("past the message limit", "-")
-        print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {json_text} | {speedup}")
+        print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
 
 # Bytes inside a value beside a name (`bench.describe`): beside the bytes alone (`bench.count`'s
 # raw path) and beside the same value with base64 in JSON.

@@ -20,6 +20,9 @@
 //    a number N in, N such bytes out as a Uint8Array: the candidate of typed arrays in script
 //    messages. WebKitGTK 2.50 turns a typed array into a plain object of numbered members both
 //    ways, so its rows read WRONG (-1): it carries no bytes.
+//  - webkit.messageHandlers.floorExtension.postMessage(N): N such bytes out through Keystone's
+//    web-process extension (FLOOR_EXTENSIONS names the folder holding only it), the mechanism the
+//    GTK host moves Swift's bytes to the page with;
 // And one measurement (unread.html): a POST to keystone-floor:/unread is answered at once and its
 // body never read; keystone-floor:/peak answers this process's peak resident size, so a page can
 // show how much of a body the engine copies into the app before any of the app's code runs.
@@ -28,9 +31,14 @@
 //
 // Build: cc -O2 floor.c $(pkg-config --cflags --libs webkit2gtk-4.1)
 // Run:   xvfb-run -a ./floor PAGE.html
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <gio/gunixfdlist.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <webkit2/webkit2.h>
 
 static int status = 2;
@@ -52,10 +60,23 @@ static gboolean on_dialog(WebKitWebView *view, WebKitScriptDialog *dialog, gpoin
     return TRUE;
 }
 
+/// Writes `count` bytes, byte i = i % 251, at `bytes`: one period, then copies in doubling runs, as
+/// Keystone's benchmark makes its bytes.
+static void fill_pattern(guint8 *bytes, gsize count) {
+    gsize period = count < 251 ? count : 251, filled = period;
+    for (gsize i = 0; i < period; i++) bytes[i] = (guint8)i;
+    while (filled < count) {
+        gsize run = filled - filled % 251;
+        if (run > count - filled) run = count - filled;
+        memcpy(bytes + filled, bytes, run);
+        filled += run;
+    }
+}
+
 /// `count` bytes, byte i = i % 251, which a page checks; the caller frees them.
 static guint8 *pattern(gsize count) {
     guint8 *bytes = g_malloc(count ? count : 1);
-    for (gsize i = 0; i < count; i++) bytes[i] = (guint8)(i % 251);
+    fill_pattern(bytes, count);
     return bytes;
 }
 
@@ -248,6 +269,77 @@ static char *message_text(WebKitJavascriptResult *result) {
     return jsc_value_to_string(webkit_javascript_result_get_js_value(result));
 }
 
+/// floorExtension: a number N in, N bytes out through Keystone's web-process extension (loaded from
+/// the folder FLOOR_EXTENSIONS names), by the same mechanism as the GTK host: written into one
+/// shared memory file sealed against shrinking, reused while the extension has answered that it
+/// copied the last bytes out, and sent with the request's number in a user message; the extension
+/// copies them into a new Uint8Array and hands it to the page's `_keystoneHost.received`. The
+/// page's message is answered at once.
+static struct {
+    int fd;
+    guint8 *base;
+    gsize capacity;
+    gboolean lent;
+} region = {-1, NULL, 0, FALSE};
+
+static void on_extension_copied(GObject *view, GAsyncResult *result, gpointer data) {
+    (void)data;
+    WebKitUserMessage *answer = webkit_web_view_send_message_to_page_finish(WEBKIT_WEB_VIEW(view), result, NULL);
+    if (answer) g_object_unref(answer);
+    region.lent = FALSE;
+}
+
+static void on_extension_answered(GObject *view, GAsyncResult *result, gpointer data) {
+    (void)data;
+    WebKitUserMessage *answer = webkit_web_view_send_message_to_page_finish(WEBKIT_WEB_VIEW(view), result, NULL);
+    if (answer) g_object_unref(answer);
+}
+
+static gboolean on_floor_extension(WebKitUserContentManager *manager, JSCValue *value, WebKitScriptMessageReply *reply, gpointer view) {
+    (void)manager;
+    static guint64 requests = 0;
+    gsize count = (gsize)jsc_value_to_double(value);
+    char request[24];
+    snprintf(request, sizeof request, "%" G_GUINT64_FORMAT, ++requests);
+    gint descriptor;
+    gboolean lends = !region.lent;
+    if (!lends) {
+        // Lent still: a memory file of its own, sealed against every change, as the host does.
+        descriptor = memfd_create("floor-bytes", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        ftruncate(descriptor, (off_t)count);
+        guint8 *bytes = count ? mmap(NULL, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0) : NULL;
+        if (bytes) {
+            fill_pattern(bytes, count);
+            munmap(bytes, count);
+        }
+        fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+    } else {
+        if (region.fd < 0) {
+            region.fd = memfd_create("floor-bytes", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+            fcntl(region.fd, F_ADD_SEALS, F_SEAL_SHRINK);
+        }
+        if (count > region.capacity || !region.base) {
+            gsize size = count < (1 << 20) ? (1 << 20) : (count + (1 << 20) - 1) & ~(gsize)((1 << 20) - 1);
+            if (region.base) munmap(region.base, region.capacity);
+            ftruncate(region.fd, (off_t)size);
+            region.base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, region.fd, 0);
+            region.capacity = size;
+        }
+        fill_pattern(region.base, count);
+        region.lent = TRUE;
+        descriptor = dup(region.fd);
+    }
+    GUnixFDList *list = g_unix_fd_list_new_from_array(&descriptor, 1);
+    GVariant *parameters = g_variant_new("(st)", request, (guint64)count);
+    webkit_web_view_send_message_to_page(WEBKIT_WEB_VIEW(view), webkit_user_message_new_with_fd_list("keystone.bytes", parameters, list), NULL,
+                                         lends ? on_extension_copied : on_extension_answered, NULL);
+    g_object_unref(list);
+    JSCValue *sent = jsc_value_new_string(jsc_value_get_context(value), request);
+    webkit_script_message_reply_return_value(reply, sent);
+    g_object_unref(sent);
+    return TRUE;
+}
+
 static void on_floor_async(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer view) {
     (void)manager;
     char *text = message_text(result);
@@ -289,6 +381,8 @@ int main(int argc, char **argv) {
     gtk_init(&argc, &argv);
     GMainLoop *loop = g_main_loop_new(NULL, FALSE);
     WebKitWebContext *context = webkit_web_context_get_default();
+    // Keystone's web-process extension, for the extension row: a folder holding only it.
+    if (getenv("FLOOR_EXTENSIONS")) webkit_web_context_set_web_extensions_directory(context, getenv("FLOOR_EXTENSIONS"));
     webkit_web_context_register_uri_scheme(context, "keystone-floor", on_scheme, NULL, NULL);
     WebKitSecurityManager *security = webkit_web_context_get_security_manager(context);
     webkit_security_manager_register_uri_scheme_as_cors_enabled(security, "keystone-floor");
@@ -303,6 +397,8 @@ int main(int argc, char **argv) {
     webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floorText", NULL);
     g_signal_connect(manager, "script-message-with-reply-received::floorBytes", G_CALLBACK(on_floor_bytes), NULL);
     webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floorBytes", NULL);
+    g_signal_connect(manager, "script-message-with-reply-received::floorExtension", G_CALLBACK(on_floor_extension), view);
+    webkit_user_content_manager_register_script_message_handler_with_reply(manager, "floorExtension", NULL);
     g_signal_connect(manager, "script-message-received::floorAsync", G_CALLBACK(on_floor_async), view);
     webkit_user_content_manager_register_script_message_handler(manager, "floorAsync");
     g_signal_connect(manager, "script-message-received::floorChain", G_CALLBACK(on_floor_chain), view);

@@ -7,3 +7,5 @@
 #include "../../Sources/KeystoneGTK/WebProcessExtension/keystone-web-process-extension.h"
 
 _Static_assert(sizeof(GConnectFlags) == sizeof(unsigned int), "GConnectFlags is an unsigned int");
+_Static_assert(KS_JSC_TYPED_ARRAY_UINT8 == JSC_TYPED_ARRAY_UINT8, "JSC_TYPED_ARRAY_UINT8");
+_Static_assert(sizeof(JSCTypedArrayType) == sizeof(unsigned int), "JSCTypedArrayType is an unsigned int");

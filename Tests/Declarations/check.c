@@ -2,7 +2,11 @@
 // declaration there must be the same as WebKitGTK's, GTK's and GLib's, every KS_ constant the
 // same value, and GError's mirror the same layout. Built by scripts/test.sh with pkg-config's
 // flags; it is never linked.
+#define _GNU_SOURCE
+#include <fcntl.h>
 #include <glib-unix.h>
+#include <gio/gunixfdlist.h>
+#include <sys/mman.h>
 #include <webkit2/webkit2.h>
 
 #include "../../Sources/CWebKitGTK/CWebKitGTK.h"
@@ -47,3 +51,11 @@ SAME_TYPE(SoupMessageHeadersType, unsigned int);
 _Static_assert(offsetof(GError, domain) == offsetof(struct ks_error_fields, domain), "GError.domain");
 _Static_assert(offsetof(GError, code) == offsetof(struct ks_error_fields, code), "GError.code");
 _Static_assert(offsetof(GError, message) == offsetof(struct ks_error_fields, message), "GError.message");
+
+_Static_assert(KS_MFD_CLOEXEC == MFD_CLOEXEC, "MFD_CLOEXEC");
+_Static_assert(KS_MFD_ALLOW_SEALING == MFD_ALLOW_SEALING, "MFD_ALLOW_SEALING");
+_Static_assert(KS_F_ADD_SEALS == F_ADD_SEALS, "F_ADD_SEALS");
+_Static_assert(KS_F_SEAL_SEAL == F_SEAL_SEAL, "F_SEAL_SEAL");
+_Static_assert(KS_F_SEAL_SHRINK == F_SEAL_SHRINK, "F_SEAL_SHRINK");
+_Static_assert(KS_F_SEAL_GROW == F_SEAL_GROW, "F_SEAL_GROW");
+_Static_assert(KS_F_SEAL_WRITE == F_SEAL_WRITE, "F_SEAL_WRITE");

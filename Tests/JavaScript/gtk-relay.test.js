@@ -224,3 +224,41 @@ test('without an isolated world to take its messages, the relay answers that the
   assert.equal(answer.error.code, 11);
   assert.deepEqual(doc.host.posts, []);
 });
+
+test('Swift\'s bytes asked for by address come from the web-process extension once the host has sent them', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => RELAY_SETTINGS.downloadSent;
+  const bytes = doc.page(`window.downloaded = window._keystoneHost.download('keystone://transfer/abc', 3)`);
+  await turn();
+  assert.equal(doc.host.posts.at(-1), CAPABILITY + RELAY_SETTINGS.downloadMethod + '\n1\nkeystone://transfer/abc');
+  // The extension hands the bytes to the relay in the page's world.
+  doc.page(`window._keystoneHost.received('1', new Uint8Array([7, 8, 9]))`);
+  assert.deepEqual(Array.from(await bytes), [7, 8, 9]);
+  // A request answered once is answered no more.
+  doc.page(`window._keystoneHost.received('1', new Uint8Array([1]))`);
+  assert.deepEqual(Array.from(await doc.page('window.downloaded')), [7, 8, 9]);
+});
+
+test('a host that sends nothing leaves the fetch to the page, and a refusal comes as its JSON', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => '';
+  assert.equal(await doc.page(`window._keystoneHost.download('keystone://transfer/abc', 3)`), undefined);
+  doc.host.answerPost = () => '{"code":11,"message":"no such transfer"}';
+  const refused = await doc.page(`window._keystoneHost.download('keystone://transfer/abc', 3)`);
+  assert.equal(refused.error, '{"code":11,"message":"no such transfer"}');
+});
+
+test('bytes the extension could not read fail the request, and a request nobody made takes nothing', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => RELAY_SETTINGS.downloadSent;
+  const bytes = doc.page(`window._keystoneHost.download('keystone://transfer/abc', 3)`);
+  await turn();
+  doc.page(`window._keystoneHost.received('99', new Uint8Array([1]))`);
+  doc.page(`window._keystoneHost.received('1', null)`);
+  assert.equal((await bytes).error, '');
+});
+
+test('the extension\'s receiver cannot be replaced by the page', () => {
+  const doc = makeDocument();
+  assert.throws(() => doc.page(`'use strict'; window._keystoneHost.received = function () {}`));
+});

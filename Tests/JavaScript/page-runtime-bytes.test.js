@@ -302,3 +302,54 @@ test('a call of a handler the page lacks fetches nothing, and parts that cannot 
   assert.ok(page.native.downloads['keystone://transfer/arg1'], 'never fetched');
   assert.deepEqual(page.native.returns.map((r) => r.error && r.error.code), [1, 11]);
 });
+
+test('a host that hands Swift\'s bytes over itself is asked first, and the address is never fetched', async () => {
+  const asked = [];
+  const page = makePage({ byteChannel: true, hostDownload: (address, size) => {
+    asked.push([address, size]);
+    const bytes = page.native.downloads[address];
+    delete page.native.downloads[address];
+    return Promise.resolve(page.evaluate('new Uint8Array(' + JSON.stringify(Array.from(bytes)) + ')'));
+  } });
+  await settle();
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));
+  const fetched = [];
+  const fetch = page.native.fetch.bind(page.native);
+  page.native.fetch = (url, init) => { fetched.push(url); return fetch(url, init); };
+  const made = await page.window.dsBridge.invoke('make', 300);
+  assert.equal(made.length, 300);
+  assert.equal(made[299], 299 % 251);
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0][1], 300);
+  assert.deepEqual(fetched, []);
+});
+
+test('where the host hands nothing over, the bytes are fetched from the address', async () => {
+  const page = makePage({ byteChannel: true, hostDownload: () => Promise.resolve(undefined) });
+  await settle();
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));
+  const made = await page.window.dsBridge.invoke('make', 10);
+  assert.deepEqual(Array.from(made), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(page.native.downloads, {}, 'fetched');
+});
+
+test('a host\'s refusal fails the call with its code, and bytes of the wrong size fail it too', async () => {
+  let outcome = { error: '{"code":11,"message":"no such transfer"}' };
+  const page = makePage({ byteChannel: true, hostDownload: () => Promise.resolve(outcome) });
+  await settle();
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count));
+  await assert.rejects(page.window.dsBridge.invoke('make', 4), (error) => error.code === 11);
+  outcome = page.evaluate('new Uint8Array(3)');
+  await assert.rejects(page.window.dsBridge.invoke('make', 4), (error) => error.code === 5);
+});
+
+test('whatever throws on the way to a result\'s bytes fails the call rather than leaving it waiting', async () => {
+  const page = await readyPage();
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count));
+  page.evaluate(`(function () {
+    var RealString = String;
+    String = function (value) { var text = RealString(value); if (text.indexOf('keystone:') === 0) throw new TypeError('caught'); return text; };
+    Object.setPrototypeOf(String, RealString);
+  })()`);
+  await assert.rejects(page.window.dsBridge.invoke('make', 4), /caught/);
+});

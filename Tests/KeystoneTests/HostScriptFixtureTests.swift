@@ -1,5 +1,6 @@
-// HostScriptFixtureTests.swift — the scripts the host core has hosts evaluate in the page, written
-// into the fixture `node` evaluates (Tests/JavaScript/host-scripts.test.js).
+// HostScriptFixtureTests.swift — the scripts the host core has hosts evaluate in the page, and the
+// GTK relay's settings, written into the fixture `node` reads (Tests/JavaScript/host-scripts.test.js,
+// support/gtk-worlds.js).
 import Foundation
 import Keystone
 import KeystoneHost
@@ -13,6 +14,8 @@ struct HostScriptFixture: Codable, Equatable {
     var measuredLimit: Int
     /// The script that fetches WebViewJavascriptBridge's queue, with a queue limit of 1,000 bytes.
     var fetchQueue: String
+    /// The GTK relay's settings (four messages a post, no console), as `gtk-relay.js` is given them.
+    var relay: PageRelay.RelaySettings
 }
 
 @Suite("Host script fixture")
@@ -34,7 +37,8 @@ struct HostScriptFixtureTests {
         ]
         let wire = WVJBWire(hub: Keystone(), maximumQueueBytes: 1_000)
         return HostScriptFixture(
-            measured: scripts.mapValues { HostCore.measuredScript($0, limit: 100) }, measuredLimit: 100, fetchQueue: wire.fetchScript)
+            measured: scripts.mapValues { HostCore.measuredScript($0, limit: 100) }, measuredLimit: 100, fetchQueue: wire.fetchScript,
+            relay: PageRelay.relaySettings(messagesPerPost: 4, relaysConsole: false))
     }
 
     @Test func theCommittedFixtureMatchesWhatTheHostCoreRenders() throws {

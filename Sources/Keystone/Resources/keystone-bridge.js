@@ -195,7 +195,8 @@
     }
     var total = 0;
     for (var i = 0; i < sizes.length; i++) total += sizes[i];
-    return fetchBytes(String(parts.ticket), total, signal, progress).then(function (bytes) {
+    // Whatever fails on the way (a page script's own String, say) fails the call, never leaves it waiting.
+    return new Promise(function (resolve) { resolve(fetchBytes(String(parts.ticket), total, signal, progress)); }).then(function (bytes) {
       if (sizes.length === 1) return [bytes];
       var out = [], at = 0;
       for (var k = 0; k < sizes.length; k++) {
@@ -206,10 +207,26 @@
     });
   }
 
-  /** Fetches the bytes of a message's parts from the byte channel: a Uint8Array of `size` bytes.
-   *  With `progress`, the bytes are read as they come, and it hears how many have, and always once
-   *  at the end. */
+  /** The bytes of a message's parts from the byte channel: a Uint8Array of `size` bytes. With
+   *  `progress`, the bytes are read as they come, and it hears how many have, and always once at
+   *  the end. */
   function fetchBytes(source, size, signal, progress) {
+    if (!host || typeof host.download !== 'function') return fetchFrom(source, size, signal, progress);
+    // A host that can hand Swift's bytes to the page itself (WebKitGTK's, through its web-process
+    // extension) does; where it cannot, they are fetched from the address.
+    return new Promise(function (resolve) { resolve(host.download(source, size)); }).then(function (outcome) {
+      if (outcome === undefined) return fetchFrom(source, size, signal, progress);
+      if (outcome instanceof Uint8Array && outcome.length === size) {
+        if (progress) progress(size, size);
+        return outcome;
+      }
+      var error = outcome && typeof outcome.error === 'string' ? readAnswer(outcome.error) : {};
+      throw fromNative(typeof error.code === 'number' ? error : { code: CODE_FAILED, message: 'the bytes could not be handed over' });
+    });
+  }
+
+  /** Fetches the bytes from the byte channel's address. */
+  function fetchFrom(source, size, signal, progress) {
     return fetch(source, signal ? { signal: signal } : undefined).then(function (response) {
       if (!response.ok) {
         return response.text().then(function (text) {

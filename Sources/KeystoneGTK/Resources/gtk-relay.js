@@ -9,7 +9,7 @@
   var text = Object.getOwnPropertyDescriptor(CharacterData.prototype, 'data');
   var prompt = window.prompt;
   var marker = config.capabilityPrefix, forgotten = config.forgottenCapability;
-  var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n';
+  var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n', downloadHeader = config.downloadMethod + '\n';
   var capabilityLength = config.capabilityLength, batchLength = config.batchLength, messagesPerPost = config.messagesPerPost;
   var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
   var spent = '{"ok":false,"answer":{"code":11,"message":"the transfer has no valid ticket"}}';
@@ -199,7 +199,31 @@
       waitingLength += message.length;
     });
   }
-  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload }) });
+  // Swift's bytes, asked for by their ticket's address: where the host runs its web-process
+  // extension it sends them there (answering `downloadSent`), and the extension hands them to
+  // `received` as a new Uint8Array (or null, when they could not be read); a refusal comes as its
+  // JSON. Resolves to the bytes, `{error}` for a refusal, or `undefined` when the host sends
+  // nothing, and the page fetches the address itself.
+  var downloads = Object.create(null), lastDownload = 0;
+  function download(address) {
+    return new NewPromise(function (resolve) {
+      if (!attest()) return resolve(undefined);
+      var id = toText(++lastDownload);
+      downloads[id] = resolve;
+      then(post(capability + downloadHeader + id + '\n' + toText(address)), function (answer) {
+        if (answer === config.downloadSent || !downloads[id]) return;
+        delete downloads[id];
+        resolve(answer ? { error: toText(answer) } : undefined);
+      });
+    });
+  }
+  function received(id, bytes) {
+    var resolve = downloads[toText(id)];
+    if (!resolve) return;
+    delete downloads[toText(id)];
+    resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
+  }
+  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, received: received }) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
   if (config.relaysConsole) ['log', 'info', 'warn', 'error'].forEach(function (level) {

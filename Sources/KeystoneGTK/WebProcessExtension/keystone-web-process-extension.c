@@ -6,6 +6,13 @@
 //
 // The extension is as trusted as the host's isolated world, no more: the UI process checks what it
 // says as it checks what the isolated world says.
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "keystone-web-process-extension.h"
 
 // The name of the extension's announcement and the version of what it speaks: the host answers an
@@ -15,11 +22,113 @@
 
 // A page of the web process: its web view hears that the extension runs here. The message and its
 // parameters are floating, so sending them consumes them.
+static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data);
+
 static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer data) {
     (void)extension;
     (void)data;
+    g_signal_connect_data(page, "user-message-received", (GCallback)message_received, 0, 0, 0);
     WebKitUserMessage *announcement = webkit_user_message_new(KEYSTONE_EXTENSION_MESSAGE, g_variant_new_uint32(KEYSTONE_EXTENSION_VERSION));
     webkit_web_page_send_message_to_view(page, announcement, 0, 0, 0);
+}
+
+// Swift's bytes for the page: `(st)`, the relay's request and the byte count, and one file
+// descriptor of shared memory holding them, sealed against shrinking. The extension answers once it
+// has copied them out, and the host may write that memory again.
+#define KEYSTONE_BYTES_MESSAGE "keystone.bytes"
+// The most bytes one message carries: BridgeLimits.transferBytes can be no larger than this.
+#define KEYSTONE_BYTES_LIMIT (1ULL << 31)
+
+// The host's region, mapped once and kept while the host lends the same file: mapping it anew for
+// each transfer would fault in every page again. The file only grows, so a longer transfer maps it
+// again.
+static struct {
+    dev_t device;
+    ino_t inode;
+    void *base;
+    size_t length;
+} mapping = {0, 0, 0, 0};
+
+// `size` bytes of `fd`, mapped for reading: the region's kept mapping when `fd` is the same file.
+static const void *map_bytes(int fd, const struct stat *status, guint64 size) {
+    if (mapping.base && mapping.device == status->st_dev && mapping.inode == status->st_ino && mapping.length >= size) return mapping.base;
+    if (mapping.base) munmap(mapping.base, mapping.length);
+    mapping.base = 0;
+    void *base = mmap(0, (size_t)status->st_size, PROT_READ, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED) return 0;
+    mapping.device = status->st_dev;
+    mapping.inode = status->st_ino;
+    mapping.base = base;
+    mapping.length = (size_t)status->st_size;
+    return base;
+}
+
+// The bytes of `fd` as a new Uint8Array of `context` (memory JSC allocated: a typed array over
+// memory of another's would be refused by the web process's gigacage), or NULL when the memory
+// is not what the message says: sealed so that it cannot shrink under the mapping, and holding at
+// least `size` bytes.
+static JSCValue *copy_bytes(JSCContext *context, int fd, guint64 size) {
+    struct stat status;
+    int seals = fcntl(fd, F_GET_SEALS);
+    if (size > KEYSTONE_BYTES_LIMIT || seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &status) != 0 || (guint64)status.st_size < size) return 0;
+    JSCValue *array = jsc_value_new_typed_array(context, KS_JSC_TYPED_ARRAY_UINT8, (gsize)size);
+    if (!array || size == 0) return array;
+    const void *source = map_bytes(fd, &status, size);
+    gsize length = 0;
+    void *target = jsc_value_typed_array_get_data(array, &length);
+    if (!source || !target || length != size) {
+        g_object_unref(array);
+        return 0;
+    }
+    memcpy(target, source, (size_t)size);
+    return array;
+}
+
+// Hands `bytes` (or null, when they could not be read) to the main frame's relay in the page's
+// world: `_keystoneHost.received(request, bytes)`, which resolves the request it made. The relay's
+// `_keystoneHost` cannot be replaced by a page script; a document without it (another page by now)
+// takes nothing.
+static void hand_over(JSCContext *context, const char *request, JSCValue *bytes) {
+    JSCValue *host = jsc_context_get_value(context, "_keystoneHost");
+    if (host && jsc_value_is_object(host)) {
+        JSCValue *received = jsc_value_object_get_property(host, "received");
+        if (received && jsc_value_is_function(received)) {
+            JSCValue *arguments[2] = {jsc_value_new_string(context, request), bytes ? bytes : jsc_value_new_null(context)};
+            JSCValue *result = jsc_value_function_callv(received, 2, arguments);
+            if (result) g_object_unref(result);
+            g_object_unref(arguments[0]);
+            if (!bytes) g_object_unref(arguments[1]);
+        }
+        if (received) g_object_unref(received);
+    }
+    if (host) g_object_unref(host);
+}
+
+// A message from the page's web view: Swift's bytes for a request of the main frame's relay.
+// Any other message is left to others.
+static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
+    (void)data;
+    const char *name = webkit_user_message_get_name(message);
+    if (!name || strcmp(name, KEYSTONE_BYTES_MESSAGE) != 0) return 0;
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    GUnixFDList *descriptors = webkit_user_message_get_fd_list(message);
+    if (!parameters || strcmp(g_variant_get_type_string(parameters), "(st)") != 0) {
+        webkit_user_message_send_reply(message, webkit_user_message_new(KEYSTONE_BYTES_MESSAGE, 0));
+        return 1;
+    }
+    GVariant *request = g_variant_get_child_value(parameters, 0), *size = g_variant_get_child_value(parameters, 1);
+    int fd = descriptors && g_unix_fd_list_get_length(descriptors) == 1 ? g_unix_fd_list_get(descriptors, 0, 0) : -1;
+    JSCContext *context = webkit_frame_get_js_context(webkit_web_page_get_main_frame(page));
+    JSCValue *bytes = fd >= 0 ? copy_bytes(context, fd, g_variant_get_uint64(size)) : 0;
+    // The bytes are copied out: the host may write its region again.
+    webkit_user_message_send_reply(message, webkit_user_message_new(KEYSTONE_BYTES_MESSAGE, 0));
+    hand_over(context, g_variant_get_string(request, 0), bytes);
+    if (bytes) g_object_unref(bytes);
+    g_object_unref(context);
+    if (fd >= 0) close(fd);
+    g_variant_unref(request);
+    g_variant_unref(size);
+    return 1;
 }
 
 void webkit_web_extension_initialize_with_user_data(WebKitWebExtension *extension, const GVariant *user_data) {

@@ -13,8 +13,11 @@
 typedef char gchar;
 typedef int gint;
 typedef gint gboolean;
+typedef unsigned int guint;
 typedef unsigned int guint32;
 typedef unsigned long gulong;
+typedef unsigned long gsize;
+typedef unsigned long guint64;
 typedef void *gpointer;
 
 typedef struct _GVariant GVariant;
@@ -26,12 +29,29 @@ typedef void (*GCallback)(void);
 typedef void (*GClosureNotify)(gpointer data, GClosure *closure);
 typedef void (*GAsyncReadyCallback)(GObject *source_object, GAsyncResult *res, gpointer data);
 
+typedef struct _GError GError;
+typedef struct _GUnixFDList GUnixFDList;
 typedef struct _WebKitWebExtension WebKitWebExtension;
 typedef struct _WebKitWebPage WebKitWebPage;
+typedef struct _WebKitFrame WebKitFrame;
 typedef struct _WebKitUserMessage WebKitUserMessage;
+typedef struct _JSCContext JSCContext;
+typedef struct _JSCValue JSCValue;
 
 // glib/gvariant.h
 extern GVariant *g_variant_new_uint32(guint32 value);
+extern const gchar *g_variant_get_type_string(GVariant *value);
+extern GVariant *g_variant_get_child_value(GVariant *value, gsize index_);
+extern const gchar *g_variant_get_string(GVariant *value, gsize *length);
+extern guint64 g_variant_get_uint64(GVariant *value);
+extern void g_variant_unref(GVariant *value);
+
+// gobject/gobject.h
+extern void g_object_unref(gpointer object);
+
+// gio/gunixfdlist.h
+extern gint g_unix_fd_list_get_length(GUnixFDList *list);
+extern gint g_unix_fd_list_get(GUnixFDList *list, gint index_, GError **error);
 
 // gobject/gsignal.h (GConnectFlags is an enumeration: unsigned int)
 extern gulong g_signal_connect_data(gpointer instance, const gchar *detailed_signal, GCallback c_handler, gpointer data,
@@ -39,8 +59,28 @@ extern gulong g_signal_connect_data(gpointer instance, const gchar *detailed_sig
 
 // webkit/WebKitUserMessage.h
 extern WebKitUserMessage *webkit_user_message_new(const char *name, GVariant *parameters);
+extern const char *webkit_user_message_get_name(WebKitUserMessage *message);
+extern GVariant *webkit_user_message_get_parameters(WebKitUserMessage *message);
+extern GUnixFDList *webkit_user_message_get_fd_list(WebKitUserMessage *message);
+extern void webkit_user_message_send_reply(WebKitUserMessage *message, WebKitUserMessage *reply);
+
+// webkit/WebKitFrame.h
+extern JSCContext *webkit_frame_get_js_context(WebKitFrame *frame);
+
+// jsc/JSCContext.h, jsc/JSCValue.h (JSCTypedArrayType is an enumeration: unsigned int)
+#define KS_JSC_TYPED_ARRAY_UINT8 5u
+extern JSCValue *jsc_context_get_value(JSCContext *context, const char *name);
+extern JSCValue *jsc_value_object_get_property(JSCValue *value, const char *name);
+extern gboolean jsc_value_is_function(JSCValue *value);
+extern gboolean jsc_value_is_object(JSCValue *value);
+extern JSCValue *jsc_value_new_null(JSCContext *context);
+extern JSCValue *jsc_value_function_callv(JSCValue *value, guint n_parameters, JSCValue **parameters);
+extern JSCValue *jsc_value_new_string(JSCContext *context, const char *string);
+extern JSCValue *jsc_value_new_typed_array(JSCContext *context, unsigned int type, gsize length);
+extern gpointer jsc_value_typed_array_get_data(JSCValue *value, gsize *length);
 
 // webkit/WebKitWebPage.h
+extern WebKitFrame *webkit_web_page_get_main_frame(WebKitWebPage *web_page);
 extern void webkit_web_page_send_message_to_view(WebKitWebPage *web_page, WebKitUserMessage *message, GCancellable *cancellable,
                                                  GAsyncReadyCallback callback, gpointer user_data);
 

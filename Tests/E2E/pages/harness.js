@@ -5,6 +5,31 @@ function test(name, body) { tests.push({ name: name, body: body }); }
 /** A test of what only `host` has (`gtk`: WebKitGTKHost, `webkit`: WKWebViewHost): through the
  *  other host it is reported skipped, saying `why` (Tests/WebKitShim/README.md lists them). */
 function testOn(host, why, name, body) { tests.push({ name: name, body: body, host: host, why: why }); }
+/** Calls `binary.make` as a hostile script of the page would to keep its result's ticket: the
+ *  ticket's address is caught as the runtime turns it into a string, before it asks for the bytes
+ *  (through the scheme or the host's web-process extension), and the runtime is stopped there, so
+ *  the ticket stays unspent. Resolves to the address, or null. */
+async function catchTicket(count) {
+  var RealString = window.String, caught = null;
+  function catching(value) {
+    var text = RealString(value);
+    if (caught === null && text.indexOf('keystone://transfer/') === 0) {
+      caught = text;
+      throw new TypeError('caught');
+    }
+    return text;
+  }
+  Object.setPrototypeOf(catching, RealString);
+  window.String = catching;
+  try {
+    await dsBridge.invoke('binary.make', count);
+  } catch (e) {
+    // The runtime could not ask for its result: the call fails, and the ticket is left unspent.
+  } finally {
+    window.String = RealString;
+  }
+  return caught;
+}
 /** Which host serves the page (the demo's `host.name`); `gtk` where the page cannot ask. */
 function hostName() {
   if (hostName.value === undefined) {

@@ -10,11 +10,9 @@ const RESOURCES = path.join(__dirname, '..', '..', '..', 'Sources', 'KeystoneGTK
 const RELAY = fs.readFileSync(path.join(RESOURCES, 'gtk-relay.js'), 'utf8');
 const ISOLATED = fs.readFileSync(path.join(RESOURCES, 'gtk-isolated.js'), 'utf8');
 
-/** The settings the host passes, as WebKitGTKHost writes them. */
-const RELAY_SETTINGS = {
-  capabilityPrefix: '\u0001keystone-capability:', forgottenCapability: '\u0001forgotten', batchMethod: '\u0001batch',
-  consoleMethod: '\u0001console', capabilityLength: 32, batchLength: 1 << 20, messagesPerPost: 4, relaysConsole: false,
-};
+/** The relay's settings as WebKitGTKHost writes them (four messages a post, no console), from the
+ *  fixture Swift writes (HostScriptFixtureTests). */
+const RELAY_SETTINGS = require('../fixtures/host-scripts.json').relay;
 const ISOLATED_SETTINGS = {
   tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
   signalPrefix: 'signal ', messageHandler: 'keystone', maximumPostLength: 1 << 16,

@@ -200,7 +200,8 @@ class FakeNative {
  * A new page. Options: `runtime` (load keystone-bridge.js, default true), `standin: 'before' |
  * 'after'` (also load the dsbridge.js stand-in), `fastPath` (a WebKit message handler with reply),
  * `byteChannel` (native serves a byte channel, and says so when the runtime announces itself),
- * `events` (a window that hears events: `page.show(persisted)`).
+ * `events` (a window that hears events: `page.show(persisted)`), `hostDownload` (a relay's
+ * `_keystoneHost` whose `download(address, size)` answers what it returns).
  */
 function makePage(options = {}) {
   const native = new FakeNative();
@@ -218,6 +219,14 @@ function makePage(options = {}) {
     if (!text.startsWith('_dsbridge=')) return null;
     return native.handle(text.slice('_dsbridge='.length), defaultText);
   };
+  if (options.hostDownload) {
+    // A host with a relay (WebKitGTK's): calls go through its `send`, and Swift's bytes are asked
+    // of its `download` first, which answers `options.hostDownload(address, size)`.
+    window._keystoneHost = {
+      send: (method, argumentText) => Promise.resolve(native.handle(method, argumentText)),
+      download: (address, size) => options.hostDownload(address, size),
+    };
+  }
   if (options.fastPath) {
     native.messages = [];
     window.webkit = { messageHandlers: { keystone: { postMessage: (message) => {
