@@ -10,7 +10,9 @@ import Foundation
 /// mapping of it), mapped here and written in place, is lent to the extension for one transfer at a
 /// time: it is the host's again only once the extension has answered that it copied the bytes out
 /// (``returned()``), so nothing rewrites memory the extension is still reading. A transfer that finds
-/// it lent, or is larger than ``regionLimit``, goes in a memory file of its own, sealed against
+/// it lent waits for it when the region holds it already (requests in a row, each made once the
+/// one before arrived, find the region lent until its answer comes); one that would grow a lent
+/// region, or is larger than ``regionLimit``, goes in a memory file of its own, sealed against
 /// every change. Used on the main loop's thread only.
 final class SharedBytes {
     /// The largest transfer the region grows to hold; it is kept as long as the host.
@@ -21,23 +23,53 @@ final class SharedBytes {
     private var capacity = 0
     /// Whether the region is the extension's, until it answers.
     private(set) var isLent = false
+    /// Transfers that wait for the region, which holds them without growing: each goes once the
+    /// extension has answered for the one before.
+    private var waiting: [(request: String, bytes: Data)] = []
 
-    /// A descriptor of memory holding `bytes`, this transfer's to close, and whether it is the
-    /// lent region; `nil` when no memory could be had.
-    func hold(_ bytes: Data) -> (descriptor: Int32, isRegion: Bool)? {
-        if !isLent, bytes.count <= Self.regionLimit, let region = region(holding: bytes.count) {
-            bytes.withUnsafeBytes { if let base = $0.baseAddress { region.copyMemory(from: base, byteCount: $0.count) } }
-            let descriptor = dup(memory)
-            guard descriptor >= 0 else { return nil }
-            isLent = true
-            return (descriptor, true)
-        }
-        return Self.sealedFile(holding: bytes).map { ($0, false) }
+    /// What to do with one transfer's bytes.
+    enum Handing {
+        /// Send this descriptor, the transfer's to close: the lent region, or a sealed file of its own.
+        case send(descriptor: Int32, isRegion: Bool)
+        /// The transfer waits for the region (``returned()`` hands it on).
+        case waiting
+        /// No memory could be had.
+        case failed
     }
 
-    /// The extension has copied the bytes out of the region, or will not.
-    func returned() {
+    /// Where `bytes`, for the relay's `request`, go: into the region when it is the host's, after
+    /// the transfer it is lent for when it holds them already, else a sealed file of their own.
+    func hand(_ bytes: Data, for request: String) -> Handing {
+        if isLent, bytes.count <= capacity {
+            waiting.append((request, bytes))
+            return .waiting
+        }
+        if !isLent, bytes.count <= Self.regionLimit, let descriptor = lend(holding: bytes) { return .send(descriptor: descriptor, isRegion: true) }
+        return Self.sealedFile(holding: bytes).map { .send(descriptor: $0, isRegion: false) } ?? .failed
+    }
+
+    /// The extension has copied the bytes out of the region, or will not: the next waiting
+    /// transfer, now in the region (its descriptor `nil` when it could not be had).
+    func returned() -> (request: String, size: Int, descriptor: Int32?)? {
         isLent = false
+        guard !waiting.isEmpty else { return nil }
+        let (request, bytes) = waiting.removeFirst()
+        return (request, bytes.count, lend(holding: bytes))
+    }
+
+    /// The page is gone: transfers that wait for it go nowhere.
+    func dropWaiting() {
+        waiting.removeAll()
+    }
+
+    /// The region holding `bytes`, lent: a descriptor of it for this transfer.
+    private func lend(holding bytes: Data) -> Int32? {
+        guard let region = region(holding: bytes.count) else { return nil }
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { region.copyMemory(from: base, byteCount: $0.count) } }
+        let descriptor = dup(memory)
+        guard descriptor >= 0 else { return nil }
+        isLent = true
+        return descriptor
     }
 
     /// The region, grown (never shrunk) to hold `count` bytes and mapped here.

@@ -44,7 +44,7 @@ extension WebKitGTKHost {
 
     /// The relay's request `request` of Swift's bytes at `address`, for `frame`: where the page's
     /// web process runs the extension and the frame is the main frame (the extension hands bytes to
-    /// the main frame's relay), the hub's answer to the fetch goes there in sealed shared memory,
+    /// the main frame's relay), the hub's answer to the fetch goes there in shared memory (``SharedBytes``),
     /// and the relay hears ``PageRelay/downloadSent``, or the refusal; otherwise nothing is fetched,
     /// and the answer `""` has the page fetch the address itself.
     func sendBytes(request: String, address: String, frame: CallerFrame) -> String {
@@ -54,36 +54,48 @@ extension WebKitGTKHost {
         let refused: BridgeError
         switch hub.receiveBytesNow(fetch, readBody: { _ in nil }) {
         case .bytes(let bytes):
-            guard let (descriptor, isRegion) = sharedBytes.hold(bytes) else {
+            switch sharedBytes.hand(bytes, for: request) {
+            case .send(let descriptor, let isRegion):
+                send(request: request, size: bytes.count, descriptor: descriptor, isRegion: isRegion)
+                fallthrough
+            case .waiting:
+                extensionTransfers += 1
+                return PageRelay.downloadSent
+            case .failed:
                 refused = BridgeError(code: .failed, message: "the bytes could not be put in shared memory")
-                break
             }
-            var descriptors = [descriptor]
-            // The list owns the descriptor from here, and the message the list and its parameters.
-            let list = g_unix_fd_list_new_from_array(&descriptors, 1)
-            let parameters = [g_variant_new_string(request), g_variant_new_uint64(guint64(bytes.count))].withUnsafeBufferPointer {
-                g_variant_new_tuple($0.baseAddress, 2)
-            }
-            let message = webkit_user_message_new_with_fd_list(Self.bytesMessage, parameters, list)
-            g_object_unref(UnsafeMutableRawPointer(list))
-            // The extension answers once it has copied the bytes out (or the web process ended):
-            // then the region is the host's again. The host is kept until then.
-            let callback: GAsyncReadyCallback =
-                isRegion
-                ? { view, result, data in
-                    WebKitGTKHost.finish(view, result)
-                    if let data { Unmanaged<WebKitGTKHost>.fromOpaque(data).takeRetainedValue().sharedBytes.returned() }
-                }
-                : { view, result, _ in WebKitGTKHost.finish(view, result) }
-            webkit_web_view_send_message_to_page(webView, message, nil, callback, isRegion ? Unmanaged.passRetained(self).toOpaque() : nil)
-            extensionTransfers += 1
-            return PageRelay.downloadSent
         case .refused(let error):
             refused = error
         default:
             refused = BridgeError(code: .failed, message: "the bytes could not be fetched")
         }
         return String(decoding: URLSchemeTransport.Response.refusal(refused).body, as: UTF8.self)
+    }
+
+    /// Sends the extension `size` bytes for the relay's `request` in the memory of `descriptor`
+    /// (which the message then owns), or with none, which the extension hands over as bytes that
+    /// could not be read. A message in the lent region has the host keep itself until the
+    /// extension answers, when the region is the host's again and the next waiting transfer goes.
+    private func send(request: String, size: Int, descriptor: Int32?, isRegion: Bool) {
+        var descriptors = descriptor.map { [$0] } ?? []
+        let list = descriptors.isEmpty ? nil : g_unix_fd_list_new_from_array(&descriptors, 1)
+        let parameters = [g_variant_new_string(request), g_variant_new_uint64(guint64(size))].withUnsafeBufferPointer {
+            g_variant_new_tuple($0.baseAddress, 2)
+        }
+        let message = webkit_user_message_new_with_fd_list(Self.bytesMessage, parameters, list)
+        if let list { g_object_unref(UnsafeMutableRawPointer(list)) }
+        let callback: GAsyncReadyCallback =
+            isRegion
+            ? { view, result, data in
+                WebKitGTKHost.finish(view, result)
+                guard let data else { return }
+                let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeRetainedValue()
+                if let next = host.sharedBytes.returned() {
+                    host.send(request: next.request, size: next.size, descriptor: next.descriptor, isRegion: next.descriptor != nil)
+                }
+            }
+            : { view, result, _ in WebKitGTKHost.finish(view, result) }
+        webkit_web_view_send_message_to_page(webView, message, nil, callback, isRegion ? Unmanaged.passRetained(self).toOpaque() : nil)
     }
 
     /// Takes the extension's answer to a message of Swift's bytes, or the error in its place.

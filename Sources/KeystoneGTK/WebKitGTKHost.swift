@@ -211,6 +211,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private func webProcessDidTerminate(_ reason: UInt32) {
         relay.forgetFrames()
         runsWebProcessExtension = false
+        sharedBytes.dropWaiting()
         let reason: WebProcessTermination.Reason =
             switch reason {
             case KS_WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemoryLimit
@@ -222,6 +223,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
 
     /// A new document replaced the old one (a provisional load that fails replaces nothing).
     private func documentDidCommit() {
+        sharedBytes.dropWaiting()
         session.documentCommitted()
     }
 

@@ -98,8 +98,8 @@ package struct PageRelay {
     package static let forgottenCapability = "\u{1}forgotten"
     /// The method a console line is posted as; no method a page calls can have this name.
     package static let consoleMethod = "\u{1}console"
-    /// The method the relay asks for Swift's bytes with: then its request's number, a new line
-    /// and the ticket's address. No method a page calls can have this name.
+    /// The method the relay asks for Swift's bytes with: then its request's name (its document's
+    /// name, `.` and a count), a new line and the ticket's address. No method a page calls can have this name.
     package static let downloadMethod = "\u{1}download"
     /// The answer to a download the host sent to the web process: the bytes come to the relay
     /// from the web-process extension (`_keystoneHost.received`).
@@ -227,9 +227,11 @@ package struct PageRelay {
             return .console(level: level, text: line, frame: frame)
         }
         if method.elementsEqual(Self.downloadMethod.utf8) {
-            // A request's number is the relay's own count; an address is at most a URL's length.
-            guard let (request, address) = Self.splitLine(arguments), (1...16).contains(request.count),
-                request.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), address.count <= 2_048
+            // A request's name is the relay's own (its document's name, `.`, a count: digits,
+            // lowercase letters and dots); an address is at most a URL's length.
+            guard let (request, address) = Self.splitLine(arguments), (1...40).contains(request.count),
+                request.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: ".") }),
+                address.count <= 2_048
             else { return .answer("") }
             return .download(request: String(decoding: request, as: UTF8.self), address: String(decoding: address, as: UTF8.self), frame: frame)
         }

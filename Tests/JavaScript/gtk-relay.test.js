@@ -230,12 +230,17 @@ test('Swift\'s bytes asked for by address come from the web-process extension on
   doc.host.answerPost = () => RELAY_SETTINGS.downloadSent;
   const bytes = doc.page(`window.downloaded = window._keystoneHost.download('keystone://transfer/abc', 3)`);
   await turn();
-  assert.equal(doc.host.posts.at(-1), CAPABILITY + RELAY_SETTINGS.downloadMethod + '\n1\nkeystone://transfer/abc');
+  const [capability, method, request, address] = doc.host.posts.at(-1).split('\n');
+  assert.equal(capability + '\n' + method, CAPABILITY + RELAY_SETTINGS.downloadMethod);
+  assert.match(request, /^[0-9a-z]+\.1$/, 'the document\'s name, then the count');
+  assert.equal(address, 'keystone://transfer/abc');
+  // Bytes for a request of another document are not taken for this one's.
+  doc.page(`window._keystoneHost.received('other.1', new Uint8Array([1]))`);
   // The extension hands the bytes to the relay in the page's world.
-  doc.page(`window._keystoneHost.received('1', new Uint8Array([7, 8, 9]))`);
+  doc.page(`window._keystoneHost.received('${request}', new Uint8Array([7, 8, 9]))`);
   assert.deepEqual(Array.from(await bytes), [7, 8, 9]);
   // A request answered once is answered no more.
-  doc.page(`window._keystoneHost.received('1', new Uint8Array([1]))`);
+  doc.page(`window._keystoneHost.received('${request}', new Uint8Array([1]))`);
   assert.deepEqual(Array.from(await doc.page('window.downloaded')), [7, 8, 9]);
 });
 
@@ -253,8 +258,9 @@ test('bytes the extension could not read fail the request, and a request nobody 
   doc.host.answerPost = () => RELAY_SETTINGS.downloadSent;
   const bytes = doc.page(`window._keystoneHost.download('keystone://transfer/abc', 3)`);
   await turn();
+  const request = doc.host.posts.at(-1).split('\n')[2];
   doc.page(`window._keystoneHost.received('99', new Uint8Array([1]))`);
-  doc.page(`window._keystoneHost.received('1', null)`);
+  doc.page(`window._keystoneHost.received('${request}', null)`);
   assert.equal((await bytes).error, '');
 });
 

@@ -204,11 +204,14 @@
   // `received` as a new Uint8Array (or null, when they could not be read); a refusal comes as its
   // JSON. Resolves to the bytes, `{error}` for a refusal, or `undefined` when the host sends
   // nothing, and the page fetches the address itself.
+  // Each request is named for this document too, so bytes sent for an earlier document's request
+  // that arrive after a navigation are never taken for this one's.
   var downloads = Object.create(null), lastDownload = 0;
+  var documentName = apply(Number.prototype.toString, Math.floor(Math.random() * 0x7fffffff), [36]) + apply(Number.prototype.toString, Math.floor(Math.random() * 0x7fffffff), [36]);
   function download(address) {
     return new NewPromise(function (resolve) {
       if (!attest()) return resolve(undefined);
-      var id = toText(++lastDownload);
+      var id = documentName + '.' + ++lastDownload;
       downloads[id] = resolve;
       then(post(capability + downloadHeader + id + '\n' + toText(address)), function (answer) {
         if (answer === config.downloadSent || !downloads[id]) return;
