@@ -89,13 +89,20 @@ extension WebKitGTKHost {
             ? { view, result, data in
                 WebKitGTKHost.finish(view, result)
                 guard let data else { return }
-                let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeRetainedValue()
-                if let next = host.sharedBytes.returned() {
-                    host.send(request: next.request, size: next.size, descriptor: next.descriptor, isRegion: next.descriptor != nil)
-                }
+                Unmanaged<WebKitGTKHost>.fromOpaque(data).takeRetainedValue().sendWaiting()
             }
             : { view, result, _ in WebKitGTKHost.finish(view, result) }
         webkit_web_view_send_message_to_page(webView, message, nil, callback, isRegion ? Unmanaged.passRetained(self).toOpaque() : nil)
+    }
+
+    /// The region is the host's again: the transfers waiting for it go, each in it until one is
+    /// lent it (the rest wait for that one's answer); one whose memory could not be had goes
+    /// without, and its request fails.
+    private func sendWaiting() {
+        while let next = sharedBytes.returned() {
+            send(request: next.request, size: next.size, descriptor: next.descriptor, isRegion: next.descriptor != nil)
+            if next.descriptor != nil { return }
+        }
     }
 
     /// Takes the extension's answer to a message of Swift's bytes, or the error in its place.

@@ -30,6 +30,25 @@ async function catchTicket(count) {
   }
   return caught;
 }
+/** The window of a new iframe at `src`, once it has loaded. */
+function frameAt(src) {
+  return new Promise(function (resolve) {
+    var element = document.createElement('iframe');
+    element.onload = function () { resolve(element.contentWindow); };
+    element.src = src;
+    document.body.appendChild(element);
+  });
+}
+/** Posts `message` to `frame` and resolves to the first message that comes back. */
+function askFrame(frame, message) {
+  return new Promise(function (resolve) {
+    window.addEventListener('message', function listener(event) {
+      window.removeEventListener('message', listener);
+      resolve(event.data);
+    });
+    frame.postMessage(message, '*');
+  });
+}
 /** Which host serves the page (the demo's `host.name`); `gtk` where the page cannot ask. */
 function hostName() {
   if (hostName.value === undefined) {
