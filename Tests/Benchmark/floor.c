@@ -270,7 +270,7 @@ static char *message_text(WebKitJavascriptResult *result) {
 }
 
 /// floorExtension: a number N in, N bytes out through Keystone's web-process extension (loaded from
-/// the folder FLOOR_EXTENSIONS names), by the same mechanism as the GTK host: written into one
+/// the folder FLOOR_EXTENSIONS names), by the same mechanism as the GTK host: made, then copied into one
 /// shared memory file sealed against shrinking, reused while the extension has answered that it
 /// copied the last bytes out, and sent with the request's number in a user message; the extension
 /// copies them into a new Uint8Array and hands it to the page's `_keystoneHost.received`. The
@@ -307,10 +307,12 @@ static gboolean on_floor_extension(WebKitUserContentManager *manager, JSCValue *
         // Lent still: a memory file of its own, sealed against every change, as the host does.
         descriptor = memfd_create("floor-bytes", MFD_CLOEXEC | MFD_ALLOW_SEALING);
         ftruncate(descriptor, (off_t)count);
-        guint8 *bytes = count ? mmap(NULL, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0) : NULL;
-        if (bytes) {
-            fill_pattern(bytes, count);
-            munmap(bytes, count);
+        guint8 *mapped = count ? mmap(NULL, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0) : NULL;
+        if (mapped) {
+            guint8 *bytes = pattern(count);
+            memcpy(mapped, bytes, count);
+            g_free(bytes);
+            munmap(mapped, count);
         }
         fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
     } else {
@@ -325,7 +327,10 @@ static gboolean on_floor_extension(WebKitUserContentManager *manager, JSCValue *
             region.base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, region.fd, 0);
             region.capacity = size;
         }
-        fill_pattern(region.base, count);
+        // The bytes are the program's before they move, as an app's are: made, then copied in.
+        guint8 *bytes = pattern(count);
+        memcpy(region.base, bytes, count);
+        g_free(bytes);
         region.lent = TRUE;
         descriptor = dup(region.fd);
     }
