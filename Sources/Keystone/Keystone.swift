@@ -117,6 +117,11 @@ public final class Keystone: BridgeHub, PageConnection {
     /// how a test knows the calls have ended, without polling.
     package var runningTasks: [Task<Void, Never>] { storage.read(\.runningWorks).map(\.task) }
 
+    /// The state every part of this Keystone holds (its calls of the page, the page's calls, the
+    /// byte channel, their tasks): released only once nothing the Keystone started still runs,
+    /// which a check for leaks waits for.
+    package var sharedState: AnyObject { storage }
+
     /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
     package var openTransferCount: Int { storage.read(\.openTransferCount) }
 

@@ -9,6 +9,7 @@ import Testing
 struct OwnershipTests {
     @Test func aKeystoneAndItsPageFormNoRetainCycle() async throws {
         weak var weakKeystone: Keystone?
+        weak var weakState: AnyObject?
         weak var weakPage: InMemoryPage?
         do {
             let (keystone, page) = makeBridge()
@@ -18,9 +19,11 @@ struct OwnershipTests {
             // The task that answered may still be returning; it lets go of the Keystone when it ends.
             await untilNoCallRuns(keystone)
             weakKeystone = keystone
+            weakState = keystone.sharedState
             weakPage = page
         }
         #expect(weakPage == nil)
         #expect(weakKeystone == nil)
+        #expect(weakState == nil, "every part of the Keystone is let go")
     }
 }
