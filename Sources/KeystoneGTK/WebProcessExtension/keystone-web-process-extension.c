@@ -20,10 +20,10 @@
 #define KEYSTONE_EXTENSION_MESSAGE "keystone.extension"
 #define KEYSTONE_EXTENSION_VERSION 1
 
-// A page of the web process: its web view hears that the extension runs here. The message and its
-// parameters are floating, so sending them consumes them.
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data);
 
+// A page of the web process: its web view hears that the extension runs here. The message and its
+// parameters are floating, so sending them consumes them.
 static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer data) {
     (void)extension;
     (void)data;
@@ -66,21 +66,25 @@ static const void *map_bytes(int fd, const struct stat *status, guint64 size) {
 // The bytes of `fd` as a new Uint8Array of `context` (memory JSC allocated: a typed array over
 // memory of another's would be refused by the web process's gigacage), or NULL when the memory
 // is not what the message says: sealed so that it cannot shrink under the mapping, and holding at
-// least `size` bytes.
+// least `size` bytes. The host's region (which it may write again, so not sealed against writing)
+// stays mapped; a file of one transfer's own is let go at once.
 static JSCValue *copy_bytes(JSCContext *context, int fd, guint64 size) {
     struct stat status;
     int seals = fcntl(fd, F_GET_SEALS);
     if (size > KEYSTONE_BYTES_LIMIT || seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &status) != 0 || (guint64)status.st_size < size) return 0;
     JSCValue *array = jsc_value_new_typed_array(context, KS_JSC_TYPED_ARRAY_UINT8, (gsize)size);
     if (!array || size == 0) return array;
-    const void *source = map_bytes(fd, &status, size);
+    int is_region = !(seals & F_SEAL_WRITE);
+    const void *source = is_region ? map_bytes(fd, &status, size) : mmap(0, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+    if (source == MAP_FAILED) source = 0;
     gsize length = 0;
     void *target = jsc_value_typed_array_get_data(array, &length);
+    if (source && target && length == size) memcpy(target, source, (size_t)size);
+    if (source && !is_region) munmap((void *)source, (size_t)size);
     if (!source || !target || length != size) {
         g_object_unref(array);
         return 0;
     }
-    memcpy(target, source, (size_t)size);
     return array;
 }
 
