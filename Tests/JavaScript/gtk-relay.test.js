@@ -268,3 +268,26 @@ test('the extension\'s receiver cannot be replaced by the page', () => {
   const doc = makeDocument();
   assert.throws(() => doc.page(`'use strict'; window._keystoneHost.received = function () {}`));
 });
+
+test('the page\'s own buffer for a request is handed to the extension, and the bytes come back as a view of it', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => RELAY_SETTINGS.downloadSent;
+  const bytes = doc.page(`window.into = new Uint8Array(8); window._keystoneHost.download('keystone://transfer/abc', 3, window.into)`);
+  await turn();
+  const request = doc.host.posts.at(-1).split('\n')[2];
+  assert.equal(doc.page(`window._keystoneHost.target('${request}') === window.into`), true);
+  // The extension writes into it and hands it back.
+  doc.page(`window.into.set([4, 5, 6]); window._keystoneHost.received('${request}', window.into)`);
+  const view = await bytes;
+  assert.deepEqual(Array.from(view), [4, 5, 6]);
+  assert.equal(doc.page(`window.into.buffer`), view.buffer);
+});
+
+test('a buffer too small for the bytes is not handed over', async () => {
+  const doc = makeDocument();
+  doc.host.answerPost = () => RELAY_SETTINGS.downloadSent;
+  doc.page(`window._keystoneHost.download('keystone://transfer/abc', 9, new Uint8Array(8))`);
+  await turn();
+  const request = doc.host.posts.at(-1).split('\n')[2];
+  assert.equal(doc.page(`window._keystoneHost.target('${request}')`), undefined);
+});

@@ -353,3 +353,30 @@ test('whatever throws on the way to a result\'s bytes fails the call rather than
   })()`);
   await assert.rejects(page.window.dsBridge.invoke('make', 4), /caught/);
 });
+
+test('a result\'s bytes go into the page\'s own buffer when they fit, each part a view of its place', async () => {
+  const page = await readyPage();
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));
+  page.native.async.pair = (_, reply) => reply.parts({ a: MARKER + '0', b: MARKER + '1' }, [new Uint8Array([1, 2]), new Uint8Array([3, 4, 5])]);
+  const into = page.evaluate('new Uint8Array(16)');
+  const made = await page.window.dsBridge.invoke('make', 10, { into });
+  assert.equal(made.buffer, into.buffer);
+  assert.deepEqual(Array.from(into.subarray(0, 10)), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  const pair = await page.window.dsBridge.invoke('pair', 0, { into });
+  assert.deepEqual([Array.from(pair.a), Array.from(pair.b)], [[1, 2], [3, 4, 5]]);
+  assert.equal(pair.a.buffer, into.buffer);
+  assert.equal(pair.b.byteOffset - into.byteOffset, 2, 'each part a view of its place');
+  // Too large for the buffer: a new array.
+  const other = await page.window.dsBridge.invoke('make', 20, { into });
+  assert.notEqual(other.buffer, into.buffer);
+  assert.equal(other.length, 20);
+});
+
+test('without a byte channel the base64 parts go into the page\'s buffer the same way', async () => {
+  const page = await readyPage(false);
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));
+  const into = page.evaluate('new Uint8Array(8)');
+  const made = await page.window.dsBridge.invoke('make', 5, { into });
+  assert.equal(made.buffer, into.buffer);
+  assert.deepEqual(Array.from(made), [0, 1, 2, 3, 4]);
+});

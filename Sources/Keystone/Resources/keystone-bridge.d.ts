@@ -27,6 +27,11 @@ export interface CallOptions {
    *  each chunk of a result's bytes as it is fetched) and always once at the end, `moved` equal to
    *  `total`. A ReadableStream's `total` is undefined until its end. */
   onProgress?: (moved: number, total: number | undefined) => void;
+  /** `invoke` only: a buffer of the page's own for the result's bytes. When all of them fit, they
+   *  are written into it from its start, and each `Uint8Array` in the result is a view of its place
+   *  there; otherwise the result gets new arrays, as without it. On WebKitGTK the host's web-process
+   *  extension copies Swift's bytes straight into it. */
+  into?: Uint8Array;
 }
 
 /** A synchronous page handler; it may return a Promise, which is answered when it settles. */

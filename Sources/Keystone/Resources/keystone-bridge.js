@@ -183,38 +183,57 @@
 
   /** The parts of a message from native, `{marker, sizes, ticket}` or `{marker, sizes, base64}`:
    *  fetched from the byte channel with the ticket, or read from the message; each a Uint8Array. */
-  function fetchParts(parts, signal, progress) {
+  function fetchParts(parts, signal, progress, into) {
     var sizes = Array.isArray(parts.sizes) ? parts.sizes : [];
     if (Array.isArray(parts.base64)) {
       return new Promise(function (resolve) {
         var decoded = parts.base64.map(fromBase64), total = 0;
         for (var i = 0; i < decoded.length; i++) total += decoded[i].length;
         if (progress) progress(total, total);
-        resolve(decoded);
+        if (!fits(into, total)) return resolve(decoded);
+        // Into the page's buffer, each part a view of its place there.
+        var views = [], at = 0;
+        for (var k = 0; k < decoded.length; k++) {
+          into.set(decoded[k], at);
+          views.push(into.subarray(at, at + decoded[k].length));
+          at += decoded[k].length;
+        }
+        resolve(views);
       });
     }
     var total = 0;
     for (var i = 0; i < sizes.length; i++) total += sizes[i];
+    if (!fits(into, total)) into = null;
     // Whatever fails on the way (a page script's own String, say) fails the call, never leaves it waiting.
-    return new Promise(function (resolve) { resolve(fetchBytes(String(parts.ticket), total, signal, progress)); }).then(function (bytes) {
+    return new Promise(function (resolve) { resolve(fetchBytes(String(parts.ticket), total, signal, progress, into)); }).then(function (bytes) {
+      if (into && bytes.buffer !== into.buffer) {
+        into.set(bytes);
+        bytes = into.subarray(0, total);
+      }
       if (sizes.length === 1) return [bytes];
       var out = [], at = 0;
       for (var k = 0; k < sizes.length; k++) {
-        out.push(bytes.slice(at, at + sizes[k]));
+        out.push(into ? bytes.subarray(at, at + sizes[k]) : bytes.slice(at, at + sizes[k]));
         at += sizes[k];
       }
       return out;
     });
   }
 
+  /** Whether the page's buffer `into` holds `total` bytes. */
+  function fits(into, total) {
+    return into instanceof Uint8Array && into.length >= total;
+  }
+
   /** The bytes of a message's parts from the byte channel: a Uint8Array of `size` bytes. With
    *  `progress`, the bytes are read as they come, and it hears how many have, and always once at
    *  the end. */
-  function fetchBytes(source, size, signal, progress) {
+  function fetchBytes(source, size, signal, progress, into) {
     if (!host || typeof host.download !== 'function') return fetchFrom(source, size, signal, progress);
     // A host that can hand Swift's bytes to the page itself (WebKitGTK's, through its web-process
-    // extension) does; where it cannot, they are fetched from the address.
-    return new Promise(function (resolve) { resolve(host.download(source, size)); }).then(function (outcome) {
+    // extension) does, into the page's buffer when it has one; where it cannot, they are fetched
+    // from the address.
+    return new Promise(function (resolve) { resolve(host.download(source, size, into || undefined)); }).then(function (outcome) {
       if (outcome === undefined) return fetchFrom(source, size, signal, progress);
       if (outcome instanceof Uint8Array && outcome.length === size) {
         if (progress) progress(size, size);
@@ -368,6 +387,7 @@
     this.onAbort = null;
     this.progress = null;
     this.sending = null; // the bytes of the call's parts in all, while they are being sent
+    this.into = null; // the page's buffer the result's bytes go into, when they fit (`invoke`'s `into`)
     this.name = openCallback(this);
   }
 
@@ -425,7 +445,7 @@
     var call = this;
     if (this.finished) return Promise.resolve();
     var progress = this.progress && function (moved, total) { call.report(moved, total); };
-    return fetchParts(message.parts, this.signal, progress).then(function (parts) {
+    return fetchParts(message.parts, this.signal, progress, this.into).then(function (parts) {
       call.result(placeParts(message.value, String(message.parts.marker), parts));
       if (message.complete) call.end();
     }, function (error) {
@@ -946,8 +966,9 @@
     /** A Promise of the result of any native method; rejects with an Error carrying `code`. */
     invoke: function (method, data, options) {
       var signal = options && options.signal, progress = options && options.onProgress;
+      var into = options && options.into instanceof Uint8Array ? options.into : null;
       return new Promise(function (resolve, reject) {
-        startCall(method, data, signal, new PromiseSink(method, data, resolve, reject), progress);
+        startCall(method, data, signal, new PromiseSink(method, data, resolve, reject), progress).into = into;
       });
     },
 

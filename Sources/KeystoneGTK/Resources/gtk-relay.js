@@ -201,18 +201,20 @@
   }
   // Swift's bytes, asked for by their ticket's address: where the host runs its web-process
   // extension it sends them there (answering `downloadSent`), and the extension hands them to
-  // `received` as a new Uint8Array (or null, when they could not be read); a refusal comes as its
-  // JSON. Resolves to the bytes, `{error}` for a refusal, or `undefined` when the host sends
-  // nothing, and the page fetches the address itself.
-  // Each request is named for this document too, so bytes sent for an earlier document's request
-  // that arrive after a navigation are never taken for this one's.
-  var downloads = Object.create(null), lastDownload = 0;
+  // `received` as a new Uint8Array, or in the page's own buffer `into` when they fit (the extension
+  // asks for it with `target`), or null when they could not be read; a refusal comes as its JSON.
+  // Resolves to the bytes, `{error}` for a refusal, or `undefined` when the host sends nothing, and
+  // the page fetches the address itself. Each request is named for this document too, so bytes
+  // sent for an earlier document's request that arrive after a navigation are never taken for
+  // this one's.
+  var downloads = Object.create(null), lastDownload = 0, subarray = Uint8Array.prototype.subarray;
   var documentName = apply(Number.prototype.toString, Math.floor(Math.random() * 0x7fffffff), [36]) + apply(Number.prototype.toString, Math.floor(Math.random() * 0x7fffffff), [36]);
-  function download(address) {
+  function download(address, size, into) {
     return new NewPromise(function (resolve) {
       if (!attest()) return resolve(undefined);
       var id = documentName + '.' + ++lastDownload;
-      downloads[id] = resolve;
+      var target = into instanceof Uint8Array && into.length >= size ? into : null;
+      downloads[id] = { resolve: resolve, size: size, into: target };
       then(post(capability + downloadHeader + id + '\n' + toText(address)), function (answer) {
         if (answer === config.downloadSent || !downloads[id]) return;
         delete downloads[id];
@@ -220,13 +222,18 @@
       });
     });
   }
-  function received(id, bytes) {
-    var resolve = downloads[toText(id)];
-    if (!resolve) return;
-    delete downloads[toText(id)];
-    resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
+  function target(id) {
+    var waiting = downloads[toText(id)];
+    return waiting && waiting.into ? waiting.into : undefined;
   }
-  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, received: received }) });
+  function received(id, bytes) {
+    var waiting = downloads[toText(id)];
+    if (!waiting) return;
+    delete downloads[toText(id)];
+    if (bytes !== null && bytes === waiting.into) return waiting.resolve(apply(subarray, bytes, [0, waiting.size]));
+    waiting.resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
+  }
+  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, target: target, received: received }) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
   if (config.relaysConsole) ['log', 'info', 'warn', 'error'].forEach(function (level) {

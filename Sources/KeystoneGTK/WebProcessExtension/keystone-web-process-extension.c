@@ -63,49 +63,77 @@ static const void *map_bytes(int fd, const struct stat *status, guint64 size) {
     return base;
 }
 
-// The bytes of `fd` as a new Uint8Array of `context` (memory JSC allocated: a typed array over
-// memory of another's would be refused by the web process's gigacage), or NULL when the memory
-// is not what the message says: sealed so that it cannot shrink under the mapping, and holding at
-// least `size` bytes. The host's region (which it may write again, so not sealed against writing)
-// stays mapped; a file of one transfer's own is let go at once.
-static JSCValue *copy_bytes(JSCContext *context, int fd, guint64 size) {
+// The bytes of `fd` in `into` (the page's own Uint8Array, when it has one that holds them) or a
+// new Uint8Array of `context` (memory JSC allocated: a typed array over memory of another's would
+// be refused by the web process's gigacage); NULL when the memory is not what the message says:
+// sealed so that it cannot shrink under the mapping, and holding at least `size` bytes. The host's
+// region (which it may write again, so not sealed against writing) stays mapped; a file of one
+// transfer's own is let go at once. The array returned is the caller's to release.
+static JSCValue *copy_bytes(JSCContext *context, int fd, guint64 size, JSCValue *into) {
     struct stat status;
     int seals = fcntl(fd, F_GET_SEALS);
     if (size > KEYSTONE_BYTES_LIMIT || seals < 0 || !(seals & F_SEAL_SHRINK) || fstat(fd, &status) != 0 || (guint64)status.st_size < size) return 0;
-    JSCValue *array = jsc_value_new_typed_array(context, KS_JSC_TYPED_ARRAY_UINT8, (gsize)size);
+    gsize length = 0;
+    void *target = into ? jsc_value_typed_array_get_data(into, &length) : 0;
+    JSCValue *array = 0;
+    if (target && length >= size) {
+        array = into;
+        g_object_ref(into);
+    } else {
+        array = jsc_value_new_typed_array(context, KS_JSC_TYPED_ARRAY_UINT8, (gsize)size);
+        target = array ? jsc_value_typed_array_get_data(array, &length) : 0;
+    }
     if (!array || size == 0) return array;
     int is_region = !(seals & F_SEAL_WRITE);
     const void *source = is_region ? map_bytes(fd, &status, size) : mmap(0, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
     if (source == MAP_FAILED) source = 0;
-    gsize length = 0;
-    void *target = jsc_value_typed_array_get_data(array, &length);
-    if (source && target && length == size) memcpy(target, source, (size_t)size);
+    if (source && target && length >= size) memcpy(target, source, (size_t)size);
     if (source && !is_region) munmap((void *)source, (size_t)size);
-    if (!source || !target || length != size) {
+    if (!source || !target || length < size) {
         g_object_unref(array);
         return 0;
     }
     return array;
 }
 
-// Hands `bytes` (or null, when they could not be read) to the main frame's relay in the page's
-// world: `_keystoneHost.received(request, bytes)`, which resolves the request it made. The relay's
-// `_keystoneHost` cannot be replaced by a page script; a document without it (another page by now)
-// takes nothing.
-static void hand_over(JSCContext *context, const char *request, JSCValue *bytes) {
+// The relay's `_keystoneHost`, the object the page's world reaches the host through: it cannot be
+// replaced by a page script. NULL in a document without it (another page by now).
+static JSCValue *relay_of(JSCContext *context) {
     JSCValue *host = jsc_context_get_value(context, "_keystoneHost");
-    if (host && jsc_value_is_object(host)) {
-        JSCValue *received = jsc_value_object_get_property(host, "received");
-        if (received && jsc_value_is_function(received)) {
-            JSCValue *arguments[2] = {jsc_value_new_string(context, request), bytes ? bytes : jsc_value_new_null(context)};
-            JSCValue *result = jsc_value_function_callv(received, 2, arguments);
-            if (result) g_object_unref(result);
-            g_object_unref(arguments[0]);
-            if (!bytes) g_object_unref(arguments[1]);
-        }
-        if (received) g_object_unref(received);
-    }
+    if (host && jsc_value_is_object(host)) return host;
     if (host) g_object_unref(host);
+    return 0;
+}
+
+// Calls the relay's `name` with `request` and, unless NULL, `value`; its result, or NULL.
+static JSCValue *call_relay(JSCContext *context, JSCValue *host, const char *name, const char *request, JSCValue *value) {
+    JSCValue *function = jsc_value_object_get_property(host, name), *result = 0;
+    if (function && jsc_value_is_function(function)) {
+        JSCValue *arguments[2] = {jsc_value_new_string(context, request), value};
+        result = jsc_value_function_callv(function, value ? 2 : 1, arguments);
+        g_object_unref(arguments[0]);
+    }
+    if (function) g_object_unref(function);
+    return result;
+}
+
+// The page's own buffer for `request`, when the relay has one (`_keystoneHost.target`): a
+// Uint8Array, or NULL.
+static JSCValue *page_buffer(JSCContext *context, JSCValue *host, const char *request) {
+    JSCValue *into = host ? call_relay(context, host, "target", request, 0) : 0;
+    if (into && jsc_value_is_typed_array(into) && jsc_value_typed_array_get_type(into) == KS_JSC_TYPED_ARRAY_UINT8) return into;
+    if (into) g_object_unref(into);
+    return 0;
+}
+
+// Hands `bytes` (or null, when they could not be read) to the main frame's relay in the page's
+// world: `_keystoneHost.received(request, bytes)`, which resolves the request it made.
+static void hand_over(JSCContext *context, JSCValue *host, const char *request, JSCValue *bytes) {
+    if (!host) return;
+    JSCValue *value = bytes ? bytes : jsc_value_new_null(context);
+    JSCValue *result = call_relay(context, host, "received", request, value);
+    if (result) g_object_unref(result);
+    if (!bytes) g_object_unref(value);
 }
 
 // A message from the page's web view: Swift's bytes for a request of the main frame's relay.
@@ -122,12 +150,17 @@ static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message
     }
     GVariant *request = g_variant_get_child_value(parameters, 0), *size = g_variant_get_child_value(parameters, 1);
     int fd = descriptors && g_unix_fd_list_get_length(descriptors) == 1 ? g_unix_fd_list_get(descriptors, 0, 0) : -1;
+    const char *named = g_variant_get_string(request, 0);
     JSCContext *context = webkit_frame_get_js_context(webkit_web_page_get_main_frame(page));
-    JSCValue *bytes = fd >= 0 ? copy_bytes(context, fd, g_variant_get_uint64(size)) : 0;
+    JSCValue *host = relay_of(context);
+    JSCValue *into = page_buffer(context, host, named);
+    JSCValue *bytes = fd >= 0 ? copy_bytes(context, fd, g_variant_get_uint64(size), into) : 0;
     // The bytes are copied out: the host may write its region again.
     webkit_user_message_send_reply(message, webkit_user_message_new(KEYSTONE_BYTES_MESSAGE, 0));
-    hand_over(context, g_variant_get_string(request, 0), bytes);
+    hand_over(context, host, named, bytes);
     if (bytes) g_object_unref(bytes);
+    if (into) g_object_unref(into);
+    if (host) g_object_unref(host);
     g_object_unref(context);
     if (fd >= 0) close(fd);
     g_variant_unref(request);

@@ -47,6 +47,8 @@ extern guint64 g_variant_get_uint64(GVariant *value);
 extern void g_variant_unref(GVariant *value);
 
 // gobject/gobject.h
+// Parenthesised: GObject's header also defines it as a macro.
+extern gpointer (g_object_ref)(gpointer object);
 extern void g_object_unref(gpointer object);
 
 // gio/gunixfdlist.h
@@ -73,6 +75,8 @@ extern JSCValue *jsc_context_get_value(JSCContext *context, const char *name);
 extern JSCValue *jsc_value_object_get_property(JSCValue *value, const char *name);
 extern gboolean jsc_value_is_function(JSCValue *value);
 extern gboolean jsc_value_is_object(JSCValue *value);
+extern gboolean jsc_value_is_typed_array(JSCValue *value);
+extern unsigned int jsc_value_typed_array_get_type(JSCValue *value);
 extern JSCValue *jsc_value_new_null(JSCContext *context);
 extern JSCValue *jsc_value_function_callv(JSCValue *value, guint n_parameters, JSCValue **parameters);
 extern JSCValue *jsc_value_new_string(JSCContext *context, const char *string);
