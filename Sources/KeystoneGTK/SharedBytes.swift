@@ -22,7 +22,7 @@ final class SharedBytes {
     private var mapped: UnsafeMutableRawPointer?
     private var capacity = 0
     /// Whether the region is the extension's, until it answers.
-    private(set) var isLent = false
+    private var isLent = false
     /// Transfers that wait for the region, which holds them without growing: each goes once the
     /// extension has answered for the one before.
     private var waiting: [(request: String, bytes: Data)] = []

@@ -54,7 +54,7 @@ struct InboundCallRunner {
                 return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
-            let error = InboundCalls.bridgeError(error, calling: call.name)
+            let error = Self.bridgeError(error, calling: call.name)
             if isAnsweredLater, let callback = call.callback {
                 inbound.storage.send(.failure(callback: callback, error: error), to: pageLoad)
                 return .accepted
@@ -185,7 +185,7 @@ struct InboundCallRunner {
             case .callback(let callback, let pageLoad):
                 inbound.storage.send(.failure(callback: callback, error: BridgeError(error)), to: pageLoad)
             case .dropped(let name):
-                inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(InboundCalls.bridgeError(error, calling: name))")
+                inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Self.bridgeError(error, calling: name))")
             }
         }
     }
@@ -214,5 +214,11 @@ struct InboundCallRunner {
         }
         guard case .callback(let callback, let pageLoad) = destination else { return }
         inbound.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: pageLoad)
+    }
+
+    /// An error from dispatching as the page receives it: a bad argument names the method.
+    static func bridgeError(_ error: any Error, calling name: MethodName) -> BridgeError {
+        guard let invalid = error as? InvalidArgument else { return BridgeError(error) }
+        return BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(invalid.reason)")
     }
 }

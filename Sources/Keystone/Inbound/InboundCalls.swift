@@ -171,12 +171,6 @@ final class InboundCalls: Sendable {
         storage.send(result.message(to: callback, complete: true), to: pageLoad)
         return .accepted
     }
-
-    /// An error from dispatching as the page receives it: a bad argument names the method.
-    static func bridgeError(_ error: any Error, calling name: MethodName) -> BridgeError {
-        guard let invalid = error as? InvalidArgument else { return BridgeError(error) }
-        return BridgeError(code: .invalidArgument, message: "invalid argument for \"\(name)\": \(invalid.reason)")
-    }
 }
 
 extension InboundCalls: ByteCallRunner {
