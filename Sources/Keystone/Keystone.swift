@@ -222,6 +222,29 @@ public final class Keystone: BridgeHub, PageConnection {
         try outbound.emit(name, value, to: nil)
     }
 
+    /// The page's handlers in `frame`, for the current page load: the main frame's, or those of a
+    /// subframe document the host delivers to (``CallerFrame/document``, as a call of the frame's
+    /// reported it, or one of ``subframes``). What is sent through it fails with `pageGone` once
+    /// that page load or document has gone, instead of reaching the next; a call of a subframe
+    /// document that has not registered its handlers fails at once. A method's `context.page` is
+    /// this for the frame that called.
+    ///
+    /// ```swift
+    /// for frame in keystone.subframes {
+    ///     try keystone.page(frame).emit("theme", "dark")
+    /// }
+    /// ```
+    /// A subframe the host names no document for cannot be reached: everything sent fails with
+    /// `notAllowed`.
+    public func page(_ frame: CallerFrame) -> any PageConnection {
+        guard frame.isReachable else { return UnreachableFrame() }
+        return PageLoadConnection(calls: outbound, pageLoad: pageLoad, frame: frame.subframeDocument)
+    }
+
+    /// The subframe documents of the current page load whose handlers Swift can call: those that
+    /// have called and registered their handlers, on a host that delivers to subframes.
+    public var subframes: [CallerFrame] { storage.read(\.subframes.readyFrames) }
+
     // MARK: The byte channel
 
     public func serveBytes(over transport: any ByteTransport) {
@@ -255,6 +278,10 @@ public final class Keystone: BridgeHub, PageConnection {
         unload.cancelled.forEach { $0.cancel() }
         let gone = BridgeError(code: .pageGone, message: "the page was unloaded before it answered")
         unload.failed.forEach { $0.fail(gone) }
+    }
+
+    public func frameDidUnload(_ document: FrameDocument) {
+        storage.frameDidUnload(document)
     }
 
     /// Whether the current page's runtime has initialized (`_dsb.dsinit`): its handlers are

@@ -12,6 +12,10 @@ public protocol HostEngine: AnyObject, Sendable {
     /// value over that many bytes is refused before it is converted; with none, the value is not
     /// read at all (`completion` gets `nil`).
     func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void)
+    /// Evaluates `script` in the subframe document `frame` (``CallerFrame/document`` of a call the
+    /// host reported) now, or drops it when that document has gone; calls `done` once either way.
+    /// An engine that names no subframe documents is handed none; the default drops the script.
+    func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void)
     /// Runs `work` on the engine's thread after `delay` (zero: after what already waits there, in
     /// order), or `dropped` when it never will (the engine's loop went away).
     func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void)
@@ -21,6 +25,12 @@ public protocol HostEngine: AnyObject, Sendable {
     func report(_ termination: WebProcessTermination)
 }
 
+extension HostEngine {
+    public func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void) {
+        done()
+    }
+}
+
 /// What a host decides, carried out the same way for every host: a host turns each engine event
 /// into one call of its session, and the session answers with engine calls through the host's
 /// ``HostEngine``. Used on the engine's thread only, except ``evaluate(_:done:)``, which hops there.
@@ -28,7 +38,8 @@ public protocol HostEngine: AnyObject, Sendable {
 /// - **Batches.** A batch goes to the page in its dialect (DSBridge's scripts, or
 ///   WebViewJavascriptBridge's messages), through the engine's thread in the order the evaluator
 ///   handed it over, only while its page load is the hub's current one, and guarded to run only in
-///   that page load's document (``HostCore/guarded(_:)``).
+///   that page load's document (``HostCore/guarded(_:)``); a batch for a subframe document runs
+///   in that document, which the engine checks is still there.
 /// - **Documents and terminations**, as ``HostCore`` decides: a page load that ends reaches the hub
 ///   and the dialect; a reload is scheduled on the engine's thread, backing off.
 /// - **Signals.** A navigation the dialect uses as a signal is cancelled, and answered as the dialect
@@ -86,10 +97,12 @@ public final class HostSession: @unchecked Sendable {
         // Always through the engine's thread, even from it: the batches keep their order. There the
         // batch is dropped if its page load has gone (page changes reach the hub on that thread too,
         // so this is where the engine would run it).
+        let frame = batch.frame
         engine.runLater(
             after: .zero,
             { [self] in
                 guard pageLoad == hub.pageLoad, let engine = self.engine else { return done() }
+                if let frame { return engine.evaluate(script, in: frame, done: done) }
                 engine.evaluate(core.guarded(script), valueLimit: nil) { _ in done() }
             }, dropped: done)
     }

@@ -50,8 +50,18 @@ extension InMemoryPage {
     // MARK: EvaluationTarget
 
     public func evaluate(_ batch: ScriptBatch) {
-        // As a web view host does: a batch made for a page load that has gone runs nowhere.
+        // As a web view host does: a batch made for a page load that has gone runs nowhere, and one
+        // for a subframe document runs in that document, or nowhere once it has gone.
         guard batch.pageLoad == hub.pageLoad else { return }
+        if let document = batch.frame {
+            state.withLock { $0.subframes[document]?.page }?.receive(batch)
+            return
+        }
+        receive(batch)
+    }
+
+    /// Takes a batch bound for this page's own document.
+    private func receive(_ batch: ScriptBatch) {
         let met = state.withLock { state in
             state.batches.append(batch)
             guard !state.receiptWaiters.isEmpty else { return [CheckedContinuation<Void, Never>]() }

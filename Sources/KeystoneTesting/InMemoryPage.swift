@@ -72,16 +72,31 @@ public final class InMemoryPage: EvaluationTarget {
         /// The tokens of the documents this page has had, in order; the last is the current one's.
         var documents: [String] = ["document-1"]
         var lastDocument = 1
+        /// The frame every call of this page reports; a subframe's names its current document.
+        var frame: CallerFrame
+        /// The subframes of this page whose documents batches reach, by document: held weakly,
+        /// as each holds its page.
+        var subframes: [FrameDocument: Subframe] = [:]
+        /// The number of the last subframe document this page named.
+        var lastFrameDocument: UInt64 = 0
     }
 
     /// The hub this page talks to.
     public let hub: any BridgeHub
     /// The page-side script this page behaves like.
     public let runtime: PageRuntime
-    /// The frame every call of this page reports, as a host would learn it from the engine.
-    public let frame: CallerFrame
+    /// The frame every call of this page reports, as a host would learn it from the engine. A
+    /// subframe's (``addSubframe(origin:runtime:)``) names its current document.
+    public var frame: CallerFrame { state.withLock(\.frame) }
     let serializer: any JSONSerializer
-    let state = Locked(State())
+    let state: Locked<State>
+    /// The page a subframe belongs to; `nil` for a page of its own.
+    private let parent: InMemoryPage?
+
+    /// A subframe, held weakly by its page.
+    struct Subframe {
+        weak var page: InMemoryPage?
+    }
     /// What a host decides of this page's documents and web process, as every host does: the real
     /// hosts' session, over an engine that runs nothing.
     private let session: HostSession
@@ -102,14 +117,58 @@ public final class InMemoryPage: EvaluationTarget {
     ) {
         self.hub = hub
         self.runtime = runtime
-        self.frame = frame
+        state = Locked(State(frame: frame))
         self.serializer = serializer
         session = HostSession(everyOriginOf: hub, options: HostOptions())
+        parent = nil
         session.engine = engine
         session.documentCommitted()
         session.documentReported("start document-1", from: .mainFrame)
         hub.attach(to: self)
         if runtime == .keystone, servesBytes { session.serveBytes(over: URLSchemeTransport.keystone, isSecure: true) }
+    }
+
+    /// A subframe of `parent`, as its host reports it: a frame of `origin` whose document the host
+    /// delivers to. It shares its page's byte channel and page load.
+    private init(subframeOf parent: InMemoryPage, frame: CallerFrame, runtime: PageRuntime) {
+        hub = parent.hub
+        self.runtime = runtime
+        state = Locked(State(frame: frame))
+        serializer = parent.serializer
+        session = HostSession(everyOriginOf: parent.hub, options: HostOptions())
+        self.parent = parent
+    }
+
+    // MARK: Subframes
+
+    /// Adds a subframe of `origin` (`nil`: an opaque origin) to the page, whose document the host
+    /// delivers to, as the WebKitGTK host does through Keystone's web-process extension: its
+    /// asynchronous calls are answered in it, it answers Swift's calls made to it
+    /// (`Keystone/page(_:)`), and its document goes when it navigates (``navigate()``) or is removed
+    /// (``remove()``). Its calls report a subframe of `origin` with its document, which the call
+    /// policy must admit (`DefaultCallPolicy/allowsSubframes`). Call ``initialize()`` on it as on
+    /// a page.
+    public func addSubframe(origin: String?, runtime: PageRuntime = .keystone) -> InMemoryPage {
+        state.withLock { state in
+            let document = Self.nextDocument(&state)
+            let frame = CallerFrame(isMainFrame: false, origin: origin, document: document)
+            let subframe = InMemoryPage(subframeOf: self, frame: frame, runtime: runtime)
+            state.subframes[document] = Subframe(page: subframe)
+            return subframe
+        }
+    }
+
+    /// Removes this subframe from its page: its document goes, as its host reports
+    /// (`BridgeHub/frameDidUnload(_:)`), and nothing more reaches it. A page of its own stays.
+    public func remove() {
+        guard let parent, let document = frame.document else { return }
+        _ = parent.state.withLock { $0.subframes.removeValue(forKey: document) }
+        hub.frameDidUnload(document)
+    }
+
+    private static func nextDocument(_ state: inout State) -> FrameDocument {
+        state.lastFrameDocument += 1
+        return FrameDocument(rawValue: state.lastFrameDocument)
     }
 
     /// Whether the hub told the page, when it announced itself, that it has a byte channel: the
@@ -174,6 +233,22 @@ public final class InMemoryPage: EvaluationTarget {
     /// the page fail with `pageGone`, its running calls are cancelled, and Swift's calls from now on
     /// wait for the next ``initialize()``, which stands for the new document's.
     public func navigate() {
+        if let parent, let old = frame.document {
+            // A subframe: its document goes, and the next one is another the host names.
+            let document = parent.state.withLock { parentState in
+                parentState.subframes[old] = nil
+                let document = Self.nextDocument(&parentState)
+                parentState.subframes[document] = Subframe(page: self)
+                return document
+            }
+            hub.frameDidUnload(old)
+            state.withLock { state in
+                state.frame.document = document
+                state.isInitialized = false
+                state.callbacks.removeAll()
+            }
+            return
+        }
         changeDocument {
             let token = state.withLock { state in
                 state.lastDocument += 1

@@ -22,19 +22,19 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func anIsolatedMessageGoesOutAtOnce() {
-        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         #expect(target.received == [ScriptBatch(messages: [message(1)])])
         clock.advance(by: .milliseconds(50))
-        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         #expect(target.received.count == 2)
     }
 
     @Test func messagesInsideTheWindowAreCoalescedIntoOneEvaluationAtItsEnd() async {
-        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         clock.advance(by: .milliseconds(10))
-        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         clock.advance(by: .milliseconds(20))
-        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         clock.advance(by: .milliseconds(19))  // 49 ms after the first flush
         #expect(target.received.count == 1)
         clock.advance(by: .milliseconds(1))
@@ -43,11 +43,11 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func theWindowRestartsFromTheCoalescedFlush() async {
-        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
-        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first, frame: nil)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         clock.advance(by: .milliseconds(50))
         _ = await target.waitForBatches(2)
-        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first)  // 0 ms after the second flush: waits
+        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first, frame: nil)  // 0 ms after the second flush: waits
         #expect(target.received.count == 2)
         clock.advance(by: .milliseconds(50))
         let batches = await target.waitForBatches(3)
@@ -55,19 +55,19 @@ struct BatchingEvaluatorTests {
     }
 
     @Test func discardingDropsWhatWaitsForTheWindow() async {
-        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)
-        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)  // inside the window: waits
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first, frame: nil)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first, frame: nil)  // inside the window: waits
         evaluator.discardQueued()
-        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         clock.advance(by: .milliseconds(50))
         let batches = await target.waitForBatches(2)
         #expect(batches == [ScriptBatch(messages: [message(1)]), ScriptBatch(messages: [message(3)])])
     }
 
     @Test func writesEachBatchForTheRuntimeItsMessagesWereSentFor() async {
-        evaluator.send([message(1)], runtime: .keystone, pageLoad: .first)
-        evaluator.send([message(2)], runtime: .keystone, pageLoad: .first)
-        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(1)], runtime: .keystone, pageLoad: .first, frame: nil)
+        evaluator.send([message(2)], runtime: .keystone, pageLoad: .first, frame: nil)
+        evaluator.send([message(3)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         clock.advance(by: .milliseconds(50))
         let batches = await target.waitForBatches(3)
         #expect(
@@ -84,12 +84,12 @@ struct BatchingEvaluatorTests {
         evaluator.attach(to: replacement!)
         replacement = nil
         #expect(weakReplacement == nil)  // the evaluator kept no strong reference
-        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first)  // no target: dropped
+        evaluator.send([message(1)], runtime: .dsbridge, pageLoad: .first, frame: nil)  // no target: dropped
         #expect(target.received.isEmpty)  // not delivered to the target it replaced either
         let next = RecordingTarget()
         evaluator.attach(to: next)
         clock.advance(by: .milliseconds(50))
-        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first)
+        evaluator.send([message(2)], runtime: .dsbridge, pageLoad: .first, frame: nil)
         #expect(next.received == [ScriptBatch(messages: [message(2)])])
     }
 
@@ -99,7 +99,7 @@ struct BatchingEvaluatorTests {
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<8 {
                 group.addTask {
-                    for n in 0..<200 { evaluator.send([message(sender * 1000 + n)], runtime: .dsbridge, pageLoad: .first) }
+                    for n in 0..<200 { evaluator.send([message(sender * 1000 + n)], runtime: .dsbridge, pageLoad: .first, frame: nil) }
                 }
             }
         }

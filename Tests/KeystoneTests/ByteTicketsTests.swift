@@ -32,7 +32,7 @@ struct ByteTicketsTests {
 
     /// A ticket of `callback`'s: for a stream of up to 1 MiB from the page, or for `holding` bytes
     /// of parts to it.
-    func ticket(_ callback: String = "dscb1", _ way: Way = .toSwift, origin: String? = nil, holding: Int = 0) -> ByteTicket {
+    func ticket(_ callback: PageCallback = "dscb1", _ way: Way = .toSwift, origin: String? = nil, holding: Int = 0) -> ByteTicket {
         switch way {
         case .toSwift: ByteTicket(pageLoad: load, owner: .pageCall(callback), payload: .stream(ByteStream([])), maximumBytes: 1 << 20, origin: origin)
         case .toPage: ByteTicket(pageLoad: load, owner: .pageCall(callback), payload: .parts(Data(count: holding), of: nil), origin: origin)

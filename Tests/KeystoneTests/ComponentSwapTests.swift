@@ -64,9 +64,9 @@ final class RecordingEvaluator: JavaScriptEvaluator {
     let target = Locked<InMemoryPage?>(nil)
 
     func attach(to target: any EvaluationTarget) { self.target.withLock { $0 = target as? InMemoryPage } }
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad, frame: FrameDocument?) {
         sent.withLock { $0.append(contentsOf: messages) }
-        target.withLock { $0 }?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad))
+        target.withLock { $0 }?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad, frame: frame))
     }
     func discardQueued() {}
 }

@@ -32,7 +32,7 @@ struct HubStateMachineBytesTests {
 
     /// The ticket of the message `outputs` delivers with parts.
     func ticket(in outputs: [Machine.Output]?) -> String? {
-        guard case .deliver(.withParts(_, let parts), _, _)? = outputs?.first, case .ticket(let address) = parts.source else { return nil }
+        guard case .deliver(.withParts(_, let parts), _, _, _)? = outputs?.first, case .ticket(let address) = parts.source else { return nil }
         return String(address.dropFirst(2))
     }
 
@@ -40,7 +40,7 @@ struct HubStateMachineBytesTests {
         var machine = machine()
         let outputs = machine.send(result(), parts: parts, to: nil)
         let token = try #require(ticket(in: outputs))
-        guard case .deliver(.withParts(let message, let sent), .keystone, .first)? = outputs?.first else {
+        guard case .deliver(.withParts(let message, let sent), .keystone, .first, nil)? = outputs?.first else {
             Issue.record("no message with parts")
             return
         }
@@ -62,10 +62,10 @@ struct HubStateMachineBytesTests {
         var keystoneRuntime = machine(serving: false)
         #expect(
             keystoneRuntime.send(result(), parts: parts, to: nil)
-                == [.deliver(.withParts(result(), MessageParts(marker: "m:", sizes: [2, 1], source: .inline([Data([1, 2]), Data([3])]))), .keystone, .first)])
+                == [.deliver(.withParts(result(), MessageParts(marker: "m:", sizes: [2, 1], source: .inline([Data([1, 2]), Data([3])]))), .keystone, .first, nil)])
         var plain = machine(runtime: .dsbridge)
         let inlined = try! JSONText(validating: Data(#"{"a":"AQI=","b":["Aw=="]}"#.utf8))
-        #expect(plain.send(result(), parts: parts, to: nil) == [.deliver(.result(callback: "dscb1", value: inlined, complete: true), .dsbridge, .first)])
+        #expect(plain.send(result(), parts: parts, to: nil) == [.deliver(.result(callback: "dscb1", value: inlined, complete: true), .dsbridge, .first, nil)])
         #expect(keystoneRuntime.openTransferCount + plain.openTransferCount == 0)
     }
 
@@ -73,7 +73,7 @@ struct HubStateMachineBytesTests {
         var machine = machine(limit: 1)
         #expect(ticket(in: machine.send(result("dscb1"), parts: parts, to: nil)) != nil)
         let refused = machine.send(result("dscb2"), parts: parts, to: nil)
-        guard case .deliver(.failure("dscb2", let error), _, _)? = refused?.first else {
+        guard case .deliver(.failure("dscb2", let error), _, _, _)? = refused?.first else {
             Issue.record("the result past the limit went out")
             return
         }

@@ -24,8 +24,8 @@ struct HubStateMachineTests {
         }
         #expect(id == 1)
         #expect(outputs.isEmpty)
-        #expect(machine.pageDidInitialize(runtime: .keystone).outputs == [.deliver(.completion(callback: "a"), .keystone, .first), .deliver(call(1), .keystone, .first)])
-        #expect(machine.send(.completion(callback: "b"), to: .first) == [.deliver(.completion(callback: "b"), .keystone, .first)])
+        #expect(machine.pageDidInitialize(runtime: .keystone).outputs == [.deliver(.completion(callback: "a"), .keystone, .first, nil), .deliver(call(1), .keystone, .first, nil)])
+        #expect(machine.send(.completion(callback: "b"), to: .first) == [.deliver(.completion(callback: "b"), .keystone, .first, nil)])
         // A second bridge script announcing dsbridge.js does not take the page back.
         #expect(machine.pageDidInitialize(runtime: .dsbridge).outputs == [])
         #expect(machine.runtime == .keystone)
@@ -120,12 +120,12 @@ struct HubStateMachineTests {
     @Test func postedCallsTakeTheirPlaceInOrderAndWaitForNoAnswer() {
         var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10)
         _ = machine.pageDidInitialize(runtime: .dsbridge)
-        #expect(machine.post(method: "log", arguments: arguments, to: nil) == [.deliver(call(1, "log"), .dsbridge, .first)])
+        #expect(machine.post(method: "log", arguments: arguments, to: nil) == [.deliver(call(1, "log"), .dsbridge, .first, nil)])
         guard case .made(2, let outputs) = machine.makeCall("c", method: "m", arguments: arguments, isMultiResponse: false, to: nil) else {
             Issue.record("the call did not follow the post")
             return
         }
-        #expect(outputs == [.deliver(call(2), .dsbridge, .first)])
+        #expect(outputs == [.deliver(call(2), .dsbridge, .first, nil)])
         guard case .unknown = machine.receiveAnswer(id: 1, complete: true) else {
             Issue.record("a posted call was waited for")
             return
@@ -165,7 +165,7 @@ struct HubStateMachineTests {
         #expect(machine.waiting.isEmpty)  // never sent
         _ = machine.pageDidInitialize(runtime: .keystone)
         _ = machine.makeCall("late", method: "m", arguments: arguments, isMultiResponse: false, to: nil)
-        #expect(machine.cancelCall(id: 2).1 == [.deliver(.cancel(callbackId: 2), .keystone, .first)])
+        #expect(machine.cancelCall(id: 2).1 == [.deliver(.cancel(callbackId: 2), .keystone, .first, nil)])
         #expect(machine.cancelCall(id: 2).1 == [])  // once
         _ = machine.pageDidUnload()
         _ = machine.pageDidInitialize(runtime: .dsbridge)

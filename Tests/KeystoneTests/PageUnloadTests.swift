@@ -30,9 +30,9 @@ final class ReportingEvaluator: JavaScriptEvaluator {
     let sent = Locked<[String]>([])
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad, frame: FrameDocument?) {
         sent.withLock { $0.append(contentsOf: messages.map { "\($0)" }) }
-        inner.send(messages, runtime: runtime, pageLoad: pageLoad)
+        inner.send(messages, runtime: runtime, pageLoad: pageLoad, frame: frame)
     }
     func discardQueued() {
         sent.withLock { $0.append("discard") }
@@ -86,7 +86,9 @@ final class GapEvaluator: JavaScriptEvaluator {
     let inTheGap = Locked<(@Sendable () -> Void)?>(nil)
 
     func attach(to target: any EvaluationTarget) { inner.attach(to: target) }
-    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) { inner.send(messages, runtime: runtime, pageLoad: pageLoad) }
+    func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad, frame: FrameDocument?) {
+        inner.send(messages, runtime: runtime, pageLoad: pageLoad, frame: frame)
+    }
     func discardQueued() {
         inTheGap.withLock { $0 }?()
         inner.discardQueued()

@@ -20,12 +20,12 @@ public final class ImmediateEvaluator: JavaScriptEvaluator {
         state.withLock { $0.target = target }
     }
 
-    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad, frame: FrameDocument?) {
         let target = state.withLock { state in
             state.evaluations += 1
             return state.target
         }
-        target?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad))  // outside the lock
+        target?.evaluate(ScriptBatch(messages: messages, runtime: runtime, pageLoad: pageLoad, frame: frame))  // outside the lock
     }
 
     public func discardQueued() {}  // nothing waits

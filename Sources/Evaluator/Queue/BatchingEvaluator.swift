@@ -32,9 +32,9 @@ public final class BatchingEvaluator<C: Clock>: JavaScriptEvaluator where C.Inst
         state.withLock { $0.target = target }
     }
 
-    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad) {
+    public func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad, frame: FrameDocument?) {
         let now = elapsed
-        apply { $0.send(messages, runtime: runtime, pageLoad: pageLoad, now: now) }
+        apply { $0.send(messages, runtime: runtime, pageLoad: pageLoad, frame: frame, now: now) }
     }
 
     public func discardQueued() {

@@ -1,4 +1,6 @@
 // EvaluatorStateMachine.swift — the batching rules as a pure value: input events, output actions.
+import KeystoneInterfaces
+
 /// The batching rules of ``BatchingEvaluator``, without locks, clocks or side effects.
 ///
 /// With ``FlushPolicy/whenIdle``:
@@ -13,7 +15,7 @@
 /// - Inside the window, messages collect and go out together when the window ends.
 ///
 /// Either way, what goes out together is one batch per run of messages written for the same
-/// runtime and page load, in order; discarding drops whatever waits.
+/// runtime and page load and bound for the same frame, in order; discarding drops whatever waits.
 ///
 /// Time is a `Duration` since a fixed start the owner chooses (``BatchingEvaluator`` counts from
 /// its creation), so the machine is one concrete type whatever the clock.
@@ -28,10 +30,10 @@ struct EvaluatorStateMachine: Sendable {
     let policy: FlushPolicy
     /// Evaluations handed to the target that it has not reported finished.
     private(set) var inFlight = 0
-    /// What waits, already grouped: one group per run of messages for the same runtime and page
-    /// load, each a batch when it goes out. Messages are appended in place: a flood that collects
-    /// while an evaluation is in flight costs linear time.
-    private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad)] = []
+    /// What waits, already grouped: one group per run of messages for the same runtime, page load
+    /// and frame, each a batch when it goes out. Messages are appended in place: a flood that
+    /// collects while an evaluation is in flight costs linear time.
+    private(set) var waiting: [(messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad, frame: FrameDocument?)] = []
     private var lastFlush: Duration?
     /// When the oldest message still waiting began to wait.
     private var waitingSince: Duration?
@@ -42,13 +44,13 @@ struct EvaluatorStateMachine: Sendable {
         self.policy = policy
     }
 
-    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad = .first, now: Duration) -> Action {
+    mutating func send(_ messages: [PageMessage], runtime: PageRuntime, pageLoad: PageLoad = .first, frame: FrameDocument? = nil, now: Duration) -> Action {
         if !messages.isEmpty {
             if waiting.isEmpty { waitingSince = now }
-            if let last = waiting.last, last.runtime == runtime, last.pageLoad == pageLoad {
+            if let last = waiting.last, last.runtime == runtime, last.pageLoad == pageLoad, last.frame == frame {
                 waiting[waiting.count - 1].messages.append(contentsOf: messages)
             } else {
-                waiting.append((messages, runtime, pageLoad))
+                waiting.append((messages, runtime, pageLoad, frame))
             }
         }
         switch policy {
@@ -107,7 +109,7 @@ struct EvaluatorStateMachine: Sendable {
     private mutating func deliver(now: Duration) -> Action {
         lastFlush = now
         waitingSince = nil
-        let batches = waiting.map { ScriptBatch(messages: $0.messages, runtime: $0.runtime, pageLoad: $0.pageLoad) }
+        let batches = waiting.map { ScriptBatch(messages: $0.messages, runtime: $0.runtime, pageLoad: $0.pageLoad, frame: $0.frame) }
         waiting = []
         inFlight += batches.count
         return .deliver(batches)

@@ -12,13 +12,18 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
     public var origin: String?
     /// Whether the engine vouches for ``isMainFrame`` and ``origin``.
     public var isAttested: Bool
+    /// The subframe's document, where the host can deliver to it: its asynchronous calls are
+    /// answered there, and Swift can call its handlers. `nil` for the main frame, and for a
+    /// subframe the host cannot reach (which may make synchronous calls only).
+    public var document: FrameDocument?
 
-    /// Creates a frame as a host reports it: whether it is the main frame, its origin, and whether
-    /// the engine vouched for both.
-    public init(isMainFrame: Bool, origin: String?, isAttested: Bool = true) {
+    /// Creates a frame as a host reports it: whether it is the main frame, its origin, whether the
+    /// engine vouched for both, and a subframe's document where the host can deliver to it.
+    public init(isMainFrame: Bool, origin: String?, isAttested: Bool = true, document: FrameDocument? = nil) {
         self.isMainFrame = isMainFrame
         self.origin = origin
         self.isAttested = isAttested
+        self.document = isMainFrame || !isAttested ? nil : document
     }
 
     /// The main frame, origin unknown.
@@ -30,8 +35,13 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Whether the engine vouches that the call came from the main frame.
     public var isAttestedMainFrame: Bool { isMainFrame && isAttested }
 
+    /// Whether the frame's results can reach it: the attested main frame, or a subframe whose
+    /// document the host names.
+    public var isReachable: Bool { isAttestedMainFrame || document != nil }
+
     public var description: String {
         guard isAttested else { return "an unattested frame" }
-        return "\(isMainFrame ? "main frame" : "subframe") \(origin ?? "(origin unknown)")"
+        let frame = "\(isMainFrame ? "main frame" : "subframe") \(origin ?? "(origin unknown)")"
+        return document.map { "\(frame) (\($0))" } ?? frame
     }
 }

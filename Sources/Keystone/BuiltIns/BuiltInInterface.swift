@@ -12,10 +12,21 @@ import Foundation
 /// dispatcher, so the protocol answers as the protocol says whatever an app replaces. Each method
 /// reaches the hub and the page load that called through its ``CallContext``.
 struct BuiltInInterface: BridgeInterface {
-    /// The built-ins that act on the page's state — its lifecycle, its calls, its window — which
-    /// only the page's own main frame may call: Swift's calls and the page's running calls are the
-    /// main frame's, and a subframe must not answer, cancel, close or re-announce them.
-    static let mainFrameOnly: Set<String> = ["dsinit", "returnValue", "cancel", "closePage", "authorize", "declare"]
+    /// The built-ins that act on the page's state — its window, its grants — which only the page's
+    /// own main frame may call.
+    static let mainFrameOnly: Set<String> = ["closePage", "authorize", "declare"]
+    /// The built-ins that act on the calling document's own calls and handlers: the main frame's,
+    /// or a subframe document's the host delivers to (``CallerFrame/document``). Such a document
+    /// announces its own runtime, answers Swift's calls made to it and cancels its own calls, and
+    /// nobody else's; any other subframe may call none of them.
+    static let ownDocumentOnly: Set<String> = ["dsinit", "returnValue", "cancel"]
+
+    /// Whether `frame` may call the built-in `name`.
+    static func admits(_ name: String, from frame: CallerFrame) -> Bool {
+        if frame.isAttestedMainFrame { return true }
+        if mainFrameOnly.contains(name) { return false }
+        return !ownDocumentOnly.contains(name) || frame.subframeDocument != nil
+    }
 
     /// The registry the hub dispatches the page's `_dsb` calls over.
     static let registry = BuiltInRegistry()
@@ -24,7 +35,7 @@ struct BuiltInInterface: BridgeInterface {
         methods.add("dsinit", BridgeMethod(invoker: .sync(Self.initialize)))
         methods.add("returnValue", BridgeMethod(invoker: .sync(Self.returnValue)))
         methods.sync("cancel") { (request: CancelRequest, context: CallContext) in
-            try Self.page(context).hub.storage.cancelRunningCall(callback: request.callback)
+            try Self.page(context).hub.storage.cancelRunningCall(callback: PageCallback(request.callback, in: context.frame.subframeDocument))
         }
         methods.sync("hasNativeMethod") { (query: MethodQuery, context: CallContext) in
             Self.hasNativeMethod(query, in: try Self.page(context).hub)
@@ -66,7 +77,11 @@ struct BuiltInInterface: BridgeInterface {
         let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
         let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
         let hub = try page(context).hub
-        hub.storage.pageDidInitialize(runtime: runtime)
+        if let frame = context.frame.subframeDocument {
+            hub.storage.frameDidInitialize(frame, runtime: runtime)
+        } else {
+            hub.storage.pageDidInitialize(runtime: runtime)
+        }
         guard runtime == .keystone else { return Data(#""""#.utf8) }
         return Data((hub.announcesBytes ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
     }
@@ -75,7 +90,8 @@ struct BuiltInInterface: BridgeInterface {
     /// answers decodes its value.
     private static func returnValue(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
         let hub = try page(context).hub
-        hub.outbound.receiveReturnValue(try ReturnMessage(splitting: data ?? Data(), maximumDepth: hub.components.limits.nestingDepth))
+        let message = try ReturnMessage(splitting: data ?? Data(), maximumDepth: hub.components.limits.nestingDepth)
+        hub.outbound.receiveReturnValue(message, from: context.frame.subframeDocument)
         return Data(#""""#.utf8)
     }
 

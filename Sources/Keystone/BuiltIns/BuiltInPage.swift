@@ -14,25 +14,27 @@ protocol BuiltInHub: AnyObject, Sendable {
     var announcesBytes: Bool { get }
 }
 
-/// The page of a built-in method's ``CallContext``: the hub and the page load that called. As a
-/// page connection it is that page load's, as an app method's is.
+/// The page of a built-in method's ``CallContext``: the hub and the page load and document that
+/// called. As a page connection it is that document's, as an app method's is.
 struct BuiltInPage: PageConnection {
     let hub: any BuiltInHub
     let pageLoad: PageLoad
+    /// The subframe document that called; `nil`: the main frame.
+    let frame: FrameDocument?
 
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type
     ) async throws(BridgeError) -> Result {
-        try await PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad).call(method, arguments: arguments, as: Result.self)
+        try await PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad, frame: frame).call(method, arguments: arguments, as: Result.self)
     }
 
     func stream<Element: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], of: Element.Type
     ) -> AsyncThrowingStream<Element, any Error> {
-        PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad).stream(method, arguments: arguments, of: Element.self)
+        PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad, frame: frame).stream(method, arguments: arguments, of: Element.self)
     }
 
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
-        try PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad).emit(name, value)
+        try PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad, frame: frame).emit(name, value)
     }
 }

@@ -73,7 +73,7 @@ final class ByteChannel: Sendable {
     /// The page announced its call's parts: the call is checked as far as it can be without them,
     /// and the ticket to send them is its answer. Parts of no bytes need none: the call runs now.
     func start(_ call: InboundCall, _ announced: CallWrapper.Parts, pageLoad: PageLoad, runner: some ByteCallRunner) -> CallAnswer {
-        guard let callback = call.callback else {
+        guard let callback = call.pageCallback else {
             return storage.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
         guard call.parts != nil else {
@@ -123,7 +123,7 @@ final class ByteChannel: Sendable {
     /// Opens the ticket for the page's `size` bytes (at most) of `call`: the answer that hands the
     /// page its address, or the refusal, which releases the call's callback.
     private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, pageLoad: PageLoad) -> CallAnswer {
-        let callback = call.callback ?? ""
+        let callback = call.pageCallback ?? PageCallback("")
         let ticket = ByteTicket(pageLoad: pageLoad, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
         switch storage.update({ $0.openTransfer(ByteTickets.newToken(), ticket) }) {
         case .success(let address): return .ticket(address)
@@ -241,7 +241,7 @@ final class ByteChannel: Sendable {
     /// The call's parts cannot arrive: its ticket goes, and the call fails through its callback.
     private func fail(_ call: InboundCall, token: String, _ error: BridgeError, pageLoad: PageLoad, respond: @Sendable (ByteResponse) -> Void) {
         close(token)
-        if let callback = call.callback { storage.send(.failure(callback: callback, error: error), to: pageLoad) }
+        if let callback = call.pageCallback { storage.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame) }
         respond(refused(error))
     }
 
@@ -278,7 +278,7 @@ final class ByteChannel: Sendable {
     /// clock (so for one to two timeouts), the method's reading fails with `timedOut` (if it still
     /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
-    private func watchIdle(_ stream: ByteStream, callback: String, pageLoad: PageLoad) {
+    private func watchIdle(_ stream: ByteStream, callback: PageCallback, pageLoad: PageLoad) {
         let (clock, timeout, storage) = (components.clock, components.limits.streamIdleTimeout, storage)
         // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
         stream.watch {

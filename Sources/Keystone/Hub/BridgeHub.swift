@@ -49,6 +49,10 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// The page has gone (navigation, reload, or its web process ended): everything bound for it
     /// settles or is dropped.
     func pageDidUnload()
+    /// The subframe document `document` has gone (its frame navigated or was removed), while the
+    /// page stays: Swift's calls of its handlers settle, and its running calls are cancelled. A
+    /// host that names subframe documents (``CallerFrame/document``) says so for each one.
+    func frameDidUnload(_ document: FrameDocument)
     /// The page load scripts may run in now: a target evaluates a `ScriptBatch` only while its
     /// `ScriptBatch/pageLoad` is this one.
     var pageLoad: PageLoad { get }
@@ -77,6 +81,9 @@ extension BridgeHub {
     }
 
     public var runtimeOrigins: Set<String>? { nil }
+
+    /// Keeps nothing of subframe documents, so has nothing to let go.
+    public func frameDidUnload(_ document: FrameDocument) {}
 
     /// Serves no byte channel: `Data` moves as base64 in JSON.
     public func serveBytes(over transport: any ByteTransport) {}

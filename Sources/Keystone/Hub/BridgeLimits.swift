@@ -55,6 +55,10 @@ public struct BridgeLimits: Sendable, Hashable {
     /// one: past it, the method's reading fails with `timedOut` and the page's stream is refused.
     /// Default 60 seconds.
     public var streamIdleTimeout: Duration
+    /// How many subframe documents a page load may reach at once: documents whose calls are
+    /// answered in their own frame (``CallerFrame/document``). Each is kept from its first call
+    /// until it goes; past the limit, a new document's asynchronous calls are refused. Default 64.
+    public var subframeDocuments: Int
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -72,7 +76,8 @@ public struct BridgeLimits: Sendable, Hashable {
         openTransfers: Int = 64,
         streamBytes: Int = 1 << 32,
         pageLoadBytes: Int = 512 << 20,
-        streamIdleTimeout: Duration = .seconds(60)
+        streamIdleTimeout: Duration = .seconds(60),
+        subframeDocuments: Int = 64
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -89,5 +94,6 @@ public struct BridgeLimits: Sendable, Hashable {
         self.streamBytes = streamBytes
         self.pageLoadBytes = pageLoadBytes
         self.streamIdleTimeout = streamIdleTimeout
+        self.subframeDocuments = subframeDocuments
     }
 }

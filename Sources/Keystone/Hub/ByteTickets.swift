@@ -10,11 +10,12 @@ struct ByteTicket: Sendable {
     /// Whose bytes a ticket moves: what it goes with.
     enum Owner: Sendable, Hashable {
         /// A call of the page's, by its callback: its argument's parts, or its results'.
-        case pageCall(String)
+        case pageCall(PageCallback)
         /// A Swift call of a page handler, by its id: its arguments' parts.
         case swiftCall(Int)
-        /// An event's value's parts: they go with the page load only.
-        case event
+        /// An event's value's parts, for the subframe document (`nil`: the main frame): they go with
+        /// that document, or the page load.
+        case event(FrameDocument?)
     }
 
     /// What a ticket moves.
@@ -71,13 +72,23 @@ struct ByteTicket: Sendable {
 }
 
 extension ByteTicket.Owner {
-    /// What the parts of `message`'s value go with: a result's its call, a call of a page
-    /// handler's that call, an event's its page load.
-    init(of message: PageMessage) {
+    /// What the parts of `message`'s value, for the subframe document `frame` (`nil`: the main
+    /// frame), go with: a result's its call, a call of a page handler's that call, an event's its
+    /// document.
+    init(of message: PageMessage, in frame: FrameDocument?) {
         switch message {
-        case .result(let callback, _, _): self = .pageCall(callback)
+        case .result(let callback, _, _): self = .pageCall(PageCallback(callback, in: frame))
         case .call(_, let id, _): self = .swiftCall(id)
-        default: self = .event
+        default: self = .event(frame)
+        }
+    }
+
+    /// The subframe document the owner is of, when it is one's.
+    var frame: FrameDocument? {
+        switch self {
+        case .pageCall(let callback): callback.frame
+        case .swiftCall: nil
+        case .event(let frame): frame
         }
     }
 }
@@ -219,6 +230,16 @@ struct ByteTickets: Sendable {
         }
         heldBytes = open.values.reduce(0) { $0 + $1.heldBytes }
         return before - open.count
+    }
+
+    /// The subframe document `frame` went: the tickets of its calls, of Swift's calls to it
+    /// (`swiftCalls`) and of its events go.
+    mutating func withdraw(frame: FrameDocument, swiftCalls: Set<Int>) {
+        open = open.filter { _, ticket in
+            if case .swiftCall(let id) = ticket.owner { return !swiftCalls.contains(id) }
+            return ticket.owner.frame != frame
+        }
+        heldBytes = open.values.reduce(0) { $0 + $1.heldBytes }
     }
 
     /// Takes back the ticket `token`: the bytes it was opened for are not sent after all, or all of

@@ -3,9 +3,9 @@ import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Everything a Keystone shares between threads, without locks, tasks or side effects, composed of
-/// one value per concern: the page load (``PageLoadState``), Swift's calls waiting for the page
-/// (``SwiftCalls``), the page's calls running in Swift (``RunningCalls``) and the byte channel's
-/// tickets (``ByteTickets``). What crosses them lives here: the messages waiting for the page, how a
+/// one value per concern: the page load (``PageLoadState``), the subframe documents it reaches
+/// (``Subframes``), Swift's calls waiting for the page (``SwiftCalls``), the page's calls running in
+/// Swift (``RunningCalls``) and the byte channel's tickets (``ByteTickets``). What crosses them lives here: the messages waiting for the page, how a
 /// message goes out, and what a call's end or the page's does to each.
 ///
 /// Each event returns what must happen next: messages for the evaluator (``Output``), calls to
@@ -16,6 +16,9 @@ import Foundation
 /// - A message for an earlier page load is dropped; an unload drops what waits and tells the
 ///   evaluator to discard what it queued, fails the calls waiting for the page and cancels the
 ///   page's running calls.
+/// - A message for a subframe document goes to it at once, written for its runtime, while the page
+///   load reaches it; when it goes, Swift's calls of its handlers fail, its running calls are
+///   cancelled and its tickets go. Whatever the evaluator still holds for it, its host drops.
 /// - A Swift call settles once. A `call` takes the page's first answer; when that answer says more
 ///   will follow, the call stays open (and counts toward the limit) so later answers are reported
 ///   rather than dropped unnoticed, until one is marked complete or the page unloads.
@@ -25,7 +28,9 @@ import Foundation
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// What the evaluator must do, in order.
     enum Output: Sendable, Hashable {
-        case deliver(PageMessage, PageRuntime, PageLoad)
+        /// A message, written for the runtime, for the page load, bound for the subframe document
+        /// (`nil`: the main frame).
+        case deliver(PageMessage, PageRuntime, PageLoad, FrameDocument?)
         case discardQueued
     }
 
@@ -66,6 +71,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     private(set) var page: PageLoadState<Pending>
+    private(set) var subframes: Subframes
     private var swiftCalls: SwiftCalls<Pending>
     private var running: RunningCalls<Work>
     /// Messages waiting for the page to initialize, each with the parts of its value.
@@ -75,8 +81,12 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The tickets open for the current page load.
     private var transfers: ByteTickets
 
-    init(pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max) {
+    init(
+        pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max,
+        subframeLimit: Int = 64
+    ) {
         page = PageLoadState(declarationLimit: declarationLimit)
+        subframes = Subframes(limit: subframeLimit)
         swiftCalls = SwiftCalls(limit: pendingCallLimit)
         running = RunningCalls(limit: runningCallLimit)
         transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
@@ -94,16 +104,23 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: Messages
 
-    /// Sends `message` to the page load `pageLoad` (the current one when `nil`), with the parts of its
-    /// value, a result of `call`'s; `nil` when that page load has gone and the message was dropped.
-    mutating func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?) -> [Output]? {
+    /// Sends `message` to the page load `pageLoad` (the current one when `nil`) and its subframe
+    /// document `frame` (`nil`: the main frame), with the parts of its value, a result of `call`'s;
+    /// `nil` when that page load or document has gone and the message was dropped.
+    mutating func send(
+        _ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?, frame: FrameDocument? = nil
+    ) -> [Output]? {
         guard pageLoad == nil || pageLoad == self.pageLoad else { return nil }
         let outgoing = Outgoing(message: message, parts: parts, call: call)
+        if let frame {
+            guard let runtime = subframes.runtime(of: frame) else { return nil }
+            return [.deliver(prepare(outgoing, runtime: runtime, frame: frame), runtime, self.pageLoad, frame)]
+        }
         guard isPageReady else {
             waiting.append(outgoing)
             return []
         }
-        return [.deliver(prepare(outgoing), runtime, self.pageLoad)]
+        return [.deliver(prepare(outgoing, runtime: runtime, frame: nil), runtime, self.pageLoad, nil)]
     }
 
     /// A message as it goes out now. The parts of its value go as bytes where the page runs
@@ -112,7 +129,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// page. A result's ticket counts toward the limits on what a page load holds, which the page
     /// controls by calling and never fetching: past them, the call fails instead. The ticket of
     /// Swift's own call or event may go past them: Swift bounded those bytes when it made them.
-    private mutating func prepare(_ outgoing: Outgoing) -> PageMessage {
+    private mutating func prepare(_ outgoing: Outgoing, runtime: PageRuntime, frame: FrameDocument?) -> PageMessage {
         // Every message passes here: most have no parts.
         guard let parts = outgoing.parts else { return outgoing.message }
         let message = outgoing.message
@@ -122,7 +139,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         }
         let token = ByteTickets.newToken()
         let ticket = ByteTicket(
-            pageLoad: pageLoad, owner: ByteTicket.Owner(of: message), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
+            pageLoad: pageLoad, owner: ByteTicket.Owner(of: message, in: frame), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
         if case .result(let callback, _, _) = message {
             do {
                 try transfers.issue(token, ticket)
@@ -148,19 +165,25 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: Swift → page calls
 
-    /// Makes a call of the page's handler: gives it the next id, records it and sends its message.
+    /// Makes a call of the page's handler, in the subframe document `frame` (`nil`: the main
+    /// frame): gives it the next id, records it and sends its message. A subframe document must
+    /// have registered its handlers.
     mutating func makeCall(
-        _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to pageLoad: PageLoad?
+        _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to pageLoad: PageLoad?,
+        frame: FrameDocument? = nil
     ) -> MakeCall {
         guard pageLoad == nil || pageLoad == self.pageLoad else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
+        if let frame, !subframes.isReady(frame) {
+            return .refused(pending, BridgeError(code: .pageGone, message: "the frame's document has gone, or has not registered its handlers"))
+        }
         guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
-        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil) {
+        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
         case .failure(let error):
             return .refused(pending, error)
         case .success(let id):
-            return .made(id: id, send(.call(method: method, callbackId: id, arguments: arguments), parts: parts, to: nil) ?? [])
+            return .made(id: id, send(.call(method: method, callbackId: id, arguments: arguments), parts: parts, to: nil, frame: frame) ?? [])
         }
     }
 
@@ -170,16 +193,17 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return send(.call(method: method, callbackId: swiftCalls.nextId(), arguments: arguments), parts: parts, to: nil)
     }
 
-    /// Sends an event whose value has `parts`; `nil` when its page load has gone or the parts do
-    /// not fit beside what it holds.
-    mutating func emit(_ event: PageMessage, parts: ByteParts, to pageLoad: PageLoad?) -> [Output]? {
+    /// Sends an event whose value has `parts`, to the subframe document `frame` (`nil`: the main
+    /// frame); `nil` when its page load or document has gone or the parts do not fit beside what
+    /// it holds.
+    mutating func emit(_ event: PageMessage, parts: ByteParts, to pageLoad: PageLoad?, frame: FrameDocument? = nil) -> [Output]? {
         guard fits(parts) else { return nil }
-        return send(event, parts: parts, to: pageLoad)
+        return send(event, parts: parts, to: pageLoad, frame: frame)
     }
 
-    /// The page answered call `id` (`_dsb.returnValue`).
-    mutating func receiveAnswer(id: Int, complete: Bool) -> Answer {
-        let (answer, closed) = swiftCalls.answer(id: id, complete: complete)
+    /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`).
+    mutating func receiveAnswer(id: Int, complete: Bool, from frame: FrameDocument? = nil) -> Answer {
+        let (answer, closed) = swiftCalls.answer(id: id, complete: complete, from: frame)
         // Parts the page did not fetch (it has no such handler) go with the call.
         if closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: pageLoad) }
         return answer
@@ -191,12 +215,16 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
         guard let call = swiftCalls.cancel(id: id) else { return (nil, []) }
         if call.hasParts { transfers.withdraw(.swiftCall(id), in: pageLoad) }
+        if let frame = call.frame {
+            guard subframes.runtime(of: frame) == .keystone else { return (call.pending, []) }
+            return (call.pending, [.deliver(.cancel(callbackId: id), .keystone, pageLoad, frame)])
+        }
         if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0.message { true } else { false } }) {
             waiting.remove(at: index)
             return (call.pending, [])
         }
         guard isPageReady, runtime == .keystone else { return (call.pending, []) }
-        return (call.pending, [.deliver(.cancel(callbackId: id), runtime, pageLoad)])
+        return (call.pending, [.deliver(.cancel(callbackId: id), runtime, pageLoad, nil)])
     }
 
     // MARK: Page → Swift calls
@@ -204,7 +232,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// Records a call of the page's, of `method`, that is about to run in a task for the page load
     /// `pageLoad`, its results going to `callback` (none: dropped); the task's token, or the error
     /// that refuses it.
-    mutating func startTask(callback: String?, method: MethodName, for pageLoad: PageLoad) -> Result<StartedTask, BridgeError> {
+    mutating func startTask(callback: PageCallback?, method: MethodName, for pageLoad: PageLoad) -> Result<StartedTask, BridgeError> {
         guard pageLoad == self.pageLoad else {
             return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
@@ -222,7 +250,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go
     /// too, a result's bytes with them.
-    mutating func cancelTask(callback: String) -> TaskCancel {
+    mutating func cancelTask(callback: PageCallback) -> TaskCancel {
         let withdrawn = transfers.withdraw(.pageCall(callback), in: pageLoad)
         guard let work = running.cancel(callback: callback) else { return withdrawn > 0 ? .found(nil) : .notFound }
         return .found(work)
@@ -232,7 +260,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// The call behind `callback` stopped reading the page's bytes: its ticket for the next piece
     /// goes, while its results' parts stay for the page to fetch.
-    mutating func stopReceiving(callback: String, in pageLoad: PageLoad) {
+    mutating func stopReceiving(callback: PageCallback, in pageLoad: PageLoad) {
         transfers.withdraw(.pageCall(callback), in: pageLoad, receivingOnly: true)
     }
 
@@ -316,7 +344,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         defer { waiting.removeAll() }
         var outputs: [Output] = []
         outputs.reserveCapacity(waiting.count)
-        for outgoing in waiting { outputs.append(.deliver(prepare(outgoing), runtime, pageLoad)) }
+        for outgoing in waiting { outputs.append(.deliver(prepare(outgoing, runtime: runtime, frame: nil), runtime, pageLoad, nil)) }
         return Initialize(outputs: outputs, ready: ready)
     }
 
@@ -331,9 +359,33 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         page.stopWaiting(id)
     }
 
+    // MARK: Subframe documents
+
+    /// A call came from `frame`, a subframe whose document the host delivers to: the page load
+    /// reaches that document from now on, unless it already reaches as many as it may.
+    mutating func enter(_ frame: CallerFrame, document: FrameDocument) -> BridgeError? {
+        subframes.enter(frame, document: document)
+    }
+
+    /// The subframe document `frame` registered its handlers (`_dsb.dsinit`), announcing `runtime`.
+    mutating func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) {
+        subframes.initialize(frame, runtime: runtime)
+    }
+
+    /// The subframe document `frame` has gone: Swift's calls of its handlers fail, its running
+    /// calls are cancelled and its tickets go. Nothing for the evaluator: its host drops what is
+    /// queued for a document that has gone.
+    mutating func frameDidUnload(_ frame: FrameDocument) -> Unload {
+        guard subframes.remove(frame) else { return Unload(failed: [], cancelled: [], outputs: []) }
+        let calls = swiftCalls.removeAll(in: frame)
+        transfers.withdraw(frame: frame, swiftCalls: Set(calls.map(\.id)))
+        return Unload(failed: calls.compactMap(\.call.pending), cancelled: running.removeAll(in: frame), outputs: [])
+    }
+
     /// The page has gone: a new page load begins.
     mutating func pageDidUnload() -> Unload {
         page.unload()
+        subframes.removeAll()
         waiting.removeAll()
         transfers.pageDidUnload()
         return Unload(failed: swiftCalls.removeAll(), cancelled: running.removeAll(), outputs: [.discardQueued])

@@ -21,7 +21,7 @@ final class HubStorage: Sendable {
     init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
         let machine = Machine(
             pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods,
-            transferLimit: limits.openTransfers, pageLoadBytes: limits.pageLoadBytes)
+            transferLimit: limits.openTransfers, pageLoadBytes: limits.pageLoadBytes, subframeLimit: limits.subframeDocuments)
         state = Locked(State(machine: machine))
         self.evaluator = evaluator
         self.logging = logging
@@ -38,20 +38,21 @@ final class HubStorage: Sendable {
         state.withLock { event(&$0.machine) }
     }
 
-    /// Sends `message` to the page load `pageLoad`, with the parts of its value, a result of `call`'s;
-    /// returns whether the page load was still there.
+    /// Sends `message` to the page load `pageLoad` and its subframe document `frame` (`nil`: the
+    /// main frame), with the parts of its value, a result of `call`'s; returns whether the page load
+    /// and document were still there.
     @discardableResult
-    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?) -> Bool {
+    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?, frame: FrameDocument? = nil) -> Bool {
         let sent = apply { machine in
-            let outputs = machine.send(message, parts: parts, of: call, to: pageLoad)
+            let outputs = machine.send(message, parts: parts, of: call, to: pageLoad, frame: frame)
             return (outputs != nil, outputs ?? [])
         }
-        if !sent { logging.log(.debug, "dropped a message for a page load that has gone: \(message)") }
+        if !sent { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
         return sent
     }
 
     /// Cancels the page's running call whose callback is `callback`; returns whether there was one.
-    func cancelRunningCall(callback: String) -> Bool {
+    func cancelRunningCall(callback: PageCallback) -> Bool {
         switch update({ $0.cancelTask(callback: callback) }) {
         case .notFound:
             return false
@@ -62,12 +63,12 @@ final class HubStorage: Sendable {
     }
 
     /// Answers a call with an error while the page waits: the error is the prompt's answer, and a
-    /// callback the page registered for it is removed (it would never run).
-    func refuse(_ error: any Error, callback: String?) -> CallAnswer {
+    /// callback the page registered for it is removed (it would never run), in its document.
+    func refuse(_ error: any Error, callback: PageCallback?) -> CallAnswer {
         let error = BridgeError(error)
         logging.log(.warning, "answered a call from the page with an error: \(error)")
         if let callback {
-            apply { machine in ((), machine.send(.release(callback: callback), to: nil) ?? []) }
+            apply { machine in ((), machine.send(.release(callback: callback.name), to: nil, frame: callback.frame) ?? []) }
         }
         return .failure(error)
     }
@@ -80,6 +81,20 @@ final class HubStorage: Sendable {
             return (initialize.ready, initialize.outputs)
         }
         ready.forEach { $0.receive(.none, true) }
+    }
+
+    /// The subframe document `frame` registered its handlers, announcing `runtime`.
+    func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) {
+        update { $0.frameDidInitialize(frame, runtime: runtime) }
+    }
+
+    /// The subframe document `frame` has gone: Swift's calls of its handlers fail with `pageGone`,
+    /// and its running calls are cancelled.
+    func frameDidUnload(_ frame: FrameDocument) {
+        let unload = update { $0.frameDidUnload(frame) }
+        let gone = BridgeError(code: .pageGone, message: "the frame's document has gone")
+        unload.failed.forEach { $0.fail(gone) }
+        unload.cancelled.forEach { $0.cancel() }
     }
 
     /// Runs one event, queues the evaluator inputs it produced, and hands the queue on unless
@@ -101,12 +116,13 @@ final class HubStorage: Sendable {
     private func handOff() {
         while let outputs = state.withLock({ $0.outbox.takeAll() }) {
             var messages: [PageMessage] = []
-            var target = (runtime: PageRuntime.dsbridge, pageLoad: PageLoad.first)
+            var target = Target(runtime: .dsbridge, pageLoad: .first, frame: nil)
             for output in outputs {
                 switch output {
-                case .deliver(let message, let runtime, let pageLoad):
-                    if (runtime, pageLoad) != target, !messages.isEmpty { handOn(&messages, target) }
-                    target = (runtime, pageLoad)
+                case .deliver(let message, let runtime, let pageLoad, let frame):
+                    let next = Target(runtime: runtime, pageLoad: pageLoad, frame: frame)
+                    if next != target, !messages.isEmpty { handOn(&messages, target) }
+                    target = next
                     logging.log(.debug, "to page: \(logging.excerpt(ScriptRenderer.render([message], for: runtime)))")
                     messages.append(message)
                 case .discardQueued:
@@ -118,8 +134,15 @@ final class HubStorage: Sendable {
         }
     }
 
-    private func handOn(_ messages: inout [PageMessage], _ target: (runtime: PageRuntime, pageLoad: PageLoad)) {
-        evaluator.send(messages, runtime: target.runtime, pageLoad: target.pageLoad)
+    /// Where a run of messages goes: written for one runtime, for one page load and one frame.
+    private struct Target: Equatable {
+        var runtime: PageRuntime
+        var pageLoad: PageLoad
+        var frame: FrameDocument?
+    }
+
+    private func handOn(_ messages: inout [PageMessage], _ target: Target) {
+        evaluator.send(messages, runtime: target.runtime, pageLoad: target.pageLoad, frame: target.frame)
         messages.removeAll()
     }
 }

@@ -1,7 +1,9 @@
 // RunningCalls.swift — the page's calls running in Swift, as a pure value.
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// The page's calls running in Swift, each under a token, and by the callback its results go to,
-/// without locks or side effects. `Work` is a running task's handle.
+/// The page's calls running in Swift, each under a token, and by the callback its results go to
+/// (in the document that opened it), without locks or side effects. `Work` is a running task's
+/// handle.
 ///
 /// A page may reuse the name of a callback still open (a page's mistake): the latest call holds the
 /// name, and when it ends the latest earlier one still running under it holds it again.
@@ -15,7 +17,7 @@ struct RunningCalls<Work: Sendable>: Sendable {
 
     private struct RunningTask {
         /// `nil` for a call the page made without a callback, whose results are dropped.
-        var callback: String?
+        var callback: PageCallback?
         /// Kept as the resolver split it: a name is written out only for the rare warning.
         var method: MethodName
         var work: Work?
@@ -26,10 +28,10 @@ struct RunningCalls<Work: Sendable>: Sendable {
     private var lastToken = 0
     private var tasks: [Int: RunningTask] = [:]
     /// The task running under each callback name (the latest, when a page reused a name).
-    private var byCallback: [String: Int] = [:]
+    private var byCallback: [PageCallback: Int] = [:]
     /// Callback names a page used for two running calls at once: when the latest ends, an earlier
     /// one still running under the name is found again.
-    private var reusedCallbacks: Set<String> = []
+    private var reusedCallbacks: Set<PageCallback> = []
 
     init(limit: Int) {
         self.limit = limit
@@ -44,7 +46,7 @@ struct RunningCalls<Work: Sendable>: Sendable {
 
     /// Records a call of `method` about to run, its results going to `callback` (none: dropped):
     /// its token, or the refusal past ``limit``.
-    mutating func start(callback: String?, method: MethodName) -> Result<Started, BridgeError> {
+    mutating func start(callback: PageCallback?, method: MethodName) -> Result<Started, BridgeError> {
         guard tasks.count < limit else {
             return .failure(BridgeError(code: .limitExceeded, message: "the page already has BridgeLimits.runningCalls (\(limit)) calls running"))
         }
@@ -70,9 +72,15 @@ struct RunningCalls<Work: Sendable>: Sendable {
 
     /// The page stopped waiting for the call behind `callback`: `nil` when none runs under it;
     /// otherwise its work, when it has started (cancel it).
-    mutating func cancel(callback: String) -> Work?? {
+    mutating func cancel(callback: PageCallback) -> Work?? {
         guard let token = byCallback[callback] else { return nil }
         return .some(remove(token)?.work)
+    }
+
+    /// The subframe document `frame` went: its calls' work, to cancel.
+    mutating func removeAll(in frame: FrameDocument) -> [Work] {
+        let tokens = tasks.filter { $0.value.callback?.frame == frame }.keys.sorted()
+        return tokens.compactMap { remove($0)?.work }
     }
 
     /// The page went: every call's work, to cancel.

@@ -1,4 +1,5 @@
 // SwiftCalls.swift — Swift's calls of the page's handlers that have not settled, as a pure value.
+@_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Swift's calls of the page's handlers (`Keystone.call`, `start`, `stream`) that have not settled,
 /// by id, without locks or side effects. `Pending` is a call's way to settle.
@@ -25,6 +26,8 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         var pending: Pending?
         /// Whether its arguments have parts, which may have a ticket open.
         var hasParts = false
+        /// The subframe document it went to; `nil`: the main frame. Only that document answers it.
+        var frame: FrameDocument?
     }
 
     /// The most calls open at once.
@@ -45,20 +48,22 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return lastId
     }
 
-    /// Opens a call of `method`, settled through `pending`: its id, or the refusal past ``limit``.
-    mutating func open(method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool) -> Result<Int, BridgeError> {
+    /// Opens a call of `method` to the subframe document `frame` (`nil`: the main frame), settled
+    /// through `pending`: its id, or the refusal past ``limit``.
+    mutating func open(method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool, frame: FrameDocument? = nil) -> Result<Int, BridgeError> {
         guard calls.count < limit else {
             return .failure(BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(limit)) calls already wait for the page"))
         }
         let id = nextId()
-        calls[id] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts)
+        calls[id] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts, frame: frame)
         return .success(id)
     }
 
-    /// The page answered call `id` (`_dsb.returnValue`), `complete` when it said no more follows;
-    /// and the call, when the answer closed it.
-    mutating func answer(id: Int, complete: Bool) -> (Answer, closed: OpenCall?) {
-        guard let call = calls[id] else { return (.unknown, nil) }
+    /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`),
+    /// `complete` when it said no more follows; and the call, when the answer closed it. A call
+    /// made to another document is not this one's to answer: unknown.
+    mutating func answer(id: Int, complete: Bool, from frame: FrameDocument? = nil) -> (Answer, closed: OpenCall?) {
+        guard let call = calls[id], call.frame == frame else { return (.unknown, nil) }
         if complete { calls[id] = nil }
         guard let pending = call.pending else { return (.repeated(method: call.method), complete ? call : nil) }
         if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
@@ -68,6 +73,12 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
     /// Swift stopped waiting for call `id`: the call, if it was open.
     mutating func cancel(id: Int) -> OpenCall? {
         calls.removeValue(forKey: id)
+    }
+
+    /// The subframe document `frame` went: the ids of its open calls, and those to fail.
+    mutating func removeAll(in frame: FrameDocument) -> [(id: Int, call: OpenCall)] {
+        let ids = calls.filter { $0.value.frame == frame }.keys.sorted()
+        return ids.compactMap { id in calls.removeValue(forKey: id).map { (id, $0) } }
     }
 
     /// The page went: every open call, to fail.

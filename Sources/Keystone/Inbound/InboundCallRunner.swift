@@ -21,13 +21,18 @@ struct InboundCallRunner {
     func answer() -> CallAnswer {
         let cancellation = CallCancellation()
         let isBuiltIn = call.isBuiltIn
-        // A built-in's page is the hub itself, for the page load: it acts on the hub's state.
+        // A built-in's page is the hub itself, for the page load and document that called: it acts on
+        // the hub's state. Each context is made in its own branch: a page chosen first would be an
+        // existential the context then copies.
+        let (document, hasCallback) = (call.frame.subframeDocument, call.callback != nil)
         let context =
             isBuiltIn
-            ? CallContext(frame: call.frame, page: BuiltInPage(hub: inbound, pageLoad: pageLoad), cancellation: cancellation, hasCallback: call.callback != nil, parts: call.parts)
+            ? CallContext(
+                frame: call.frame, page: BuiltInPage(hub: inbound, pageLoad: pageLoad, frame: document), cancellation: cancellation,
+                hasCallback: hasCallback, parts: call.parts)
             : CallContext(
-                frame: call.frame, page: PageLoadConnection(calls: inbound.outbound, pageLoad: pageLoad), cancellation: cancellation, hasCallback: call.callback != nil,
-                parts: call.parts)
+                frame: call.frame, page: PageLoadConnection(calls: inbound.outbound, pageLoad: pageLoad, frame: document),
+                cancellation: cancellation, hasCallback: hasCallback, parts: call.parts)
         let environment = DispatchEnvironment(serializer: inbound.components.serializer, context: context)
         let (inbound, call) = (inbound, call)
         do {
@@ -55,11 +60,11 @@ struct InboundCallRunner {
             }
         } catch {
             let error = Self.bridgeError(error, calling: call.name)
-            if isAnsweredLater, let callback = call.callback {
-                inbound.storage.send(.failure(callback: callback, error: error), to: pageLoad)
+            if isAnsweredLater, let callback = call.pageCallback {
+                inbound.storage.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame)
                 return .accepted
             }
-            return inbound.storage.refuse(error, callback: call.frame.isAttestedMainFrame ? call.callback : nil)
+            return inbound.storage.refuse(error, callback: call.frame.isReachable ? call.pageCallback : nil)
         }
     }
 
@@ -72,7 +77,7 @@ struct InboundCallRunner {
     private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
         let (inbound, call, pageLoad) = (inbound, call, pageLoad)
         let parts = call.parts
-        let callback = call.callback
+        let callback = call.pageCallback
         let started = try inbound.storage.update { $0.startTask(callback: callback, method: call.name, for: pageLoad) }.get()
         if let earlier = started.reusedCallbackOf {
             // The page's script reset or shares `window.dscb`: the earlier call's results now reach
@@ -130,8 +135,8 @@ struct InboundCallRunner {
 
     /// Where a running call's results go.
     enum Destination: Sendable {
-        /// The page's callback, in the page load that made the call.
-        case callback(String, PageLoad)
+        /// The page's callback, in the page load and document that made the call.
+        case callback(PageCallback, PageLoad)
         /// Nowhere: the page called the method without a callback. A failure is logged.
         case dropped(MethodName)
     }
@@ -174,16 +179,16 @@ struct InboundCallRunner {
                 // A single result the call's own answer takes goes nowhere else.
                 let thread = InboundCallState.currentThread()
                 if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let pageLoad) = destination {
-                    inbound.storage.send(result.message(to: callback, complete: true), to: pageLoad)
+                    inbound.storage.send(result.message(to: callback.name, complete: true), to: pageLoad, frame: callback.frame)
                 }
             } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let pageLoad) = destination {
-                inbound.storage.send(.completion(callback: callback), to: pageLoad)
+                inbound.storage.send(.completion(callback: callback.name), to: pageLoad, frame: callback.frame)
             }
         } catch {
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
             case .callback(let callback, let pageLoad):
-                inbound.storage.send(.failure(callback: callback, error: BridgeError(error)), to: pageLoad)
+                inbound.storage.send(.failure(callback: callback.name, error: BridgeError(error)), to: pageLoad, frame: callback.frame)
             case .dropped(let name):
                 inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Self.bridgeError(error, calling: name))")
             }
@@ -198,7 +203,7 @@ struct InboundCallRunner {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let pageLoad) = destination else { return }
-        inbound.storage.send(result.message(to: callback, complete: isFinal), to: pageLoad)
+        inbound.storage.send(result.message(to: callback.name, complete: isFinal), to: pageLoad, frame: callback.frame)
     }
 
     /// Sends one result whose value has parts, which go beside it. Checked before the call's state
@@ -213,7 +218,7 @@ struct InboundCallRunner {
             throw BridgeError(code: .failed, message: "the call has already finished")
         }
         guard case .callback(let callback, let pageLoad) = destination else { return }
-        inbound.storage.send(.result(callback: callback, value: value, complete: isFinal), parts: claimed, of: parts, to: pageLoad)
+        inbound.storage.send(.result(callback: callback.name, value: value, complete: isFinal), parts: claimed, of: parts, to: pageLoad, frame: callback.frame)
     }
 
     /// An error from dispatching as the page receives it: a bad argument names the method.

@@ -88,9 +88,10 @@ final class InboundCalls: Sendable {
     /// resolver names the method, the policy admits the caller, then the call runs over the app's
     /// interfaces or the protocol's own (``BuiltInInterface``).
     private func answer(_ method: String, wrapper: CallWrapper, frame: CallerFrame) -> CallAnswer {
-        // A callback is released only in the main frame, where results are evaluated: a subframe's
-        // callback name may be the name of one of the main frame's own callbacks.
-        let releasable = frame.isAttestedMainFrame ? wrapper.callbackStub : nil
+        // A callback is released only in a document results reach, its own: the main frame, or a
+        // subframe document the host delivers to. Any other subframe's callback name may be the
+        // name of one of the main frame's own callbacks.
+        let releasable = frame.isReachable ? wrapper.callbackStub.map { PageCallback($0, in: frame.subframeDocument) } : nil
         let name: MethodName
         let (pageLoad, access) = storage.read { ($0.pageLoad, $0.access(for: frame)) }
         do {
@@ -99,16 +100,22 @@ final class InboundCalls: Sendable {
         } catch {
             return storage.refuse(error, callback: releasable)
         }
-        if name.namespace == MethodName.builtInNamespace, BuiltInInterface.mainFrameOnly.contains(name.name), !frame.isAttestedMainFrame {
+        if name.namespace == MethodName.builtInNamespace, !BuiltInInterface.admits(name.name, from: frame) {
             return storage.refuse(BridgeError(code: .notAllowed, message: "only the page's main frame may call \"\(name)\""), callback: nil)
         }
         let parts = wrapper.speaksParts && wrapper.callbackStub != nil ? byteChannel.callParts(origin: frame.origin) : nil
         let call = InboundCall(
             name: name, frame: frame, data: wrapper.data, callback: wrapper.callbackStub, acceptsInlineAnswer: wrapper.acceptsInlineAnswer,
             parts: parts)
-        if call.isAsynchronous, !frame.isAttestedMainFrame {
-            let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe cannot be answered: results reach the main frame only")
-            return storage.refuse(error, callback: nil)
+        if !frame.isAttestedMainFrame {
+            if call.isAsynchronous, !frame.isReachable {
+                let error = BridgeError(code: .notAllowed, message: "asynchronous calls from a subframe the host cannot deliver to cannot be answered")
+                return storage.refuse(error, callback: nil)
+            }
+            // A subframe document the host delivers to: the page load reaches it from its first call.
+            if let document = frame.subframeDocument, let refusal = storage.update({ $0.enter(frame, document: document) }) {
+                return storage.refuse(refusal, callback: releasable)
+            }
         }
         if let announced = wrapper.parts {
             return byteChannel.start(call, announced, pageLoad: pageLoad, runner: self)
@@ -147,9 +154,10 @@ final class InboundCalls: Sendable {
     /// through its callback.
     func answer(_ value: Data, to call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool = false) -> CallAnswer {
         guard let callback = call.callback else { return .result(value, inline: false) }
+        let frame = call.frame.subframeDocument
         func fail(_ error: BridgeError) -> CallAnswer {
-            guard isAnsweredLater else { return storage.refuse(error, callback: callback) }
-            storage.send(.failure(callback: callback, error: error), to: pageLoad)
+            guard isAnsweredLater else { return storage.refuse(error, callback: call.pageCallback) }
+            storage.send(.failure(callback: callback, error: error), to: pageLoad, frame: frame)
             return .accepted
         }
         if let parts = call.parts, let claimed = parts.claim(in: value) {
@@ -161,14 +169,14 @@ final class InboundCalls: Sendable {
             guard let result = try? JSONText(validating: value) else {
                 return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
             }
-            storage.send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: pageLoad)
+            storage.send(.result(callback: callback, value: result, complete: true), parts: claimed, of: parts, to: pageLoad, frame: frame)
             return .accepted
         }
         if call.acceptsInlineAnswer, !isAnsweredLater { return .result(value, inline: true) }
         guard let result = try? SingleResult(value) else {
             return fail(BridgeError(code: .failed, message: "the result of \"\(call.name)\" is not JSON"))
         }
-        storage.send(result.message(to: callback, complete: true), to: pageLoad)
+        storage.send(result.message(to: callback, complete: true), to: pageLoad, frame: frame)
         return .accepted
     }
 }

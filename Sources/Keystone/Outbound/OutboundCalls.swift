@@ -23,10 +23,11 @@ final class OutboundCalls: Sendable {
         storage.apply { machine in ((), machine.post(method: method, arguments: text, parts: parts, to: nil) ?? []) }
     }
 
-    /// A call for the page load `pageLoad` (`nil`: whichever is current): the one way every Swift
-    /// call of a page handler is made. A task cancelled before it makes the call never makes it.
+    /// A call for the page load `pageLoad` (`nil`: whichever is current), in its subframe document
+    /// `frame` (`nil`: the main frame): the one way every Swift call of a page handler is made. A
+    /// task cancelled before it makes the call never makes it.
     func start<Result: Decodable & Sendable>(
-        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?, frame: FrameDocument? = nil
     ) -> PageCall<Result> {
         let call = PageCall<Result>()
         guard !Task.isCancelled else {
@@ -45,15 +46,16 @@ final class OutboundCalls: Sendable {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad) {
+        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame) {
             call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
         }
         return call
     }
 
-    /// A stream for the page load `pageLoad` (`nil`: whichever is current).
+    /// A stream for the page load `pageLoad` (`nil`: whichever is current), in its subframe document
+    /// `frame` (`nil`: the main frame).
     func stream<Element: Decodable & Sendable>(
-        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to pageLoad: PageLoad?
+        _ method: String, arguments: [any Encodable & Sendable], of: Element.Type, to pageLoad: PageLoad?, frame: FrameDocument? = nil
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let (text, parts): (JSONText, ByteParts?)
@@ -76,17 +78,18 @@ final class OutboundCalls: Sendable {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: pageLoad) else { return stream }
+        guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: pageLoad, frame: frame) else { return stream }
         continuation.onTermination = { [weak storage] _ in storage.map { Self.cancelPendingCall(id, in: $0) } }
         return stream
     }
 
-    /// An event for the page load `pageLoad` (`nil`: whichever is current).
-    func emit(_ name: String, _ value: some Encodable & Sendable, to pageLoad: PageLoad?) throws(BridgeError) {
+    /// An event for the page load `pageLoad` (`nil`: whichever is current), in its subframe document
+    /// `frame` (`nil`: the main frame).
+    func emit(_ name: String, _ value: some Encodable & Sendable, to pageLoad: PageLoad?, frame: FrameDocument? = nil) throws(BridgeError) {
         let (encoded, parts) = try encode(value, in: "the event's value")
         let event = PageMessage.event(name: name, value: try JSONText(validating: encoded))
         let sent = storage.apply { machine in
-            let outputs = parts.map { machine.emit(event, parts: $0, to: pageLoad) } ?? machine.send(event, to: pageLoad)
+            let outputs = parts.map { machine.emit(event, parts: $0, to: pageLoad, frame: frame) } ?? machine.send(event, to: pageLoad, frame: frame)
             return (outputs != nil, outputs ?? [])
         }
         guard sent else {
@@ -96,9 +99,10 @@ final class OutboundCalls: Sendable {
         }
     }
 
-    /// Takes `_dsb.returnValue` from the page: settles or feeds the call it answers.
-    func receiveReturnValue(_ message: ReturnMessage) {
-        switch storage.update({ $0.receiveAnswer(id: message.id, complete: message.complete) }) {
+    /// Takes `_dsb.returnValue` from the page's document `frame` (`nil`: the main frame): settles or
+    /// feeds the call it answers, when that call was made to this document.
+    func receiveReturnValue(_ message: ReturnMessage, from frame: FrameDocument? = nil) {
+        switch storage.update({ $0.receiveAnswer(id: message.id, complete: message.complete, from: frame) }) {
         case .deliver(let call, let complete):
             call.receive(message.answer, complete)
         case .repeated(let method):
@@ -111,10 +115,12 @@ final class OutboundCalls: Sendable {
     /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
     private func make(
-        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?
+        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?,
+        frame: FrameDocument?
     ) -> Int? {
         let made: HubStorage.Machine.MakeCall = storage.apply { machine in
-            let made = machine.makeCall(call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad)
+            let made = machine.makeCall(
+                call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad, frame: frame)
             guard case .made(_, let outputs) = made else { return (made, []) }
             return (made, outputs)
         }

@@ -1,0 +1,20 @@
+// FrameDocument.swift — a host's name for one document of a subframe, where it delivers scripts.
+/// One document of one of the page's subframes, as its host names it: where the host delivers the
+/// results of the frame's calls and Swift's calls of the frame's handlers.
+///
+/// A host names a subframe's document only when it can evaluate scripts in it (the WebKitGTK host
+/// through Keystone's web-process extension). The name stands for that document alone: once the
+/// frame navigates or is removed, the host says the document has gone (`BridgeHub`'s
+/// `frameDidUnload`), and nothing more reaches it. A subframe the host names no document for can
+/// make synchronous calls only.
+public struct FrameDocument: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The host's number for the document, unique among the documents of its web view.
+    public let rawValue: UInt64
+
+    /// The document the host numbers `rawValue`.
+    public init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { "frame document \(rawValue)" }
+}

@@ -1,0 +1,70 @@
+// Subframes.swift — the subframe documents a page load reaches, as a pure value.
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// The subframe documents of the current page load that the host delivers to
+/// (``CallerFrame/document``), without locks or side effects: each one's frame, the runtime it
+/// announced, and whether it has registered its handlers.
+///
+/// A document enters with its first call and leaves when the host says it has gone
+/// (`frameDidUnload`) or the page load ends. Its results go to it whether or not it has announced
+/// itself (it called, so its runtime runs); Swift's calls of its handlers wait for nothing: they
+/// reach a document that has registered them (`_dsb.dsinit`) and are refused otherwise. At most
+/// `limit` documents are kept at once.
+struct Subframes: Sendable {
+    struct Document: Sendable {
+        var frame: CallerFrame
+        var runtime = PageRuntime.dsbridge
+        var isReady = false
+    }
+
+    /// The most documents kept at once.
+    let limit: Int
+    private(set) var documents: [FrameDocument: Document] = [:]
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Records `frame`'s document, on a call of its: the refusal when the page load already reaches
+    /// `limit` others.
+    mutating func enter(_ frame: CallerFrame, document: FrameDocument) -> BridgeError? {
+        guard documents[document] == nil else { return nil }
+        guard documents.count < limit else {
+            return BridgeError(code: .limitExceeded, message: "the page already has BridgeLimits.subframeDocuments (\(limit)) subframe documents calling")
+        }
+        documents[document] = Document(frame: frame)
+        return nil
+    }
+
+    /// The document has registered its handlers, announcing `runtime`; Keystone's runtime, once
+    /// announced, stays (a page with two bridge scripts initializes twice).
+    mutating func initialize(_ document: FrameDocument, runtime: PageRuntime) {
+        documents[document]?.isReady = true
+        if runtime == .keystone { documents[document]?.runtime = .keystone }
+    }
+
+    /// The runtime the document announced; `nil` for a document the page load does not reach.
+    func runtime(of document: FrameDocument) -> PageRuntime? {
+        documents[document]?.runtime
+    }
+
+    /// Whether Swift can call the document's handlers: it has registered them.
+    func isReady(_ document: FrameDocument) -> Bool {
+        documents[document]?.isReady == true
+    }
+
+    /// The frames whose handlers Swift can call, in the order of their documents' numbers.
+    var readyFrames: [CallerFrame] {
+        documents.filter(\.value.isReady).sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value.frame)
+    }
+
+    /// The document has gone; whether it was kept.
+    @discardableResult
+    mutating func remove(_ document: FrameDocument) -> Bool {
+        documents.removeValue(forKey: document) != nil
+    }
+
+    mutating func removeAll() {
+        documents.removeAll()
+    }
+}
