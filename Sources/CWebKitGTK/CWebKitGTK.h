@@ -238,6 +238,8 @@ typedef struct _GUnixFDList GUnixFDList;
 typedef unsigned long guint64;
 
 extern void webkit_web_context_set_web_extensions_directory(WebKitWebContext *context, const gchar *directory);
+extern void webkit_web_context_set_web_extensions_initialization_user_data(WebKitWebContext *context, GVariant *user_data);
+extern WebKitUserMessage *webkit_user_message_new(const char *name, GVariant *parameters);
 extern WebKitUserMessage *webkit_user_message_new_with_fd_list(const char *name, GVariant *parameters, GUnixFDList *fd_list);
 extern void webkit_web_view_send_message_to_page(WebKitWebView *web_view, WebKitUserMessage *message, GCancellable *cancellable,
                                                  GAsyncReadyCallback callback, gpointer user_data);
@@ -261,6 +263,7 @@ extern const char *webkit_user_message_get_name(WebKitUserMessage *message);
 extern GVariant *webkit_user_message_get_parameters(WebKitUserMessage *message);
 extern const gchar *g_variant_get_type_string(GVariant *value);
 extern guint32 g_variant_get_uint32(GVariant *value);
+extern guint64 g_variant_get_uint64(GVariant *value);
 
 extern void webkit_policy_decision_ignore(WebKitPolicyDecision *decision);
 extern WebKitNavigationAction *webkit_navigation_policy_decision_get_navigation_action(WebKitNavigationPolicyDecision *decision);

@@ -100,6 +100,25 @@ struct NativeInterface: BridgeInterface {
     let openTransfers: @Sendable () -> Int
     /// Whether the host serves a byte channel: without one, every `Data` goes as base64.
     let servesBytes: @Sendable () -> Bool
+    /// The subframe documents whose handlers Swift can call (`Keystone.subframes`).
+    let subframes: @Sendable () -> [CallerFrame]
+    /// A frame's handlers (`Keystone.page(_:)`); `nil` once the Keystone has gone.
+    let page: @Sendable (CallerFrame) -> (any PageConnection)?
+
+    /// A call of the handler `method` of every subframe document, or of the one numbered `document`.
+    struct FramesCall: Codable, Sendable {
+        var method: String
+        var args: [JSONValue]
+        var document: UInt64?
+    }
+
+    /// What one subframe's handler answered to `callSubframes`: its origin, and its value or the
+    /// code of its error.
+    struct FrameAnswer: Codable, Sendable {
+        var origin: String?
+        var value: JSONValue?
+        var code: Int?
+    }
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("callJS") { (call: Call, context: CallContext) async throws -> JSONValue in
@@ -113,6 +132,28 @@ struct NativeInterface: BridgeInterface {
         // A Swift call of a page handler with a timeout: fails `timedOut` (13) without an answer in time.
         methods.async("callJSWithin") { (call: TimedCall, context: CallContext) async throws -> JSONValue in
             try await context.page.call(call.method, arguments: call.args, as: JSONValue.self, timeout: .milliseconds(call.timeoutMs))
+        }
+        // Swift addresses every subframe document of the page load that registered its handlers (or
+        // the one numbered `document`): calls `method` in each at once, and answers with each one's
+        // outcome, in the frames' order.
+        methods.async("callSubframes") { (call: FramesCall) async -> [FrameAnswer] in
+            let frames = subframes().filter { frame in call.document.map { frame.document?.rawValue == $0 } ?? true }
+            return await withTaskGroup(of: (Int, FrameAnswer).self) { group in
+                for (index, frame) in frames.enumerated() {
+                    group.addTask {
+                        do {
+                            guard let connection = page(frame) else { throw BridgeError(code: .pageGone, message: "the bridge has gone") }
+                            let value = try await connection.call(call.method, arguments: call.args, as: JSONValue.self)
+                            return (index, FrameAnswer(origin: frame.origin, value: value))
+                        } catch {
+                            return (index, FrameAnswer(origin: frame.origin, code: BridgeError(error).code.rawValue))
+                        }
+                    }
+                }
+                var answers = [FrameAnswer?](repeating: nil, count: frames.count)
+                for await (index, answer) in group { answers[index] = answer }
+                return answers.compactMap { $0 }
+            }
         }
         methods.sync("pendingCalls", pendingCalls)
         methods.sync("runningCalls", runningCalls)
@@ -365,7 +406,8 @@ extension Keystone {
         try register(
             NativeInterface(
                 pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 },
-                openTransfers: { [weak self] in self?.openTransferCount ?? 0 }, servesBytes: { [weak self] in self?.servesBytes ?? false }),
+                openTransfers: { [weak self] in self?.openTransferCount ?? 0 }, servesBytes: { [weak self] in self?.servesBytes ?? false },
+                subframes: { [weak self] in self?.subframes ?? [] }, page: { [weak self] frame in self?.page(frame) }),
             namespace: "native"
         )
     }

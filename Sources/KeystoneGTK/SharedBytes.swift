@@ -25,7 +25,7 @@ final class SharedBytes {
     private var isLent = false
     /// Transfers that wait for the region, which holds them without growing: each goes once the
     /// extension has answered for the one before.
-    private var waiting: [(request: String, bytes: Data)] = []
+    private var waiting: [(request: String, document: UInt64, bytes: Data)] = []
 
     /// What to do with one transfer's bytes.
     enum Handing {
@@ -37,11 +37,12 @@ final class SharedBytes {
         case failed
     }
 
-    /// Where `bytes`, for the relay's `request`, go: into the region when it is the host's, after
-    /// the transfer it is lent for when it holds them already, else a sealed file of their own.
-    func hand(_ bytes: Data, for request: String) -> Handing {
+    /// Where `bytes`, for the relay's `request` in the subframe document `document` (0: the main
+    /// frame), go: into the region when it is the host's, after the transfer it is lent for when
+    /// it holds them already, else a sealed file of their own.
+    func hand(_ bytes: Data, for request: String, document: UInt64) -> Handing {
         if isLent, bytes.count <= capacity {
-            waiting.append((request, bytes))
+            waiting.append((request, document, bytes))
             return .waiting
         }
         if !isLent, bytes.count <= Self.regionLimit, let descriptor = lend(holding: bytes) { return .send(descriptor: descriptor, isRegion: true) }
@@ -50,11 +51,11 @@ final class SharedBytes {
 
     /// The extension has copied the bytes out of the region, or will not: the next waiting
     /// transfer, now in the region (its descriptor `nil` when it could not be had).
-    func returned() -> (request: String, size: Int, descriptor: Int32?)? {
+    func returned() -> (request: String, document: UInt64, size: Int, descriptor: Int32?)? {
         isLent = false
         guard !waiting.isEmpty else { return nil }
-        let (request, bytes) = waiting.removeFirst()
-        return (request, bytes.count, lend(holding: bytes))
+        let (request, document, bytes) = waiting.removeFirst()
+        return (request, document, bytes.count, lend(holding: bytes))
     }
 
     /// The page is gone: transfers that wait for it go nowhere.

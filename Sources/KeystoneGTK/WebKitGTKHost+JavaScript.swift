@@ -86,6 +86,11 @@ final class GTKEngine: HostEngine, @unchecked Sendable {
         host.run(script, limit: valueLimit, completion: completion)
     }
 
+    func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void) {
+        guard let host else { return done() }
+        host.evaluate(script, in: frame, done: done)
+    }
+
     func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
         let milliseconds = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
         if milliseconds == 0 { MainLoopWork.enqueue(work, dropped: dropped) } else { MainLoopWork.after(milliseconds: milliseconds, work, dropped: dropped) }

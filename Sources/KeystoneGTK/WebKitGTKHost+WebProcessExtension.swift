@@ -35,7 +35,11 @@ extension WebKitGTKHost {
         guard options.loadsWebProcessExtension, let context = webkit_web_view_get_context(webView) else { return }
         switch Self.extensionFolder {
         case .success(let folder):
-            if Self.offeredContexts.insert(context).inserted { webkit_web_context_set_web_extensions_directory(context, folder.path) }
+            guard Self.offeredContexts.insert(context).inserted else { return }
+            webkit_web_context_set_web_extensions_directory(context, folder.path)
+            // The extension makes the host's isolated world itself, by this name, so that it can
+            // name the subframe documents the host's scripts run in.
+            webkit_web_context_set_web_extensions_initialization_user_data(context, g_variant_new_string(Self.worldName))
         case .failure(let error):
             guard Self.offeredContexts.insert(context).inserted else { return }
             (hub as? Keystone)?.components.logging.log(.warning, "the web process runs without Keystone's extension: \(error.message)")
@@ -43,20 +47,22 @@ extension WebKitGTKHost {
     }
 
     /// The relay's request `request` of Swift's bytes at `address`, for `frame`: where the page's
-    /// web process runs the extension and the frame is the main frame (the extension hands bytes to
-    /// the main frame's relay), the hub's answer to the fetch goes there in shared memory (``SharedBytes``),
-    /// and the relay hears ``PageRelay/downloadSent``, or the refusal; otherwise nothing is fetched,
-    /// and the answer `""` has the page fetch the address itself.
+    /// web process runs the extension and the frame is one it reaches (the main frame, or a
+    /// subframe document it numbered: it hands the bytes to that document's relay), the hub's
+    /// answer to the fetch goes there in shared memory (``SharedBytes``), and the relay hears
+    /// ``PageRelay/downloadSent``, or the refusal; otherwise nothing is fetched, and the answer `""`
+    /// has the page fetch the address itself.
     func sendBytes(request: String, address: String, frame: CallerFrame) -> String {
-        guard runsWebProcessExtension, frame.isAttestedMainFrame, case .success(let fetch) = Self.transport.request(method: "GET", url: address, origin: frame.origin),
+        guard runsWebProcessExtension, frame.isReachable, case .success(let fetch) = Self.transport.request(method: "GET", url: address, origin: frame.origin),
             fetch.kind == .fetch
         else { return "" }
+        let document = frame.isMainFrame ? 0 : frame.document?.rawValue ?? 0
         let refused: BridgeError
         switch hub.receiveBytesNow(fetch, readBody: { _ in nil }) {
         case .bytes(let bytes):
-            switch sharedBytes.hand(bytes, for: request) {
+            switch sharedBytes.hand(bytes, for: request, document: document) {
             case .send(let descriptor, let isRegion):
-                send(request: request, size: bytes.count, descriptor: descriptor, isRegion: isRegion)
+                send(request: request, document: document, size: bytes.count, descriptor: descriptor, isRegion: isRegion)
                 fallthrough
             case .waiting:
                 extensionTransfers += 1
@@ -72,15 +78,16 @@ extension WebKitGTKHost {
         return String(decoding: URLSchemeTransport.Response.refusal(refused).body, as: UTF8.self)
     }
 
-    /// Sends the extension `size` bytes for the relay's `request` in the memory of `descriptor`
-    /// (which the message then owns), or with none, which the extension hands over as bytes that
-    /// could not be read. A message in the lent region has the host keep itself until the
-    /// extension answers, when the region is the host's again and the next waiting transfer goes.
-    private func send(request: String, size: Int, descriptor: Int32?, isRegion: Bool) {
+    /// Sends the extension `size` bytes for the relay's `request` of the subframe document
+    /// `document` (0: the main frame) in the memory of `descriptor` (which the message then owns),
+    /// or with none, which the extension hands over as bytes that could not be read. A message in
+    /// the lent region has the host keep itself until the extension answers, when the region is the
+    /// host's again and the next waiting transfer goes.
+    private func send(request: String, document: UInt64, size: Int, descriptor: Int32?, isRegion: Bool) {
         var descriptors = descriptor.map { [$0] } ?? []
         let list = descriptors.isEmpty ? nil : g_unix_fd_list_new_from_array(&descriptors, 1)
-        let parameters = [g_variant_new_string(request), g_variant_new_uint64(guint64(size))].withUnsafeBufferPointer {
-            g_variant_new_tuple($0.baseAddress, 2)
+        let parameters = [g_variant_new_string(request), g_variant_new_uint64(guint64(size)), g_variant_new_uint64(guint64(document))].withUnsafeBufferPointer {
+            g_variant_new_tuple($0.baseAddress, 3)
         }
         let message = webkit_user_message_new_with_fd_list(Self.bytesMessage, parameters, list)
         if let list { g_object_unref(UnsafeMutableRawPointer(list)) }
@@ -100,7 +107,7 @@ extension WebKitGTKHost {
     /// without, and its request fails.
     private func sendWaiting() {
         while let next = sharedBytes.returned() {
-            send(request: next.request, size: next.size, descriptor: next.descriptor, isRegion: next.descriptor != nil)
+            send(request: next.request, document: next.document, size: next.size, descriptor: next.descriptor, isRegion: next.descriptor != nil)
             if next.descriptor != nil { return }
         }
     }
@@ -114,15 +121,55 @@ extension WebKitGTKHost {
 
     /// What carries Swift's bytes to the extension.
     static let bytesMessage = "keystone.bytes"
+    /// What carries a script to a subframe document, and the extension's word that one has gone.
+    static let evaluateMessage = "keystone.evaluate"
+    static let frameGoneMessage = "keystone.frame-gone"
+
+    /// Evaluates `script` in the subframe document `frame` through the extension, which runs it
+    /// only while that document is its frame's; `done` once the extension has answered (a web
+    /// process without it answers with an error). Only the extension numbers documents, so a
+    /// numbered one is in a web process that runs it. Main loop's thread only.
+    func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void) {
+        let parameters = [g_variant_new_uint64(guint64(frame.rawValue)), g_variant_new_string(script)].withUnsafeBufferPointer {
+            g_variant_new_tuple($0.baseAddress, 2)
+        }
+        let message = webkit_user_message_new(Self.evaluateMessage, parameters)
+        let finished = Unmanaged.passRetained(EvaluationDone(done)).toOpaque()
+        webkit_web_view_send_message_to_page(
+            webView, message, nil,
+            { view, result, data in
+                WebKitGTKHost.finish(view, result)
+                guard let data else { return }
+                Unmanaged<EvaluationDone>.fromOpaque(data).takeRetainedValue().done()
+            }, finished)
+    }
 
     /// A message of the page's web process: the extension's announcement, of the version this host
-    /// speaks, is taken; any other is left to the app's own handlers.
+    /// speaks, or its word that a subframe document has gone, is taken; any other is left to the
+    /// app's own handlers.
     private func receive(_ message: OpaquePointer) -> Bool {
-        guard String(cString: webkit_user_message_get_name(message)) == Self.extensionAnnouncement else { return false }
+        let name = String(cString: webkit_user_message_get_name(message))
         let parameters = webkit_user_message_get_parameters(message)
-        runsWebProcessExtension =
-            parameters.map { String(cString: g_variant_get_type_string($0)) == "u" && g_variant_get_uint32($0) == Self.extensionVersion } ?? false
+        switch name {
+        case Self.extensionAnnouncement:
+            runsWebProcessExtension =
+                parameters.map { String(cString: g_variant_get_type_string($0)) == "u" && g_variant_get_uint32($0) == Self.extensionVersion } ?? false
+        case Self.frameGoneMessage:
+            guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "t" else { return true }
+            hub.frameDidUnload(FrameDocument(rawValue: UInt64(g_variant_get_uint64(parameters))))
+        default:
+            return false
+        }
         return true
+    }
+}
+
+/// What runs once the extension has evaluated a script, carried through its C callback.
+private final class EvaluationDone {
+    let done: @Sendable () -> Void
+
+    init(_ done: @escaping @Sendable () -> Void) {
+        self.done = done
     }
 }
 #endif

@@ -10,7 +10,9 @@ import Keystone
 /// document: a relay in the page world, which makes the calls, and a script in an isolated world
 /// that page scripts cannot reach, which reads the frame's kind and origin from its own bindings.
 /// - The isolated world's texts start with a tag (``tagPrefix(secret:)``) holding a secret only it
-///   knows, then `top:` or `sub:` and the frame's origin, then a new line.
+///   knows, then `top` or `sub`, a subframe document's number where the host delivers to it
+///   (`#` and digits, given by Keystone's web-process extension), `:` and the frame's origin, then
+///   a new line.
 /// - On a document's first call the relay has the isolated world ask for a capability
 ///   (``capabilityRequest``): a name for that frame and origin (`FrameCapabilities`, the latest 256
 ///   remembered). The relay's texts then start with ``capabilityPrefix`` and the capability.
@@ -94,6 +96,10 @@ package struct PageRelay {
     package static let capabilityPrefix = "\u{1}keystone-capability:"
     /// What the isolated world prompts, after its tag, to have a capability issued.
     package static let capabilityRequest = "\u{1}capability"
+    /// The global of the isolated world that holds a subframe document's number, which Keystone's
+    /// web-process extension (`keystone-web-process-extension.c`) writes before the isolated
+    /// world's script runs.
+    package static let documentGlobal = "_keystoneFrameDocument"
     /// The host's answer to a prompt or message whose capability it no longer remembers.
     package static let forgottenCapability = "\u{1}forgotten"
     /// The method a console line is posted as; no method a page calls can have this name.
@@ -151,10 +157,19 @@ package struct PageRelay {
         guard bytes.starts(with: tagPrefix), let (header, rest) = Self.splitLine(Bytes(rebasing: bytes[tagPrefix.count...])) else {
             return (.unattested, bytes)
         }
-        let isMainFrame = header.starts(with: "top:".utf8)
+        let isMainFrame = header.starts(with: "top".utf8)
+        var origin = header.dropFirst(3)
+        var document: FrameDocument?
+        if origin.first == UInt8(ascii: "#") {
+            let digits = origin.dropFirst().prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            guard let number = UInt64(String(decoding: digits, as: UTF8.self)) else { return (.unattested, bytes) }
+            document = FrameDocument(rawValue: number)
+            origin = origin.dropFirst(1 + digits.count)
+        }
+        guard origin.first == UInt8(ascii: ":") else { return (.unattested, bytes) }
         // The document's own security origin; an opaque one reads "null" and is no origin.
-        let origin = SecurityOrigin(String(decoding: header.dropFirst(4), as: UTF8.self))
-        return (.isolatedWorld(CallerFrame(isMainFrame: isMainFrame, origin: origin?.description)), rest)
+        let security = SecurityOrigin(String(decoding: origin.dropFirst(), as: UTF8.self))
+        return (.isolatedWorld(CallerFrame(isMainFrame: isMainFrame, origin: security?.description, document: document)), rest)
     }
 
     /// The bytes before the first line feed and those after it; the page's text is split by bytes,
@@ -323,6 +338,10 @@ extension PageRelay {
     /// watcher sees only iframes of the top document and reports each signal's address
     /// (``signalPrefix``), and the host answers only these.
     ///
+    /// Where Keystone's web-process extension runs, it gives each subframe document a number
+    /// (``documentGlobal``) before this script runs, and the script puts it in its tag: the host
+    /// then delivers that document's results, and its own calls, to it through the extension.
+    ///
     /// The script is `gtk-isolated.js`, a resource with its own node suite; its settings reach it
     /// as one JSON value, and the document's origin as `HostScripts.documentOrigin` reads it.
     ///
@@ -339,7 +358,7 @@ extension PageRelay {
         var tooLongBatch = ""
         PostedText.appendFramed(tooLong, to: &tooLongBatch)
         return IsolatedSettings(
-            tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel,
+            tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel, documentGlobal: documentGlobal,
             signalPattern: signalPattern, signalPrefix: signalPrefix, messageHandler: messageHandler,
             maximumPostLength: maximumPostLength(limits), batchAt: capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
             batchHeader: PostedText.batchMethod + "\n", tooLong: tooLong, tooLongBatch: tooLongBatch)
@@ -347,7 +366,7 @@ extension PageRelay {
 
     /// The isolated world's settings, as `gtk-isolated.js` reads them.
     package struct IsolatedSettings: Encodable {
-        var tagPrefix, capabilityRequest, documentChannel: String
+        var tagPrefix, capabilityRequest, documentChannel, documentGlobal: String
         var signalPattern: String?
         var signalPrefix, messageHandler: String
         var maximumPostLength, batchAt: Int

@@ -37,6 +37,21 @@ test('a subframe asks as a subframe', () => {
   assert.deepEqual(doc.host.requests, ['\u0001keystone:secret:sub:https://app.example\n\u0001capability']);
 });
 
+test('a subframe document the web-process extension numbered asks with its number; anything else is left out', () => {
+  const numbered = makeDocument({ top: false, frameDocument: '9007199254740991' });
+  numbered.page(`window.prompt('_dsbridge=m', '{}')`);
+  assert.deepEqual(numbered.host.requests, ['\u0001keystone:secret:sub#9007199254740991:https://app.example\n\u0001capability']);
+  for (const frameDocument of ['', '12a', '1'.repeat(21), 12, '-1', ':top']) {
+    const doc = makeDocument({ top: false, frameDocument });
+    doc.page(`window.prompt('_dsbridge=m', '{}')`);
+    assert.deepEqual(doc.host.requests, ['\u0001keystone:secret:sub:https://app.example\n\u0001capability'], String(frameDocument));
+  }
+  // The main frame's document is the page's: it has no number.
+  const top = makeDocument({ frameDocument: '5' });
+  top.page(`window.prompt('_dsbridge=m', '{}')`);
+  assert.deepEqual(top.host.requests, [TAG + '\u0001capability']);
+});
+
 test('without its message handler it says hello for the relay and gives no way to post', () => {
   const doc = makeDocument({ handlers: false, nothing: true });
   let hellos = 0;

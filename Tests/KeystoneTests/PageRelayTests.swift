@@ -40,6 +40,20 @@ struct PageRelayTests {
         #expect(with("_dsbridge=echo") { relay.identify($0).0 } == .unattested)
     }
 
+    @Test func aSubframeDocumentsNumberInTheTagNamesItsDocumentAndItsCapabilityCarriesIt() {
+        var relay = PageRelay(secret: "secret")
+        let numbered = CallerFrame(isMainFrame: false, origin: "https://embed.example", document: FrameDocument(rawValue: 9_007_199_254_740_991))
+        #expect(with(tag + "sub#9007199254740991:https://embed.example\n") { relay.identify($0).0 } == .isolatedWorld(numbered))
+        let capability = capability(&relay, frame: "sub#9007199254740991:https://embed.example")
+        #expect(with(PageRelay.capabilityPrefix + capability + "\nrest") { relay.identify($0).0 } == .relay(numbered))
+        // The main frame's document is the page's; a tag with no number, or a malformed one, names none.
+        #expect(with(tag + "top#5:https://app.example\n") { relay.identify($0).0 } == .isolatedWorld(CallerFrame(isMainFrame: true, origin: "https://app.example")))
+        #expect(with(tag + "sub:https://embed.example\n") { relay.identify($0).0 } == .isolatedWorld(CallerFrame(isMainFrame: false, origin: "https://embed.example")))
+        for malformed in ["sub#:https://embed.example", "sub#12https://embed.example", "sub#99999999999999999999999:https://embed.example", "sub#12"] {
+            #expect(with(tag + malformed + "\n") { relay.identify($0).0 } == .unattested, "\(malformed)")
+        }
+    }
+
     @Test func aRelaysPromptIsAnsweredByTheHubOnlyWhenItsFramedLengthsHold() {
         var relay = PageRelay(secret: "secret")
         let capability = capability(&relay)

@@ -37,7 +37,7 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Whether the frame's results can reach it: the attested main frame, or a subframe whose
     /// document the host names.
-    public var isReachable: Bool { isAttestedMainFrame || document != nil }
+    package var isReachable: Bool { isAttestedMainFrame || document != nil }
 
     public var description: String {
         guard isAttested else { return "an unattested frame" }

@@ -8,7 +8,8 @@
 /// `frameDidUnload`), and nothing more reaches it. A subframe the host names no document for can
 /// make synchronous calls only.
 public struct FrameDocument: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The host's number for the document, unique among the documents of its web view.
+    /// The host's number for the document, unique among the documents of its web view. Keystone's
+    /// hosts keep it below 2^53, so that a page reads it exactly as a JavaScript number.
     public let rawValue: UInt64
 
     /// The document the host numbers `rawValue`.
@@ -17,4 +18,15 @@ public struct FrameDocument: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     public var description: String { "frame document \(rawValue)" }
+
+    /// Reads the document's number, as ``encode(to:)`` writes it.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(UInt64.self)
+    }
+
+    /// Writes the document's number alone: `12`, not `{"rawValue":12}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }

@@ -12,8 +12,10 @@
 ///    authorised.
 /// 7. With ``requiresDeclaration``, a method the page load did not declare is refused.
 ///
-/// Whatever the policy, the Keystone refuses a subframe's asynchronous calls: results are evaluated
-/// in the main frame, where the subframe's callback does not exist, so no answer could reach it.
+/// Whatever the policy, the Keystone refuses the asynchronous calls of a subframe whose document
+/// the host does not deliver to (no ``CallerFrame/document``): its results would be evaluated in the
+/// main frame, where the subframe's callback does not exist. A subframe document the host delivers
+/// to (WebKitGTK's, through Keystone's web-process extension) gets its results in its own document.
 ///
 /// ```swift
 /// var policy = DefaultCallPolicy(allowedOrigins: ["https://shop.example", "https://pay.example.com"])

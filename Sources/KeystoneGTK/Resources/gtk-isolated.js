@@ -10,8 +10,13 @@
   // The host's message handler lives in this world only: page scripts cannot post to it.
   var messages = handlers && handlers[config.messageHandler];
   var channel = null;
-  // What this world's prompts and messages start with: the secret tag, the frame and its origin.
-  function tag() { return config.tagPrefix + (window === window.top ? 'top:' : 'sub:') + origin + '\n'; }
+  // The number Keystone's web-process extension gave this subframe document, when it runs: the host
+  // then delivers to the document through it. Read before any other script of this world runs.
+  var number = window[config.documentGlobal];
+  var numbered = typeof number === 'string' && /^[0-9]{1,20}$/.test(number) ? '#' + number : '';
+  // What this world's prompts and messages start with: the secret tag, the frame (and its document's
+  // number) and its origin.
+  function tag() { return config.tagPrefix + (window === window.top ? 'top' : 'sub' + numbered) + ':' + origin + '\n'; }
 
   // Takes the relay's channel node (once), and answers its requests for a capability by asking the
   // host, which issues one for this frame and origin.

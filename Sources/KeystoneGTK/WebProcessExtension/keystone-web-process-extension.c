@@ -4,10 +4,15 @@
 // the host learns, per web process, that the extension runs there; a web process without it (the
 // file could not be loaded, or another context's) says nothing, and the host works as without it.
 //
+// It also names each subframe document the host's isolated world runs in, and evaluates the host's
+// scripts there: the host delivers results and its own calls to a subframe through it.
+//
 // The extension is as trusted as the host's isolated world, no more: the UI process checks what it
 // says as it checks what the isolated world says.
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -22,6 +27,137 @@
 
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data);
 
+// MARK: Subframe documents
+
+// The global of the host's isolated world that holds its subframe document's number, as decimal
+// digits; the isolated world puts it in its tag (gtk-isolated.js, PageRelay's `identify`).
+#define KEYSTONE_DOCUMENT_GLOBAL "_keystoneFrameDocument"
+// The extension tells the page's web view that a subframe document it numbered has gone: `t`.
+#define KEYSTONE_FRAME_GONE_MESSAGE "keystone.frame-gone"
+// The host's script for a subframe document: `(ts)`, the document's number and the script,
+// evaluated in the document's page world while it is there. The reply says it has run, or not.
+#define KEYSTONE_EVALUATE_MESSAGE "keystone.evaluate"
+
+static WebKitWebExtension *the_extension;
+// The host's isolated world, by the name the host gave (its user data): created here, before any page
+// of the web process, WebKit gives the host's scripts of that name this same world.
+static WebKitScriptWorld *host_world;
+// The last number given to a document: the process's id above its 31 low bits, so that no two web
+// processes name a document alike, and every number stays below 2^53 (a process id is below 2^22),
+// which a page reads exactly as a JavaScript number.
+static guint64 last_document;
+
+// A subframe document the host's isolated world runs in: its frame (held weakly), its page's id and
+// its number. One per frame: a frame's next document replaces it.
+typedef struct {
+    WebKitFrame *frame;
+    guint64 page;
+    guint64 number;
+} Document;
+static Document *documents;
+static size_t document_count, document_capacity;
+
+static Document *document_of_frame(WebKitFrame *frame) {
+    for (size_t i = 0; i < document_count; i++)
+        if (documents[i].frame == frame) return &documents[i];
+    return 0;
+}
+
+// The document numbered `number` of the page `page`, while it is its frame's document.
+static Document *document_numbered(guint64 number, WebKitWebPage *page) {
+    guint64 page_id = webkit_web_page_get_id(page);
+    for (size_t i = 0; i < document_count; i++)
+        if (documents[i].number == number && documents[i].page == page_id) return &documents[i];
+    return 0;
+}
+
+// Tells the page's web view that the document `number` has gone.
+static void tell_gone(guint64 page_id, guint64 number) {
+    WebKitWebPage *page = webkit_web_extension_get_page(the_extension, page_id);
+    if (!page) return;
+    webkit_web_page_send_message_to_view(page, webkit_user_message_new(KEYSTONE_FRAME_GONE_MESSAGE, g_variant_new_uint64(number)), 0, 0, 0);
+}
+
+// Forgets `document` and tells its web view it has gone.
+static void forget(Document *document) {
+    guint64 page_id = document->page, number = document->number;
+    *document = documents[--document_count];
+    tell_gone(page_id, number);
+}
+
+// A frame has been destroyed (removed from its page, or its page closed).
+static void frame_destroyed(gpointer data, GObject *frame) {
+    (void)data;
+    Document *document = document_of_frame((WebKitFrame *)frame);
+    if (document) forget(document);
+}
+
+// The page world of `frame` was cleared: a new document begins there, so its earlier one has gone.
+// WebKit clears the page world before any other world of the same document.
+static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
+    (void)world;
+    (void)page;
+    (void)data;
+    Document *document = document_of_frame(frame);
+    if (!document) return;
+    g_object_weak_unref((GObject *)frame, frame_destroyed, 0);
+    forget(document);
+}
+
+// The host's isolated world of a subframe was cleared: its document is the frame's new one, and gets
+// the next number, which the isolated world reads before any of its scripts runs.
+static void host_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
+    (void)data;
+    if (webkit_frame_is_main_frame(frame)) return;
+    Document *document = document_of_frame(frame);
+    if (document) {
+        tell_gone(document->page, document->number);
+    } else {
+        if (document_count == document_capacity) {
+            size_t capacity = document_capacity ? 2 * document_capacity : 16;
+            Document *grown = realloc(documents, capacity * sizeof(Document));
+            if (!grown) return;
+            documents = grown;
+            document_capacity = capacity;
+        }
+        document = &documents[document_count++];
+        document->frame = frame;
+        g_object_weak_ref((GObject *)frame, frame_destroyed, 0);
+    }
+    document->page = webkit_web_page_get_id(page);
+    document->number = ++last_document;
+    char digits[24];
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)document->number);
+    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
+    JSCValue *value = jsc_value_new_string(context, digits);
+    jsc_context_set_value(context, KEYSTONE_DOCUMENT_GLOBAL, value);
+    g_object_unref(value);
+    g_object_unref(context);
+}
+
+// Runs the host's script in the subframe document its message names, while that document is its
+// frame's, in the document's page world; the reply says it is done either way.
+static void evaluate(WebKitWebPage *page, WebKitUserMessage *message) {
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    if (parameters && strcmp(g_variant_get_type_string(parameters), "(ts)") == 0) {
+        GVariant *number = g_variant_get_child_value(parameters, 0), *script = g_variant_get_child_value(parameters, 1);
+        Document *document = document_numbered(g_variant_get_uint64(number), page);
+        if (document) {
+            gsize length = 0;
+            const char *code = g_variant_get_string(script, &length);
+            // The script may end the document, or make frames: nothing of `document` is read after.
+            JSCContext *context = webkit_frame_get_js_context(document->frame);
+            JSCValue *result = jsc_context_evaluate(context, code, (gssize)length);
+            if (result) g_object_unref(result);
+            jsc_context_clear_exception(context);
+            g_object_unref(context);
+        }
+        g_variant_unref(number);
+        g_variant_unref(script);
+    }
+    webkit_user_message_send_reply(message, webkit_user_message_new(KEYSTONE_EVALUATE_MESSAGE, 0));
+}
+
 // A page of the web process: its web view hears that the extension runs here. The message and its
 // parameters are floating, so sending them consumes them.
 static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer data) {
@@ -32,9 +168,10 @@ static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpo
     webkit_web_page_send_message_to_view(page, announcement, 0, 0, 0);
 }
 
-// Swift's bytes for the page: `(st)`, the relay's request and the byte count, and one file
-// descriptor of shared memory holding them, sealed against shrinking. The extension answers once it
-// has copied them out, and the host may write that memory again.
+// Swift's bytes for the page: `(stt)`, the relay's request, the byte count and the subframe document
+// whose relay asked (0: the main frame's), and one file descriptor of shared memory holding them,
+// sealed against shrinking. The extension answers once it has copied them out, and the host may
+// write that memory again.
 #define KEYSTONE_BYTES_MESSAGE "keystone.bytes"
 // The most bytes one message carries: BridgeLimits.transferBytes can be no larger than this.
 #define KEYSTONE_BYTES_LIMIT (1ULL << 31)
@@ -126,8 +263,7 @@ static JSCValue *page_buffer(JSCContext *context, JSCValue *host, const char *re
     return 0;
 }
 
-// Hands `bytes` (or null, when they could not be read) to the main frame's relay in the page's
-// world: `_keystoneHost.received(request, bytes)`, which resolves the request it made.
+// Hands `bytes` (or null, when they could not be read) to the frame's relay in the page's world: `_keystoneHost.received(request, bytes)`, which resolves the request it made.
 static void hand_over(JSCContext *context, JSCValue *host, const char *request, JSCValue *bytes) {
     if (!host) return;
     JSCValue *value = bytes ? bytes : jsc_value_new_null(context);
@@ -136,22 +272,35 @@ static void hand_over(JSCContext *context, JSCValue *host, const char *request, 
     if (!bytes) g_object_unref(value);
 }
 
-// A message from the page's web view: Swift's bytes for a request of the main frame's relay.
-// Any other message is left to others.
+// A message from the page's web view: the host's script for a subframe document, or Swift's bytes
+// for a request of a relay. Any other message is left to others.
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
     (void)data;
     const char *name = webkit_user_message_get_name(message);
+    if (name && strcmp(name, KEYSTONE_EVALUATE_MESSAGE) == 0) {
+        evaluate(page, message);
+        return 1;
+    }
     if (!name || strcmp(name, KEYSTONE_BYTES_MESSAGE) != 0) return 0;
     GVariant *parameters = webkit_user_message_get_parameters(message);
     GUnixFDList *descriptors = webkit_user_message_get_fd_list(message);
-    if (!parameters || strcmp(g_variant_get_type_string(parameters), "(st)") != 0) {
+    WebKitFrame *frame = 0;
+    if (parameters && strcmp(g_variant_get_type_string(parameters), "(stt)") == 0) {
+        GVariant *number = g_variant_get_child_value(parameters, 2);
+        guint64 document_number = g_variant_get_uint64(number);
+        g_variant_unref(number);
+        Document *document = document_number ? document_numbered(document_number, page) : 0;
+        frame = document_number ? (document ? document->frame : 0) : webkit_web_page_get_main_frame(page);
+    }
+    // A document that has gone takes nothing: its relay has gone with it.
+    if (!frame) {
         webkit_user_message_send_reply(message, webkit_user_message_new(KEYSTONE_BYTES_MESSAGE, 0));
         return 1;
     }
     GVariant *request = g_variant_get_child_value(parameters, 0), *size = g_variant_get_child_value(parameters, 1);
     int fd = descriptors && g_unix_fd_list_get_length(descriptors) == 1 ? g_unix_fd_list_get(descriptors, 0, 0) : -1;
     const char *named = g_variant_get_string(request, 0);
-    JSCContext *context = webkit_frame_get_js_context(webkit_web_page_get_main_frame(page));
+    JSCContext *context = webkit_frame_get_js_context(frame);
     JSCValue *host = relay_of(context);
     JSCValue *into = page_buffer(context, host, named);
     JSCValue *bytes = fd >= 0 ? copy_bytes(context, fd, g_variant_get_uint64(size), into) : 0;
@@ -168,7 +317,16 @@ static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message
     return 1;
 }
 
+// WebKit's entry point. The user data is the name of the host's isolated world (`s`); without it
+// the extension names no subframe documents.
 void webkit_web_extension_initialize_with_user_data(WebKitWebExtension *extension, const GVariant *user_data) {
-    (void)user_data;
+    the_extension = extension;
+    last_document = (guint64)getpid() << 31;
+    GVariant *settings = (GVariant *)user_data;
+    if (settings && strcmp(g_variant_get_type_string(settings), "s") == 0) {
+        host_world = webkit_script_world_new_with_name(g_variant_get_string(settings, 0));
+        g_signal_connect_data(host_world, "window-object-cleared", (GCallback)host_world_cleared, 0, 0, 0);
+        g_signal_connect_data(webkit_script_world_get_default(), "window-object-cleared", (GCallback)page_world_cleared, 0, 0, 0);
+    }
     g_signal_connect_data(extension, "page-created", (GCallback)page_created, 0, 0, 0);
 }

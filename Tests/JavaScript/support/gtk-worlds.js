@@ -15,6 +15,7 @@ const ISOLATED = fs.readFileSync(path.join(RESOURCES, 'gtk-isolated.js'), 'utf8'
 const RELAY_SETTINGS = require('../fixtures/host-scripts.json').relay;
 const ISOLATED_SETTINGS = {
   tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
+  documentGlobal: '_keystoneFrameDocument',
   signalPrefix: 'signal ', messageHandler: 'keystone', maximumPostLength: 1 << 16,
   batchAt: '\u0001keystone-capability:'.length + 33, batchHeader: '\u0001batch\n',
   tooLong: '{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
@@ -61,11 +62,13 @@ class FakeHost {
 }
 
 /** A document: `relayFirst` says which world's script runs first (both run at document start);
- *  `skipIsolated` runs the relay alone, and `nothing` runs neither. */
-function makeDocument({ relay = {}, isolated = {}, top = true, handlers = true, relayFirst = false, skipIsolated = false, nothing = false, observer } = {}) {
+ *  `skipIsolated` runs the relay alone, and `nothing` runs neither. `frameDocument` is the number
+ *  Keystone's web-process extension gives the document, as its isolated world's global holds it. */
+function makeDocument({ relay = {}, isolated = {}, top = true, handlers = true, relayFirst = false, skipIsolated = false, nothing = false, observer, frameDocument } = {}) {
   const host = new FakeHost();
   const window = new EventTarget();
   window.top = top ? window : {};
+  if (frameDocument !== undefined) window[ISOLATED_SETTINGS.documentGlobal] = frameDocument;
   const observers = [];
   window.fetch = (url, init) => host.fetch(url, init);
   window.prompt = function (text, defaultText) {
