@@ -20,7 +20,8 @@ function fromBase64(text) {
 /** Times each of `ways` (name -> function (bytes) resolving the byte count it moved, or the bytes
  *  it received, which are checked byte for byte once the clock has stopped) at 1, 8 and 64 MB, 7
  *  rounds each (3 at 64 MB), and reports one row per way and size: `way\tN MB\tmedian … ms\tbest
- *  … ms`, or WRONG when a round moved the wrong bytes. `skips(name, megabytes)` leaves a row out. */
+ *  … ms`, or WRONG when a round moved the wrong bytes. `skips(name, megabytes)` leaves a row out.
+ *  A way's `prepare(count)`, when it has one, runs before each round's clock starts. */
 async function timeWays(ways, report, skips) {
   for (var megabytes of [1, 8, 64]) {
     var count = megabytes << 20, bytes = pattern(count);
@@ -28,6 +29,7 @@ async function timeWays(ways, report, skips) {
       if (skips && skips(name, megabytes)) continue;
       var times = [];
       for (var round = 0; round < (megabytes === 64 ? 3 : 7); round++) {
+        if (ways[name].prepare) ways[name].prepare(count);
         var start = performance.now(), got = await ways[name](bytes), time = performance.now() - start;
         if (got instanceof Uint8Array) got = exact(got, count) ? got.length : -1;
         if (got !== count) { report(name + '\t' + megabytes + ' MB\tWRONG: ' + got); break; }

@@ -36,6 +36,23 @@ for direction in ("page to native", "native to page"):
         json_text, speedup = (f"{json:.0f} ms", f"{json / bytes_:.1f}x") if json else ("past the message limit", "-")
         print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
 
+# Swift's bytes into a buffer the page lends (`invoke`'s `into`): beside a new array, the floor's
+# extension and base64 in JSON.
+print()
+print("native to page, into a page buffer | size | Keystone, into the buffer | Keystone, new array | floor, extension | ratio to it | Keystone, JSON (base64) | speed-up over JSON")
+print("--- | --- | --- | --- | --- | --- | --- | ---")
+for size in (1, 8, 64):
+    into = best.get(("keystone bytes into a page buffer, native to page", size))
+    fresh = best.get(("keystone bytes, native to page", size))
+    extension = best.get(("extension, native to page", size))
+    json = best.get(("keystone JSON, native to page", size))
+    if into is None:
+        continue
+    fresh_text = f"{fresh:.0f} ms" if fresh else "-"
+    extension_text, extension_ratio = (f"{extension:.0f} ms", f"{into / extension:.2f}") if extension else ("-", "-")
+    json_text, speedup = (f"{json:.0f} ms", f"{json / into:.1f}x") if json else ("past the message limit", "-")
+    print(f"native to page | {size} MB | {into:.1f} ms | {fresh_text} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
+
 # Bytes inside a value beside a name (`bench.describe`): beside the bytes alone (`bench.count`'s
 # raw path) and beside the same value with base64 in JSON.
 print()
