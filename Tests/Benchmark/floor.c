@@ -335,7 +335,8 @@ static gboolean on_floor_extension(WebKitUserContentManager *manager, JSCValue *
         descriptor = dup(region.fd);
     }
     GUnixFDList *list = g_unix_fd_list_new_from_array(&descriptor, 1);
-    GVariant *parameters = g_variant_new("(st)", request, (guint64)count);
+    // The request, the byte count, and the document (0: the main frame's), as the GTK host sends them.
+    GVariant *parameters = g_variant_new("(stt)", request, (guint64)count, (guint64)0);
     webkit_web_view_send_message_to_page(WEBKIT_WEB_VIEW(view), webkit_user_message_new_with_fd_list("keystone.bytes", parameters, list), NULL,
                                          lends ? on_extension_copied : on_extension_answered, NULL);
     g_object_unref(list);
