@@ -22,13 +22,10 @@ struct FrameInterface: BridgeInterface {
         methods.async("callBack") { (question: String, context: CallContext) async throws in
             try await context.page.call("ask", question, as: String.self)
         }
-        methods.async("forever") { () async throws -> Int in
-            do {
-                try await Task.sleep(for: .seconds(3_600))
-            } catch {
-                cancelled.withLock { $0 += 1 }
-                throw error
-            }
+        methods.async("forever") { () async -> Int in
+            let (never, _) = AsyncStream<Void>.makeStream()
+            for await _ in never {}  // ends when the task is cancelled
+            if Task.isCancelled { cancelled.withLock { $0 += 1 } }
             return 0
         }
     }
