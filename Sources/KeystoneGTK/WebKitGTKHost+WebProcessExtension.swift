@@ -56,7 +56,7 @@ extension WebKitGTKHost {
         guard runsWebProcessExtension, frame.isReachable, case .success(let fetch) = Self.transport.request(method: "GET", url: address, origin: frame.origin),
             fetch.kind == .fetch
         else { return "" }
-        let document = frame.isMainFrame ? 0 : frame.document?.rawValue ?? 0
+        let document = frame.document?.rawValue ?? 0  // a main frame names none
         let refused: BridgeError
         switch hub.receiveBytesNow(fetch, readBody: { _ in nil }) {
         case .bytes(let bytes):
