@@ -223,7 +223,7 @@ public final class Keystone: BridgeHub, PageConnection {
     }
 
     /// The page's handlers in `frame`, for the current page load: the main frame's, or those of a
-    /// subframe document the host delivers to (``CallerFrame/document``, as a call of the frame's
+    /// subframe document the host delivers to (`CallerFrame.document`, as a call of the frame's
     /// reported it, or one of ``subframes``). What is sent through it fails with `pageGone` once
     /// that page load or document has gone, instead of reaching the next; a call of a subframe
     /// document that has not registered its handlers fails at once. A method's `context.page` is

@@ -12,7 +12,7 @@ public protocol HostEngine: AnyObject, Sendable {
     /// value over that many bytes is refused before it is converted; with none, the value is not
     /// read at all (`completion` gets `nil`).
     func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void)
-    /// Evaluates `script` in the subframe document `frame` (``CallerFrame/document`` of a call the
+    /// Evaluates `script` in the subframe document `frame` (`CallerFrame.document` of a call the
     /// host reported) now, or drops it when that document has gone; calls `done` once either way.
     /// An engine that names no subframe documents is handed none; the default drops the script.
     func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void)

@@ -16,7 +16,7 @@ struct BuiltInInterface: BridgeInterface {
     /// own main frame may call.
     static let mainFrameOnly: Set<String> = ["closePage", "authorize", "declare"]
     /// The built-ins that act on the calling document's own calls and handlers: the main frame's,
-    /// or a subframe document's the host delivers to (``CallerFrame/document``). Such a document
+    /// or a subframe document's the host delivers to (`CallerFrame.document`). Such a document
     /// announces its own runtime, answers Swift's calls made to it and cancels its own calls, and
     /// nobody else's; any other subframe may call none of them.
     static let ownDocumentOnly: Set<String> = ["dsinit", "returnValue", "cancel"]

@@ -51,7 +51,7 @@ public protocol BridgeHub: AnyObject, Sendable {
     func pageDidUnload()
     /// The subframe document `document` has gone (its frame navigated or was removed), while the
     /// page stays: Swift's calls of its handlers settle, and its running calls are cancelled. A
-    /// host that names subframe documents (``CallerFrame/document``) says so for each one.
+    /// host that names subframe documents (`CallerFrame.document`) says so for each one.
     func frameDidUnload(_ document: FrameDocument)
     /// The page load scripts may run in now: a target evaluates a `ScriptBatch` only while its
     /// `ScriptBatch/pageLoad` is this one.

@@ -56,7 +56,7 @@ public struct BridgeLimits: Sendable, Hashable {
     /// Default 60 seconds.
     public var streamIdleTimeout: Duration
     /// How many subframe documents a page load may reach at once: documents whose calls are
-    /// answered in their own frame (``CallerFrame/document``). Each is kept from its first call
+    /// answered in their own frame (`CallerFrame.document`). Each is kept from its first call
     /// until it goes; past the limit, a new document's asynchronous calls are refused. Default 64.
     public var subframeDocuments: Int
 

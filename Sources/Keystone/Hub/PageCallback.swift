@@ -2,7 +2,7 @@
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A callback of the page's: its name, in the document that opened it — the main frame's, or a
-/// subframe document's (``CallerFrame/document``). The runtimes of two documents name their
+/// subframe document's (`CallerFrame.document`). The runtimes of two documents name their
 /// callbacks alike, so a name alone says nothing of whose it is.
 struct PageCallback: Sendable, Hashable, CustomStringConvertible {
     var name: String

@@ -2,7 +2,7 @@
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// The subframe documents of the current page load that the host delivers to
-/// (``CallerFrame/document``), without locks or side effects: each one's frame, the runtime it
+/// (`CallerFrame.document`), without locks or side effects: each one's frame, the runtime it
 /// announced, and whether it has registered its handlers.
 ///
 /// A document enters with its first call and leaves when the host says it has gone

@@ -13,7 +13,7 @@
 /// 7. With ``requiresDeclaration``, a method the page load did not declare is refused.
 ///
 /// Whatever the policy, the Keystone refuses the asynchronous calls of a subframe whose document
-/// the host does not deliver to (no ``CallerFrame/document``): its results would be evaluated in the
+/// the host does not deliver to (no `CallerFrame.document`): its results would be evaluated in the
 /// main frame, where the subframe's callback does not exist. A subframe document the host delivers
 /// to (WebKitGTK's, through Keystone's web-process extension) gets its results in its own document.
 ///
