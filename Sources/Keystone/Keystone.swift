@@ -278,6 +278,7 @@ public final class Keystone: BridgeHub, PageConnection {
         unload.cancelled.forEach { $0.cancel() }
         let gone = BridgeError(code: .pageGone, message: "the page was unloaded before it answered")
         unload.failed.forEach { $0.fail(gone) }
+        unload.recoveries.forEach { $0(nil) }
     }
 
     public func frameDidUnload(_ document: FrameDocument) {

@@ -109,8 +109,8 @@ extension InMemoryPage {
 
     /// `JSON.stringify({data: data, _dscbstub: callback})`, plus `_dsinline: true` and `_dsparts`
     /// when asked, as Keystone's runtime sends them.
-    func encodeCall(_ data: some Encodable & Sendable, callback: String?, inline: Bool = false, parts: JSONValue? = nil) throws -> String {
-        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsparts: parts)
+    func encodeCall(_ data: some Encodable & Sendable, callback: String?, inline: Bool = false, parts: JSONValue? = nil, durable: String? = nil) throws -> String {
+        let arguments = CallArguments(data: data, _dscbstub: callback, _dsinline: inline ? true : nil, _dsparts: parts, _dsdurable: durable)
         return String(decoding: try serializer.encode(arguments), as: UTF8.self)
     }
 
@@ -155,6 +155,7 @@ struct CallArguments<Value: Encodable>: Encodable {
     var _dscbstub: String?
     var _dsinline: Bool?
     var _dsparts: JSONValue?
+    var _dsdurable: String?
 }
 
 /// The part of a native answer a page checks first.

@@ -85,7 +85,11 @@ struct BuiltInTests {
     @Test func theBuiltInsAreAFixedInterfaceOfTheirOwn() throws {
         let registry = BuiltInInterface.registry
         let names = try #require(registry.interfaces["_dsb"]).keys.sorted()
-        #expect(names == ["authorize", "cancel", "closePage", "declare", "disableJavascriptDialogBlock", "dsinit", "hasNativeMethod", "returnValue"])
+        #expect(
+            names == [
+                "acknowledge", "authorize", "cancel", "closePage", "declare", "disableJavascriptDialogBlock", "dsinit", "hasNativeMethod", "recovered",
+                "returnValue",
+            ])
         #expect(BuiltInInterface.mainFrameOnly.isSubset(of: Set(names)))
         #expect(throws: BridgeError.self) { try registry.register(MethodList(), namespace: "_dsb") }
         #expect(!registry.removeInterface(namespace: "_dsb"))

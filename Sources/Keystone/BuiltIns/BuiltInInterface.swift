@@ -49,6 +49,22 @@ struct BuiltInInterface: BridgeInterface {
         }
         // Legacy dialog behaviour of DSBridge-iOS: accepted and ignored.
         methods.sync("disableJavascriptDialogBlock") { Self.accepted }
+        // The durable calls of earlier documents of the caller's origin, once none runs any more;
+        // then the page acknowledges those it has taken, and they are let go.
+        methods.async("recovered") { (context: CallContext) async throws -> [RecoveredCall] in
+            let page = try Self.page(context)
+            guard let origin = context.frame.origin else { throw Self.noOrigin }
+            guard let handed = await page.hub.recoverDurable(origin: origin, pageLoad: page.pageLoad) else {
+                throw BridgeError(code: .pageGone, message: "the page that made the call has gone")
+            }
+            return handed.map(RecoveredCall.init)
+        }
+        methods.sync("acknowledge") { (acknowledgement: Acknowledgement, context: CallContext) in
+            let page = try Self.page(context)
+            guard let origin = context.frame.origin else { throw Self.noOrigin }
+            page.hub.storage.update { $0.durable.acknowledge(acknowledgement.keys, origin: origin) }
+            return Self.accepted
+        }
         methods.async("authorize") { (credentials: JSONValue, context: CallContext) in
             let page = try Self.page(context)
             let granted = try await page.hub.components.policy.authorize(credentials, from: context.frame)
@@ -58,6 +74,9 @@ struct BuiltInInterface: BridgeInterface {
 
     /// What a built-in that acts answers: `""`, as DSBridge answers (`{"code":0,"data":""}`).
     private static let accepted = ""
+
+    /// The refusal of durable calls' built-ins to a page without an origin to keep them for.
+    private static let noOrigin = BridgeError(code: .notAllowed, message: "durable calls are kept for their page's origin, and this page has none")
 
     /// The hub and page load a call came from: every context the hub makes holds them.
     private static func page(_ context: CallContext) throws(BridgeError) -> BuiltInPage {
@@ -112,6 +131,29 @@ struct BuiltInInterface: BridgeInterface {
     /// What `_dsb.cancel` asks: stop the running call behind `callback`.
     struct CancelRequest: Decodable, Sendable {
         var callback: String
+    }
+
+    /// One durable call of an earlier document, as `_dsb.recovered` answers it: its key, method, and
+    /// its value (none for a method that returns nothing) or its error.
+    struct RecoveredCall: Encodable, Sendable {
+        var key: String
+        var method: String
+        var value: JSONValue?
+        var error: BridgeError?
+
+        init(_ recovered: DurableRecovered) {
+            key = recovered.key
+            method = recovered.method
+            switch recovered.outcome {
+            case .value(let json): value = json.flatMap { try? DefaultJSONSerializer().decode(JSONValue.self, from: $0.bytes) }
+            case .failure(let failure): error = failure
+            }
+        }
+    }
+
+    /// What `_dsb.acknowledge` says: the keys of the durable calls' outcomes the page has taken.
+    struct Acknowledgement: Decodable, Sendable {
+        var keys: [String]
     }
 
     /// What `_dsb.declare` says: the full names of the methods the page will call.

@@ -12,6 +12,9 @@ protocol BuiltInHub: AnyObject, Sendable {
     var outbound: OutboundCalls { get }
     /// Whether the page is offered the byte channel now, as `_dsb.dsinit` tells it.
     var announcesBytes: Bool { get }
+    /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
+    /// none of them runs any more; `nil` when the page load goes first.
+    func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]?
 }
 
 /// The page of a built-in method's ``CallContext``: the hub and the page load and document that

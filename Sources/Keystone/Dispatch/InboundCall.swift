@@ -28,6 +28,9 @@ public struct InboundCall: Sendable {
     /// The bytes the call moves beside its JSON, for a page whose runtime moves `Data` as parts;
     /// `nil` for every other.
     package let parts: CallParts?
+    /// The page's idempotency key, for a durable call: it runs once under the key, for its page's
+    /// origin, and outlives its page load (`DurableCalls`).
+    package var durableKey: String?
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
     /// for tests.

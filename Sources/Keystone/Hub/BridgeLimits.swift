@@ -59,6 +59,17 @@ public struct BridgeLimits: Sendable, Hashable {
     /// answered in their own frame (`CallerFrame.document`). Each is kept from its first call
     /// until it goes; past the limit, a new document's asynchronous calls are refused. Default 64.
     public var subframeDocuments: Int
+    /// How many durable calls (made with an idempotency key) are kept at once, running or with an
+    /// outcome not yet acknowledged, for every origin together. Default 256.
+    public var durableCalls: Int
+    /// The most bytes of durable calls' outcomes kept at once; an outcome past it is kept as a
+    /// coded error (`limitExceeded`) that says so. Default 16 MiB.
+    public var durableBytes: Int
+    /// How long a durable call's outcome is kept after the call ended, unacknowledged. Default one
+    /// day: long enough for an app brought back after its web content process was ended.
+    public var durableLifetime: Duration
+    /// The longest idempotency key of a durable call, in UTF-8 bytes. Default 128.
+    public var durableKeyBytes: Int
 
     /// Creates limits, each defaulting to the value its property documents.
     public init(
@@ -77,7 +88,11 @@ public struct BridgeLimits: Sendable, Hashable {
         streamBytes: Int = 1 << 32,
         pageLoadBytes: Int = 512 << 20,
         streamIdleTimeout: Duration = .seconds(60),
-        subframeDocuments: Int = 64
+        subframeDocuments: Int = 64,
+        durableCalls: Int = 256,
+        durableBytes: Int = 16 << 20,
+        durableLifetime: Duration = .seconds(86_400),
+        durableKeyBytes: Int = 128
     ) {
         self.messageBytes = messageBytes
         self.nestingDepth = nestingDepth
@@ -95,5 +110,9 @@ public struct BridgeLimits: Sendable, Hashable {
         self.pageLoadBytes = pageLoadBytes
         self.streamIdleTimeout = streamIdleTimeout
         self.subframeDocuments = subframeDocuments
+        self.durableCalls = durableCalls
+        self.durableBytes = durableBytes
+        self.durableLifetime = durableLifetime
+        self.durableKeyBytes = durableKeyBytes
     }
 }

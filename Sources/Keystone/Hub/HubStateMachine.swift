@@ -59,7 +59,13 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var failed: [Pending]
         var cancelled: [Work]
         var outputs: [Output]
+        /// `recovered()` calls of the page load that went, no longer waiting.
+        var recoveries: [RecoveryWaiter] = []
     }
+
+    /// A `recovered()` call's way to be handed the durable calls of earlier documents (`nil`: its
+    /// page load went first).
+    typealias RecoveryWaiter = @Sendable ([DurableRecovered]?) -> Void
 
     /// A message on its way to the page, with the parts of its value, if any, and the call of the
     /// page's whose result it is: its parts' ticket is issued to that call's frame, and the call
@@ -72,6 +78,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     private(set) var page: PageLoadState<Pending>
     private(set) var subframes: Subframes
+    /// The page's durable calls, which outlive their page load.
+    var durable: DurableCalls<RecoveryWaiter>
     private var swiftCalls: SwiftCalls<Pending>
     private var running: RunningCalls<Work>
     /// Messages waiting for the page to initialize, each with the parts of its value.
@@ -83,10 +91,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     init(
         pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max,
-        subframeLimit: Int = 64
+        subframeLimit: Int = 64, durableLimit: Int = 256, durableBytes: Int = 16 << 20, durableLifetime: Duration = .seconds(86_400)
     ) {
         page = PageLoadState(declarationLimit: declarationLimit)
         subframes = Subframes(limit: subframeLimit)
+        durable = DurableCalls(limit: durableLimit, byteLimit: durableBytes, lifetime: durableLifetime)
         swiftCalls = SwiftCalls(limit: pendingCallLimit)
         running = RunningCalls(limit: runningCallLimit)
         transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
@@ -388,6 +397,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         subframes.removeAll()
         waiting.removeAll()
         transfers.pageDidUnload()
-        return Unload(failed: swiftCalls.removeAll(), cancelled: running.removeAll(), outputs: [.discardQueued])
+        let recoveries = durable.pageLoadBegan(page.pageLoad)
+        return Unload(failed: swiftCalls.removeAll(), cancelled: running.removeAll(), outputs: [.discardQueued], recoveries: recoveries)
     }
 }

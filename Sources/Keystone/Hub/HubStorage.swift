@@ -21,7 +21,8 @@ final class HubStorage: Sendable {
     init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
         let machine = Machine(
             pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods,
-            transferLimit: limits.openTransfers, pageLoadBytes: limits.pageLoadBytes, subframeLimit: limits.subframeDocuments)
+            transferLimit: limits.openTransfers, pageLoadBytes: limits.pageLoadBytes, subframeLimit: limits.subframeDocuments,
+            durableLimit: limits.durableCalls, durableBytes: limits.durableBytes, durableLifetime: limits.durableLifetime)
         state = Locked(State(machine: machine))
         self.evaluator = evaluator
         self.logging = logging

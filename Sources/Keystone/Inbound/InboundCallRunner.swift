@@ -49,6 +49,12 @@ struct InboundCallRunner {
                 }
             }
             switch outcome {
+            case .answered(let value) where call.durableKey != nil:
+                inbound.finishDurable(call, outcome: Self.durableOutcome(of: value, calling: call.name))
+                return .accepted
+            case .work(let work) where call.durableKey != nil:
+                runDurable(work, middleware: middleware)
+                return .accepted
             case .answered(let value):
                 return inbound.answer(value, to: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
             case .work(let work):
@@ -60,6 +66,10 @@ struct InboundCallRunner {
             }
         } catch {
             let error = Self.bridgeError(error, calling: call.name)
+            if call.durableKey != nil {
+                inbound.finishDurable(call, outcome: .failure(error))
+                return .accepted
+            }
             if isAnsweredLater, let callback = call.pageCallback {
                 inbound.storage.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame)
                 return .accepted
@@ -112,6 +122,37 @@ struct InboundCallRunner {
         }
         if let unwanted = inbound.storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
             unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
+        }
+    }
+
+    /// Runs a durable call's `work` (inside the middleware, when there is any) to its end, whatever
+    /// becomes of its page load: it is not one of the page load's running calls, so neither an
+    /// unload nor the page's `_dsb.cancel` stops it. Its one result, or its error, is kept as its
+    /// outcome (``InboundCalls/finishDurable(_:outcome:)``).
+    private func runDurable(_ work: CallWork, middleware: [any CallMiddleware]) {
+        let (inbound, call) = (inbound, call)
+        guard case .single(let run) = work else {
+            let error = BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(call.name)\" answers many")
+            return inbound.finishDurable(call, outcome: .failure(error))
+        }
+        Task {
+            let outcome: DurableOutcome
+            do {
+                let value = middleware.isEmpty ? try await run() : try await middleware.interceptTask(call, run)
+                outcome = Self.durableOutcome(of: value, calling: call.name)
+            } catch {
+                outcome = .failure(Self.bridgeError(error, calling: call.name))
+            }
+            inbound.finishDurable(call, outcome: outcome)
+        }
+    }
+
+    /// A durable call's result as the outcome kept: its JSON, none, or the error that it is not JSON.
+    static func durableOutcome(of value: Data, calling name: MethodName) -> DurableOutcome {
+        switch try? SingleResult(value) {
+        case .value(let json): .value(json)
+        case .nothing: .value(nil)
+        case nil: .failure(BridgeError(code: .failed, message: "the result of \"\(name)\" is not JSON"))
         }
     }
 

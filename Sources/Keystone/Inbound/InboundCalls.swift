@@ -15,11 +15,21 @@ final class InboundCalls: Sendable {
     /// The `Data` of a call's value moved beside its JSON.
     let byteChannel: ByteChannel
 
+    /// The time since the calls began, on the components' clock: when durable calls' outcomes came.
+    let elapsed: @Sendable () -> Duration
+
     init(components: KeystoneComponents, storage: HubStorage, outbound: OutboundCalls, byteChannel: ByteChannel) {
         self.components = components
         self.storage = storage
         self.outbound = outbound
         self.byteChannel = byteChannel
+        elapsed = Self.stopwatch(components.clock)
+    }
+
+    /// The time since now, on `clock`, each time it is asked.
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     // The three entry points are inlined into `Keystone`'s, which only forward to them: the front
@@ -116,6 +126,13 @@ final class InboundCalls: Sendable {
             if let document = frame.subframeDocument, let refusal = storage.update({ $0.enter(frame, document: document) }) {
                 return storage.refuse(refusal, callback: releasable)
             }
+        }
+        if let key = wrapper.durableKey {
+            guard wrapper.parts == nil else {
+                let error = BridgeError(code: .malformedMessage, message: "a durable call sends its bytes as base64 in its JSON")
+                return storage.refuse(error, callback: releasable)
+            }
+            return startDurable(call, key: key, pageLoad: pageLoad)
         }
         if let announced = wrapper.parts {
             return byteChannel.start(call, announced, pageLoad: pageLoad, runner: self)

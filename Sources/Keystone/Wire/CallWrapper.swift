@@ -18,6 +18,9 @@ package struct CallWrapper: Sendable {
     /// The parts of the page's argument, to be sent over the byte channel once the hub has issued a
     /// ticket for them; `nil` when it has none.
     package var parts: Parts?
+    /// The page's idempotency key for a durable call (`"_dsdurable"`, sent by Keystone's runtime
+    /// only): the call runs once under it and outlives its page load.
+    package var durableKey: String?
 
     /// The parts a page's argument has, as its call announces them (`"_dsparts"`).
     package enum Parts: Sendable, Hashable {
@@ -36,18 +39,21 @@ package struct CallWrapper: Sendable {
         var data: Range<Int>?
         var bytes: Range<Int>?
         var announced: Result<Parts?, BridgeError>?
+        var durable: Result<String, BridgeError>?
         let (fault, isTooDeep, stub, inline) = text.withUnsafeBytes { raw -> (String?, Bool, Result<String, BridgeError>?, Bool) in
-            var (stub, inline): (Range<Int>?, Range<Int>?)
-            let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
-                switch key {
+            var (stub, inline, key): (Range<Int>?, Range<Int>?, Range<Int>?)
+            let (fault, isTooDeep) = JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { index, value in
+                switch index {
                 case 0: data = value
                 case 1: stub = value
                 case 2: inline = value
-                default: bytes = value
+                case 3: bytes = value
+                default: key = value
                 }
             }
             guard fault == nil, !isTooDeep else { return (fault, isTooDeep, nil, false) }
             if let bytes { announced = Self.parts(UnsafeRawBufferPointer(rebasing: raw[bytes])) }
+            if let key { durable = Self.string(UnsafeRawBufferPointer(rebasing: raw[key]), named: "_dsdurable") }
             return (
                 nil, false,
                 stub.map { Self.callbackName(UnsafeRawBufferPointer(rebasing: raw[$0])) },
@@ -68,6 +74,7 @@ package struct CallWrapper: Sendable {
             parts = try announced.get()
             speaksParts = true
         }
+        durableKey = try durable?.get()
     }
 
     /// A wrapper from parts a wire other than DSBridge's has split already. `data` must be one
@@ -99,8 +106,8 @@ package struct CallWrapper: Sendable {
         BridgeError(code: .limitExceeded, message: "the call nests arrays and objects deeper than BridgeLimits.nestingDepth (\(maximumDepth) levels)")
     }
 
-    /// `data`, `_dscbstub`, `_dsinline`, `_dsparts`, in that order.
-    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsparts"].map { Array($0.utf8) }
+    /// `data`, `_dscbstub`, `_dsinline`, `_dsparts`, `_dsdurable`, in that order.
+    private static let keys = ["data", "_dscbstub", "_dsinline", "_dsparts", "_dsdurable"].map { Array($0.utf8) }
 
     /// What `_dsparts` announces: `[]`, no parts (but `Data` results may come as bytes); sizes,
     /// `[N, …]`, each decimal digits only, at most 15 of them (below 2^53, so a page's number is
@@ -148,17 +155,22 @@ package struct CallWrapper: Sendable {
 
     /// The callback name from its JSON token: a string, read directly unless it holds escapes.
     private static func callbackName(_ token: UnsafeRawBufferPointer) -> Result<String, BridgeError> {
+        string(token, named: "_dscbstub")
+    }
+
+    /// The string member `name` from its JSON token, read directly unless it holds escapes.
+    private static func string(_ token: UnsafeRawBufferPointer, named name: String) -> Result<String, BridgeError> {
         guard token.count >= 2, token[0] == UInt8(ascii: "\"") else {
-            return .failure(BridgeError(code: .malformedMessage, message: "_dscbstub is not a string"))
+            return .failure(BridgeError(code: .malformedMessage, message: "\(name) is not a string"))
         }
         let content = UnsafeRawBufferPointer(rebasing: token[1..<(token.count - 1)])
         guard content.contains(UInt8(ascii: "\\")) else {
             return .success(String(decoding: content, as: UTF8.self))
         }
-        guard let name = try? JSONDecoder().decode(String.self, from: Data(token)) else {
-            return .failure(BridgeError(code: .malformedMessage, message: "_dscbstub is not a readable string"))
+        guard let text = try? JSONDecoder().decode(String.self, from: Data(token)) else {
+            return .failure(BridgeError(code: .malformedMessage, message: "\(name) is not a readable string"))
         }
-        return .success(name)
+        return .success(text)
     }
 
     /// Whether `name` is a callback name the page runtime opens: `dscb` and digits (dsbridge.js), then

@@ -1,0 +1,216 @@
+// DurableCalls.swift — the page's durable calls, by origin and key, as a pure value: which run,
+// what they ended with, and which document each outcome was handed to.
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// The page's durable calls (a call made with an idempotency key) without locks, tasks or side
+/// effects. `Waiter` is a `recovered()` call's way to be told.
+///
+/// - A call is kept under its page's origin and its key, from when it starts until its outcome
+///   expires. A call sent again under a key that is kept does not run again: it joins the running
+///   call (its callback hears the outcome too) or gets the outcome at once.
+/// - A durable call outlives its page load: nothing here ends when a page load does.
+/// - An outcome is handed to one document at a time (``recover(origin:in:waiter:now:)``), until a
+///   document acknowledges it; when the document goes first, the next document of the origin gets
+///   it again. A document waits for the calls of earlier documents still running. An acknowledged
+///   outcome is handed to no document again, but still answers its key.
+/// - At most `limit` calls are kept, their outcomes at most `byteLimit` bytes in all, each outcome
+///   for at most `lifetime` after it finished (on the caller's clock). To make room, the
+///   acknowledged outcome that finished first goes; a call that finds no room is refused, and an
+///   outcome that finds none is kept as an error that says so.
+struct DurableCalls<Waiter: Sendable>: Sendable {
+    /// Whose a call is: its page's origin and the page's key.
+    struct Key: Hashable, Sendable {
+        var origin: String
+        var key: String
+    }
+
+    /// A callback waiting for a running call's outcome, in the page load and document that made it.
+    struct Listener: Sendable, Equatable {
+        var pageLoad: PageLoad
+        var callback: PageCallback
+    }
+
+    private struct Entry: Sendable {
+        var method: String
+        /// The page load that started the call.
+        var startedIn: PageLoad
+        /// Callbacks waiting for the outcome, while the call runs.
+        var listeners: [Listener] = []
+        var outcome: DurableOutcome?
+        /// When the outcome came, on the caller's clock.
+        var finishedAt: Duration = .zero
+        /// The page load a `recovered()` handed the outcome to, until it acknowledges it.
+        var handedTo: PageLoad?
+        /// Whether a document acknowledged the outcome: it is handed to none again.
+        var isAcknowledged = false
+    }
+
+    /// What starting a durable call does.
+    enum Begin: Sendable, Equatable {
+        /// Run it: no call is kept under its key.
+        case run
+        /// It runs already: the callback hears its outcome when it ends.
+        case joined
+        /// It ended: here is its outcome, and it does not run again.
+        case finished(DurableOutcome)
+        case refused(BridgeError)
+    }
+
+    let limit: Int
+    let byteLimit: Int
+    let lifetime: Duration
+    private var entries: [Key: Entry] = [:]
+    private(set) var heldBytes = 0
+    /// `recovered()` calls waiting for an origin's running calls, with the page load they are for.
+    private var waiters: [String: [(pageLoad: PageLoad, waiter: Waiter)]] = [:]
+
+    init(limit: Int, byteLimit: Int, lifetime: Duration) {
+        self.limit = limit
+        self.byteLimit = byteLimit
+        self.lifetime = lifetime
+    }
+
+    /// How many calls are kept, running or with an outcome.
+    var count: Int { entries.count }
+
+    /// A durable call of `method` under `key`, from `listener`'s page load and document: run it,
+    /// join the running one, or take the outcome it ended with.
+    mutating func begin(_ key: Key, method: String, listener: Listener, now: Duration) -> Begin {
+        expire(now: now)
+        if let entry = entries[key] {
+            guard let outcome = entry.outcome else {
+                entries[key]?.listeners.append(listener)
+                return .joined
+            }
+            return .finished(outcome)
+        }
+        guard entries.count < limit || evictAcknowledged() else {
+            return .refused(BridgeError(code: .limitExceeded, message: "BridgeLimits.durableCalls (\(limit)) durable calls are kept already"))
+        }
+        entries[key] = Entry(method: method, startedIn: listener.pageLoad, listeners: [listener])
+        return .run
+    }
+
+    /// The call under `key` ended with `outcome`: the callbacks waiting for it, and the
+    /// `recovered()` calls of its origin that waited for it, with what each now hands over. An
+    /// outcome past the bytes the calls may keep is kept as an error that says so.
+    mutating func finish(_ key: Key, outcome: DurableOutcome, now: Duration) -> (listeners: [Listener], recovered: [(Waiter, [DurableRecovered])]) {
+        guard let entry = entries[key], entry.outcome == nil else { return ([], []) }
+        var kept = outcome
+        while outcome.byteCount > byteLimit - heldBytes, evictAcknowledged() {}
+        if outcome.byteCount > byteLimit - heldBytes {
+            let message = "the call's outcome is larger than BridgeLimits.durableBytes (\(byteLimit) bytes) allows to keep"
+            kept = .failure(BridgeError(code: .limitExceeded, message: message))
+        }
+        heldBytes += kept.byteCount
+        entries[key]?.outcome = kept
+        entries[key]?.finishedAt = now
+        entries[key]?.listeners = []
+        return (entry.listeners.map { $0 }, readyWaiters(of: key.origin))
+    }
+
+    /// `recovered()` from a document of `origin` in `pageLoad`: the outcomes of calls that earlier
+    /// page loads started, not yet acknowledged and not handed to another page load that is still
+    /// current, each handed to this one; `nil` while such a call still runs (the waiter is told
+    /// through ``finish(_:outcome:now:)``).
+    mutating func recover(origin: String, in pageLoad: PageLoad, waiter: Waiter, now: Duration) -> [DurableRecovered]? {
+        expire(now: now)
+        let earlier = entries.filter { $0.key.origin == origin && $0.value.startedIn != pageLoad }
+        if earlier.contains(where: { $0.value.outcome == nil }) {
+            waiters[origin, default: []].append((pageLoad, waiter))
+            return nil
+        }
+        return handOver(origin: origin, to: pageLoad)
+    }
+
+    /// A document of `origin` acknowledged the outcomes under `keys`: they are handed to no
+    /// document again, and may make room for others.
+    mutating func acknowledge(_ keys: [String], origin: String) {
+        for key in keys {
+            let key = Key(origin: origin, key: key)
+            guard entries[key]?.outcome != nil else { continue }
+            entries[key]?.isAcknowledged = true
+        }
+    }
+
+    /// Lets go of the acknowledged outcome that finished first; whether there was one.
+    private mutating func evictAcknowledged() -> Bool {
+        guard let (key, entry) = entries.filter(\.value.isAcknowledged).min(by: { $0.value.finishedAt < $1.value.finishedAt }) else { return false }
+        heldBytes -= entry.outcome?.byteCount ?? 0
+        entries[key] = nil
+        return true
+    }
+
+    /// The page load `pageLoad` is now the current one: outcomes handed to an earlier one and not
+    /// acknowledged may be handed again, and `recovered()` calls of earlier page loads stop waiting
+    /// (their tasks are cancelled with their page load).
+    mutating func pageLoadBegan(_ pageLoad: PageLoad) -> [Waiter] {
+        for key in entries.keys where entries[key]?.handedTo.map({ $0 != pageLoad }) == true {
+            entries[key]?.handedTo = nil
+        }
+        var gone: [Waiter] = []
+        for origin in waiters.keys {
+            let (stale, current) = (waiters[origin]!.filter { $0.pageLoad != pageLoad }, waiters[origin]!.filter { $0.pageLoad == pageLoad })
+            gone += stale.map(\.waiter)
+            waiters[origin] = current.isEmpty ? nil : current
+        }
+        return gone
+    }
+
+    /// Lets go of outcomes older than ``lifetime``.
+    mutating func expire(now: Duration) {
+        for (key, entry) in entries {
+            guard let outcome = entry.outcome, now - entry.finishedAt > lifetime else { continue }
+            heldBytes -= outcome.byteCount
+            entries[key] = nil
+        }
+    }
+
+    /// The outcomes of `origin` for `pageLoad`, each handed to it.
+    private mutating func handOver(origin: String, to pageLoad: PageLoad) -> [DurableRecovered] {
+        let keys = entries.keys.filter { key in
+            guard key.origin == origin, let entry = entries[key] else { return false }
+            return entry.outcome != nil && !entry.isAcknowledged && entry.startedIn != pageLoad && (entry.handedTo == nil || entry.handedTo == pageLoad)
+        }.sorted { $0.key < $1.key }
+        return keys.compactMap { key in
+            entries[key]?.handedTo = pageLoad
+            guard let entry = entries[key], let outcome = entry.outcome else { return nil }
+            return DurableRecovered(key: key.key, method: entry.method, outcome: outcome)
+        }
+    }
+
+    /// The waiters of `origin` that no running call of an earlier page load holds back any more,
+    /// with what each is handed.
+    private mutating func readyWaiters(of origin: String) -> [(Waiter, [DurableRecovered])] {
+        guard let waiting = waiters[origin] else { return [] }
+        var ready: [(Waiter, [DurableRecovered])] = []
+        var still: [(pageLoad: PageLoad, waiter: Waiter)] = []
+        for (pageLoad, waiter) in waiting {
+            let holds = entries.contains { $0.key.origin == origin && $0.value.startedIn != pageLoad && $0.value.outcome == nil }
+            if holds { still.append((pageLoad, waiter)) } else { ready.append((waiter, handOver(origin: origin, to: pageLoad))) }
+        }
+        waiters[origin] = still.isEmpty ? nil : still
+        return ready
+    }
+}
+
+/// How a durable call ended: its result (`nil`: the method returns nothing), or its error.
+enum DurableOutcome: Sendable, Equatable {
+    case value(JSONText?)
+    case failure(BridgeError)
+
+    /// The bytes the outcome keeps.
+    var byteCount: Int {
+        switch self {
+        case .value(let json): json?.bytes.count ?? 0
+        case .failure(let error): error.message.utf8.count
+        }
+    }
+}
+
+/// One durable call of an earlier document, as `recovered()` hands it over.
+struct DurableRecovered: Sendable, Equatable {
+    var key: String
+    var method: String
+    var outcome: DurableOutcome
+}

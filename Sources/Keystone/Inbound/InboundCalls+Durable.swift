@@ -1,0 +1,79 @@
+// InboundCalls+Durable.swift — the page's durable calls: run once under their key, kept for their
+// origin past their page load, and handed to a later document.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+extension InboundCalls {
+    typealias DurableKey = DurableCalls<HubStateMachine<PageHandlerCall, RunningWork>.RecoveryWaiter>.Key
+    typealias DurableListener = DurableCalls<HubStateMachine<PageHandlerCall, RunningWork>.RecoveryWaiter>.Listener
+
+    /// A durable call (`"_dsdurable"`: the page's idempotency key), made during `pageLoad`: run once
+    /// under its key for the page's origin, joined while it runs, or answered at once with the
+    /// outcome it ended with. Its outcome always comes through its callback, never in the answer,
+    /// and its bytes as base64 in its JSON: the outcome is kept as it was sent.
+    func startDurable(_ call: InboundCall, key: String, pageLoad: PageLoad) -> CallAnswer {
+        guard let callback = call.pageCallback else {
+            return storage.refuse(BridgeError(code: .malformedMessage, message: "a durable call is made with a callback"), callback: nil)
+        }
+        let limit = components.limits.durableKeyBytes
+        guard !key.isEmpty, key.utf8.count <= limit else {
+            let error = BridgeError(code: .limitExceeded, message: "a durable call's key is empty or longer than BridgeLimits.durableKeyBytes (\(limit) bytes)")
+            return storage.refuse(error, callback: callback)
+        }
+        guard let origin = call.frame.origin else {
+            return storage.refuse(BridgeError(code: .notAllowed, message: "a durable call is kept for its page's origin, and this page has none"), callback: callback)
+        }
+        let durable = DurableKey(origin: origin, key: key)
+        let listener = DurableListener(pageLoad: pageLoad, callback: callback)
+        let now = elapsed()
+        switch storage.update({ $0.durable.begin(durable, method: call.name.description, listener: listener, now: now) }) {
+        case .refused(let error):
+            return storage.refuse(error, callback: callback)
+        case .joined:
+            return .accepted
+        case .finished(let outcome):
+            deliver(outcome, to: listener)
+            return .accepted
+        case .run:
+            var running = InboundCall(name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false, parts: nil)
+            running.durableKey = key
+            _ = InboundCallRunner(inbound: self, call: running, pageLoad: pageLoad, isAnsweredLater: true).answer()
+            return .accepted
+        }
+    }
+
+    /// The durable call `key` of `call`'s origin ended with `outcome`: it is kept, the callbacks
+    /// waiting for it hear it, and so do the `recovered()` calls that waited for it.
+    func finishDurable(_ call: InboundCall, outcome: DurableOutcome) {
+        guard let key = call.durableKey, let origin = call.frame.origin else { return }
+        let now = elapsed()
+        let (listeners, recovered) = storage.update { $0.durable.finish(DurableKey(origin: origin, key: key), outcome: outcome, now: now) }
+        for listener in listeners { deliver(outcome, to: listener) }
+        for (waiter, handed) in recovered { waiter(handed) }
+    }
+
+    /// `outcome` to `listener`'s callback, while its page load and document are there.
+    private func deliver(_ outcome: DurableOutcome, to listener: DurableListener) {
+        let name = listener.callback.name
+        let message: PageMessage
+        switch outcome {
+        case .value(let json?): message = .result(callback: name, value: json, complete: true)
+        case .value(nil): message = .noResult(callback: name)
+        case .failure(let error): message = .failure(callback: name, error: error)
+        }
+        storage.send(message, to: listener.pageLoad, frame: listener.callback.frame)
+    }
+
+    /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
+    /// none of them runs any more; `nil` when the page load goes first.
+    func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[DurableRecovered]?, Never>) in
+            let now = elapsed()
+            let handed = storage.update { machine -> [DurableRecovered]?? in
+                guard machine.pageLoad == pageLoad else { return .some(nil) }
+                return machine.durable.recover(origin: origin, in: pageLoad, waiter: { continuation.resume(returning: $0) }, now: now).map { .some($0) }
+            }
+            if let handed { continuation.resume(returning: handed) }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+// DurableCallTests.swift — durable calls through a page: a call in flight when its page goes runs
+// once, the next document of its origin recovers its outcome once, and its key does not run again.
+import Foundation
+import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
+import Testing
+
+/// Counts per key, each increment waiting until the test lets it through.
+final class DurableCounter: BridgeInterface, Sendable {
+    let counts = Locked<[String: Int]>([:])
+    let (started, startedContinuation) = AsyncStream<String>.makeStream()
+    let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("increment") { [self] (key: String) async -> Int in
+            startedContinuation.yield(key)
+            for await _ in gate { break }
+            return counts.withLock { counts in
+                counts[key, default: 0] += 1
+                return counts[key]!
+            }
+        }
+        methods.sync("count") { [self] (key: String) in counts.withLock { $0[key] ?? 0 } }
+        methods.async("fail") { (_: String) async throws -> Int in throw BridgeError(code: .init(rawValue: 1000), message: "declined") }
+        methods.multiResponse("many") { (_: String, writer: ResponseWriter<Int>) in try await writer.write(1) }
+    }
+
+    /// Returns once an increment has started.
+    func untilStarted() async {
+        for await _ in started { return }
+    }
+}
+
+@Suite("Durable calls through a page", .timeLimit(.minutes(1)))
+struct DurableCallTests {
+    let keystone: Keystone
+    let counter = DurableCounter()
+    let shop = CallerFrame(isMainFrame: true, origin: "https://shop.example")
+
+    init() throws {
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.limits.durableCalls = 4
+        keystone = Keystone(components: components)
+        try keystone.register(counter, namespace: "durable")
+    }
+
+    func makePage(_ frame: CallerFrame? = nil) -> InMemoryPage {
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: frame ?? shop)
+        page.initialize()
+        return page
+    }
+
+    /// Makes a durable call as Keystone's runtime sends it, without waiting for its outcome.
+    func send(_ page: InMemoryPage, key: String, callback: String = "dscb1") -> String {
+        keystone.handleMessage("durable.increment", arguments: #"{"data":"\#(key)","_dscbstub":"\#(callback)","_dsdurable":"\#(key)"}"#, frame: page.frame)
+    }
+
+    @Test(arguments: ["navigate", "terminate"])
+    func aCallInFlightWhenThePageGoesRunsOnceAndTheNextDocumentRecoversItOnce(_ how: String) async throws {
+        let page = makePage()
+        #expect(send(page, key: "pay-1") == #"{"code":0,"data":""}"#)
+        await counter.untilStarted()
+        if how == "navigate" { page.navigate() } else { page.terminateWebProcess(at: .zero) }
+        #expect(keystone.runningCallCount == 0)  // not one of the page load's calls: nothing cancelled it
+        page.initialize()
+        async let recovered = page.recovered()  // waits for the call still running
+        counter.gateContinuation.yield()
+        #expect(try await recovered == [["key": "pay-1", "method": "durable.increment", "value": 1]])
+        #expect(try page.call("durable.count", "pay-1", as: Int.self) == 1)
+        // Handed once: acknowledged, it is not recovered again; its key still answers, without running.
+        #expect(try await page.recovered() == [])
+        #expect(try await page.invoke("durable.increment", "pay-1", durable: "pay-1", as: Int.self) == 1)
+        #expect(try page.call("durable.count", "pay-1", as: Int.self) == 1)
+    }
+
+    @Test func theSameKeySentWhileItRunsJoinsTheCallAndBothHearItsOutcome() async throws {
+        let page = makePage()
+        async let first = page.invoke("durable.increment", "k", durable: "k", as: Int.self)
+        await counter.untilStarted()
+        async let second = page.invoke("durable.increment", "k", durable: "k", as: Int.self)
+        await Task.yield()
+        counter.gateContinuation.yield()
+        #expect(try await (first, second) == (1, 1))
+        #expect(try page.call("durable.count", "k", as: Int.self) == 1)
+    }
+
+    @Test func aDocumentThatGoesBeforeAcknowledgingLeavesTheOutcomeForTheNext() async throws {
+        let page = makePage()
+        _ = send(page, key: "save")
+        await counter.untilStarted()
+        counter.gateContinuation.yield()
+        // The outcome reached the first document's callback, but it never acknowledged it.
+        await page.untilReceived { $0.contains { if case .result = $0 { true } else { false } } }
+        page.navigate()
+        page.initialize()
+        #expect(try await page.recovered().count == 1)
+    }
+
+    @Test func anotherOriginNeverSeesTheOutcomesAndTheSameKeyIsItsOwn() async throws {
+        let page = makePage()
+        _ = send(page, key: "k")
+        await counter.untilStarted()
+        page.navigate()
+        counter.gateContinuation.yield()
+        let other = makePage(CallerFrame(isMainFrame: true, origin: "https://other.example"))
+        #expect(try await other.recovered() == [])
+        async let theirs = other.invoke("durable.increment", "k", durable: "k", as: Int.self)
+        await counter.untilStarted()
+        counter.gateContinuation.yield()
+        #expect(try await theirs == 2)  // ran: another origin's key of the same name
+    }
+
+    @Test func failuresAreOutcomesTooAndDurableCallsHaveOneResult() async throws {
+        let page = makePage()
+        let failed = await #expect(throws: BridgeError.self) { try await page.invoke("durable.fail", "f", durable: "f", as: Int.self) }
+        #expect(failed?.code.rawValue == 1000)
+        page.navigate()
+        page.initialize()
+        let again = await #expect(throws: BridgeError.self) { try await page.invoke("durable.fail", "f", durable: "f", as: Int.self) }
+        #expect(again?.message == "declined")
+        let many = await #expect(throws: BridgeError.self) { try await page.invoke("durable.many", "m", durable: "m", as: Int.self) }
+        #expect(many?.code == .unsupportedCallKind)
+    }
+
+    @Test func theLimitsRefuseCoded() async throws {
+        let page = makePage()
+        let long = String(repeating: "k", count: 129)
+        let tooLong = await #expect(throws: BridgeError.self) { try await page.invoke("durable.increment", long, durable: long, as: Int.self) }
+        #expect(tooLong?.code == .limitExceeded)
+        for index in 1...4 { _ = send(page, key: "k\(index)", callback: "dscb\(index)") }
+        let full = await #expect(throws: BridgeError.self) { try await page.invoke("durable.increment", "k5", durable: "k5", as: Int.self) }
+        #expect(full?.code == .limitExceeded)
+        let opaque = makePage(CallerFrame(isMainFrame: true, origin: nil))
+        let noOrigin = await #expect(throws: BridgeError.self) { try await opaque.invoke("durable.increment", "x", durable: "x", as: Int.self) }
+        #expect(noOrigin?.code == .notAllowed)
+        for _ in 1...4 { counter.gateContinuation.yield() }
+    }
+}

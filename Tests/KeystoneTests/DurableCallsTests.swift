@@ -1,0 +1,134 @@
+// DurableCallsTests.swift — the page's durable calls as a value: exactly once under a key, kept
+// for their origin past their page load, handed to one document until acknowledged, bounded.
+import Foundation
+import Testing
+
+@testable import Keystone
+
+@Suite("Durable calls")
+struct DurableCallsTests {
+    typealias Calls = DurableCalls<String>
+    let shop = "https://shop.example"
+    let first = PageLoad.first
+    let second = PageLoad.first.next
+
+    func listener(_ pageLoad: PageLoad, _ callback: String) -> Calls.Listener {
+        Calls.Listener(pageLoad: pageLoad, callback: PageCallback(callback))
+    }
+
+    func key(_ key: String, _ origin: String? = nil) -> Calls.Key {
+        Calls.Key(origin: origin ?? shop, key: key)
+    }
+
+    func value(_ json: String) -> DurableOutcome {
+        .value(try? JSONText(validating: Data(json.utf8)))
+    }
+
+    @Test func aKeyRunsOnceWhateverSendsItAgain() {
+        var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        #expect(calls.begin(key("pay-1"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero) == .run)
+        // Sent again while it runs, from the same document or the next: it joins.
+        #expect(calls.begin(key("pay-1"), method: "shop.pay", listener: listener(first, "dscb1"), now: .zero) == .joined)
+        #expect(calls.begin(key("pay-1"), method: "shop.pay", listener: listener(second, "dscb0"), now: .zero) == .joined)
+        let (listeners, recovered) = calls.finish(key("pay-1"), outcome: value("42"), now: .seconds(1))
+        #expect(listeners == [listener(first, "dscb0"), listener(first, "dscb1"), listener(second, "dscb0")])
+        #expect(recovered.isEmpty)
+        // Once it has ended, the same key gets its outcome and does not run.
+        #expect(calls.begin(key("pay-1"), method: "shop.pay", listener: listener(second, "dscb3"), now: .seconds(2)) == .finished(value("42")))
+        // Another origin's key of the same name is another call.
+        #expect(calls.begin(key("pay-1", "https://other.example"), method: "shop.pay", listener: listener(second, "dscb4"), now: .seconds(2)) == .run)
+    }
+
+    @Test func theNextDocumentOfTheOriginRecoversEarlierOutcomesUntilItAcknowledgesThem() {
+        var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        _ = calls.begin(key("a"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
+        _ = calls.begin(key("b"), method: "shop.save", listener: listener(first, "dscb1"), now: .zero)
+        _ = calls.finish(key("a"), outcome: value(#""paid""#), now: .zero)
+        _ = calls.finish(key("b"), outcome: .failure(BridgeError(code: .failed, message: "disk full")), now: .zero)
+        // The page load that started them hears them through their callbacks, not `recovered()`.
+        #expect(calls.recover(origin: shop, in: first, waiter: "w", now: .zero) == [])
+        #expect(calls.pageLoadBegan(second).isEmpty)
+        let handed = calls.recover(origin: shop, in: second, waiter: "w", now: .zero)
+        #expect(
+            handed == [
+                .init(key: "a", method: "shop.pay", outcome: value(#""paid""#)),
+                .init(key: "b", method: "shop.save", outcome: .failure(BridgeError(code: .failed, message: "disk full"))),
+            ])
+        // Another origin never sees them.
+        #expect(calls.recover(origin: "https://other.example", in: second, waiter: "w", now: .zero) == [])
+        // The document went before acknowledging: the next one gets them again.
+        let third = second.next
+        _ = calls.pageLoadBegan(third)
+        #expect(calls.recover(origin: shop, in: third, waiter: "w", now: .zero)?.count == 2)
+        calls.acknowledge(["a"], origin: shop)
+        #expect(calls.recover(origin: shop, in: third, waiter: "w", now: .zero)?.map(\.key) == ["b"])
+        calls.acknowledge(["b"], origin: "https://other.example")  // not that origin's to acknowledge
+        #expect(calls.recover(origin: shop, in: third, waiter: "w", now: .zero)?.map(\.key) == ["b"])
+        calls.acknowledge(["b"], origin: shop)
+        #expect(calls.recover(origin: shop, in: third, waiter: "w", now: .zero) == [])
+        // An acknowledged outcome still answers its key: the call does not run again.
+        #expect(calls.begin(key("a"), method: "shop.pay", listener: listener(third, "dscb0"), now: .zero) == .finished(value(#""paid""#)))
+    }
+
+    @Test func acknowledgedOutcomesMakeRoomForNewCallsTheOldestFirst() {
+        var calls = Calls(limit: 2, byteLimit: 1 << 20, lifetime: .seconds(60))
+        for (index, name) in ["a", "b"].enumerated() {
+            _ = calls.begin(key(name), method: "m", listener: listener(first, "dscb\(index)"), now: .zero)
+            _ = calls.finish(key(name), outcome: value("\(index)"), now: .seconds(index))
+        }
+        // Unacknowledged outcomes are kept: a third call finds no room.
+        guard case .refused = calls.begin(key("c"), method: "m", listener: listener(first, "dscb2"), now: .seconds(2)) else {
+            Issue.record("an unacknowledged outcome was let go")
+            return
+        }
+        calls.acknowledge(["b", "a"], origin: shop)
+        #expect(calls.begin(key("c"), method: "m", listener: listener(first, "dscb2"), now: .seconds(2)) == .run)
+        #expect(calls.begin(key("a"), method: "m", listener: listener(first, "dscb3"), now: .seconds(2)) != .finished(value("0")))  // a went first
+        #expect(calls.count == 2)
+    }
+
+    @Test func recoveringWaitsForTheCallsOfEarlierDocumentsStillRunning() {
+        var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        _ = calls.begin(key("slow"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
+        _ = calls.pageLoadBegan(second)
+        #expect(calls.recover(origin: shop, in: second, waiter: "second's", now: .zero) == nil)
+        // A call the waiting document starts itself does not hold it back.
+        _ = calls.begin(key("own"), method: "shop.pay", listener: listener(second, "dscb0"), now: .zero)
+        let (listeners, recovered) = calls.finish(key("slow"), outcome: value("1"), now: .seconds(1))
+        #expect(listeners == [listener(first, "dscb0")])  // the page load that has gone: the hub drops it
+        #expect(recovered.map(\.0) == ["second's"])
+        #expect(recovered.first?.1 == [.init(key: "slow", method: "shop.pay", outcome: value("1"))])
+    }
+
+    @Test func aWaitingRecoveryOfAPageLoadThatWentIsLetGo() {
+        var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        _ = calls.begin(key("slow"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
+        _ = calls.pageLoadBegan(second)
+        #expect(calls.recover(origin: shop, in: second, waiter: "second's", now: .zero) == nil)
+        #expect(calls.pageLoadBegan(second.next) == ["second's"])
+        #expect(calls.finish(key("slow"), outcome: value("1"), now: .zero).recovered.isEmpty)
+    }
+
+    @Test func callsOutcomeBytesAndTimeAreBounded() {
+        var calls = Calls(limit: 2, byteLimit: 200, lifetime: .seconds(60))
+        #expect(calls.begin(key("a"), method: "m", listener: listener(first, "dscb0"), now: .zero) == .run)
+        #expect(calls.begin(key("b"), method: "m", listener: listener(first, "dscb1"), now: .zero) == .run)
+        guard case .refused(let error) = calls.begin(key("c"), method: "m", listener: listener(first, "dscb2"), now: .zero) else {
+            Issue.record("a third call was kept")
+            return
+        }
+        #expect(error.code == .limitExceeded)
+        // An outcome past the bytes is kept as an error that says so, not as itself.
+        _ = calls.finish(key("a"), outcome: value("\"" + String(repeating: "x", count: 300) + "\""), now: .zero)
+        guard case .finished(.failure(let tooLarge)) = calls.begin(key("a"), method: "m", listener: listener(first, "dscb3"), now: .zero) else {
+            Issue.record("the large outcome was kept")
+            return
+        }
+        #expect(tooLarge.code == .limitExceeded)
+        _ = calls.finish(key("b"), outcome: value("7"), now: .seconds(10))
+        // Past its lifetime after it ended, an outcome goes, and its key runs again.
+        #expect(calls.begin(key("b"), method: "m", listener: listener(first, "dscb4"), now: .seconds(70)) == .finished(value("7")))
+        #expect(calls.begin(key("b"), method: "m", listener: listener(first, "dscb4"), now: .seconds(71)) == .run)
+        #expect(calls.count == 1 && calls.heldBytes == 0)
+    }
+}
