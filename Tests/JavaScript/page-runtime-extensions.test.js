@@ -418,3 +418,38 @@ test('_handleMessageFromNative reads what it is handed with care: nothing that i
     { id: 5, data: 2, complete: true },
   ]);
 });
+
+test('a durable invoke sends its key, never asks inline nor for parts, and acknowledges its outcome once it has it', async () => {
+  const page = await readyPage();
+  page.native.async.pay = (amount, reply) => reply.result('paid ' + amount);
+  page.native.async.refuse = (_, reply) => reply.fail(1000, 'declined');
+  assert.equal(await page.window.dsBridge.invoke('pay', 5, { durable: 'order-7' }), 'paid 5');
+  const call = page.native.prompts.find((p) => p.method === 'pay');
+  assert.deepEqual([call.arg._dsdurable, call.arg._dsinline, call.arg._dsparts], ['order-7', undefined, undefined]);
+  await settle();
+  assert.deepEqual(page.native.acknowledged, ['order-7']);
+  // A failure is an outcome too: taken, and acknowledged.
+  await assert.rejects(page.window.dsBridge.invoke('refuse', null, { durable: 'order-8' }), (error) => error.code === 1000);
+  await settle();
+  assert.deepEqual(page.native.acknowledged, ['order-7', 'order-8']);
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
+test('durable: true sends a new key of 128 random bits each time', async () => {
+  const page = await readyPage();
+  page.native.async.pay = (amount, reply) => reply.result(amount);
+  await page.window.dsBridge.invoke('pay', 1, { durable: true });
+  await page.window.dsBridge.invoke('pay', 2, { durable: true });
+  const keys = page.native.prompts.filter((p) => p.method === 'pay').map((p) => p.arg._dsdurable);
+  assert.equal(keys.length, 2);
+  assert.ok(keys.every((key) => /^[0-9a-f]{32}$/.test(key)));
+  assert.notEqual(keys[0], keys[1]);
+});
+
+test('recovered resolves with the durable calls native hands over, and acknowledges each', async () => {
+  const page = await readyPage();
+  page.native.recoverable = [{ key: 'a', method: 'shop.pay', value: 1 }, { key: 'b', method: 'shop.save', error: { code: 5, message: 'disk full' } }];
+  assert.deepEqual(plain(await page.window.dsBridge.recovered()), page.native.recoverable);
+  await settle();
+  assert.deepEqual(page.native.acknowledged, ['a', 'b']);
+});

@@ -32,6 +32,24 @@ export interface CallOptions {
    *  there; otherwise the result gets new arrays, as without it. On WebKitGTK the host's web-process
    *  extension copies Swift's bytes straight into it. */
   into?: Uint8Array;
+  /** `invoke` only: a durable call, under this key (the page's idempotency key; `true`: a new
+   *  one). Native runs it once under its key for this page's origin and lets it run to its end
+   *  whatever becomes of the page; sent again under the same key, it gets that call's outcome
+   *  without running again. Its value goes as JSON (bytes as base64), and it cannot be aborted.
+   *  A later document takes the outcome with `recovered()`. */
+  durable?: string | true;
+}
+
+/** A durable call of an earlier document, as `recovered()` hands it over. */
+export interface RecoveredCall {
+  /** The key it was made under. */
+  key: string;
+  /** The native method it called. */
+  method: string;
+  /** Its result; absent for a method that returns nothing, or one that failed. */
+  value?: any;
+  /** Its error, when it failed. */
+  error?: NativeError;
 }
 
 /** A synchronous page handler; it may return a Promise, which is answered when it settles. */
@@ -118,6 +136,10 @@ export interface DSBridge {
   authorize(credentials: unknown): Promise<boolean>;
   /** Declares the native methods this page will call; returns the names native lacks. */
   declare(methods: string[]): string[];
+  /** The durable calls earlier documents of this page's origin made (`invoke`'s `durable`), once
+   *  none still runs. Each is handed to one document until it has it: a page that goes before
+   *  this resolves gets them again in its next document. */
+  recovered(): Promise<RecoveredCall[]>;
 }
 
 /** WebViewJavascriptBridge 6's page API, as Keystone's runtime offers it. */

@@ -82,14 +82,48 @@
    *  result in the call's own answer (`{"code":0,"data":…,"inline":true}`), in one round trip;
    *  `parts` (`_dsparts`) says the call moves `Data` as parts: an array of the sizes of the parts
    *  its `data` names by index (empty: none, but results' bytes come as bytes), or `'"stream"'`,
-   *  the argument a stream of bytes. */
-  function wrap(data, callback, inline, parts) {
+   *  the argument a stream of bytes; `durable` (`_dsdurable`) is a durable call's key. */
+  function wrap(data, callback, inline, parts, durable) {
     // A value JSON cannot write (undefined, a function) is sent as null, as a member holding it
     // would be left out. The callback name is the runtime's own: letters, digits and `_`.
     var text = JSON.stringify(data);
     return '{"data":' + (text === undefined ? 'null' : text) + (callback ? ',"_dscbstub":"' + callback + '"' : '') +
-      (inline ? ',"_dsinline":true' : '') +
+      (inline ? ',"_dsinline":true' : '') + (durable !== undefined ? ',"_dsdurable":' + JSON.stringify(durable) : '') +
       (parts !== undefined ? ',"_dsparts":' + (typeof parts === 'string' ? parts : '[' + parts.join(',') + ']') + '}' : '}');
+  }
+
+  // --- Durable calls -------------------------------------------------------------------------
+
+  /** A durable call: native runs it once under `key` for this page's origin, whatever becomes of
+   *  the page, and a later document can recover its outcome. Its value goes as JSON (bytes as
+   *  base64), it cannot be aborted, and once its outcome is here, native is told it was taken. */
+  function invokeDurable(method, data, key) {
+    return new Promise(function (resolve, reject) {
+      var call = new NativeCall(method, null, new PromiseSink(method, data, function (value) {
+        acknowledge([key]);
+        resolve(value);
+      }, function (error) {
+        acknowledge([key]);
+        reject(error);
+      }));
+      if (!hasNative()) return call.failWith(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
+      sendNative(method, wrap(data, call.name, false, undefined, key)).then(function (text) { call.answered(text); }, function (error) {
+        call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
+      });
+    });
+  }
+
+  /** Tells native the page has taken the outcomes of the durable calls under `keys`. */
+  function acknowledge(keys) {
+    if (keys.length && hasNative()) sendNative('_dsb.acknowledge', wrap({ keys: keys })).catch(function () {});
+  }
+
+  /** A new key for a durable call: 128 random bits. */
+  function durableKey() {
+    var bytes = new Uint8Array(16), text = '';
+    crypto.getRandomValues(bytes);
+    for (var i = 0; i < bytes.length; i++) text += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+    return text;
   }
 
   // --- Bytes ---------------------------------------------------------------------------------
@@ -957,14 +991,28 @@
       return this.invoke('_dsb.authorize', credentials);
     },
 
+    /** The durable calls earlier documents of this page's origin made, once none still runs: each
+     *  `{key, method, value}` or `{key, method, error}`. Each is handed to one document until it
+     *  has it: a page that goes before this resolves gets them again in its next document. */
+    recovered: function () {
+      return this.invoke('_dsb.recovered').then(function (calls) {
+        acknowledge(calls.map(function (call) { return call.key; }));
+        return calls;
+      });
+    },
+
     /** Declares the native methods this page will call; returns the names native lacks. Under a
      *  strict policy, only declared methods answer. */
     declare: function (methods) {
       return this.call('_dsb.declare', { methods: methods }) || [];
     },
 
-    /** A Promise of the result of any native method; rejects with an Error carrying `code`. */
+    /** A Promise of the result of any native method; rejects with an Error carrying `code`. With
+     *  `durable` (a key, or `true` for a new one), the call runs once under its key and outlives
+     *  the page: see `recovered`. */
     invoke: function (method, data, options) {
+      var durable = options && options.durable;
+      if (durable === true || typeof durable === 'string') return invokeDurable(method, data, durable === true ? durableKey() : durable);
       var signal = options && options.signal, progress = options && options.onProgress;
       var into = options && options.into instanceof Uint8Array ? options.into : null;
       return new Promise(function (resolve, reject) {

@@ -28,6 +28,8 @@ class FakeNative {
     this.runtime = 'dsbridge';
     this.returns = [];   // _dsb.returnValue data
     this.cancels = [];   // callback names from _dsb.cancel
+    this.acknowledged = [];  // durable calls' keys from _dsb.acknowledge
+    this.recoverable = [];   // what _dsb.recovered hands over
     this.closed = 0;
     this.page = null;
     this.answersInline = true; // as Keystone's default dispatcher: a sync method's result in the answer
@@ -115,6 +117,8 @@ class FakeNative {
         return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? { runtime: 'keystone', bytes: this.byteChannel } : undefined);
       case '_dsb.returnValue': this.returns.push(arg.data); return ok();
       case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(true);
+      case '_dsb.acknowledge': this.acknowledged.push(...arg.data.keys); return ok();
+      case '_dsb.recovered': this.reply(arg._dscbstub).result(this.recoverable); return ok();
       case '_dsb.closePage': this.closed += 1; return ok();
       case '_dsb.hasNativeMethod': return ok(!!(this.sync[arg.data.name] || this.async[arg.data.name]));
       case '_dsb.disableJavascriptDialogBlock': return ok();
@@ -209,7 +213,7 @@ function makePage(options = {}) {
   const context = vm.createContext({
     navigator: { userAgent: 'Test' },
     setTimeout, clearTimeout, setImmediate,
-    AbortController, console, btoa, atob, Blob, Response, ReadableStream,
+    AbortController, console, btoa, atob, Blob, Response, ReadableStream, crypto,
   });
   const window = vm.runInContext('this', context);
   context.window = window;
