@@ -193,6 +193,24 @@ struct SequenceInterface: BridgeInterface {
     }
 }
 
+/// Namespace `durable`: work worth doing exactly once, for durable calls (`invoke`'s `durable`):
+/// `increment` takes a second, then adds one to the count under its key and returns it; `count`
+/// says what the count is, so a page can tell whether the work ran once.
+final class DurableInterface: BridgeInterface, Sendable {
+    private let counts = Locked<[String: Int]>([:])
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("increment") { [counts] (key: String) async throws -> Int in
+            try await Task.sleep(for: .seconds(1))
+            return counts.withLock { counts in
+                counts[key, default: 0] += 1
+                return counts[key] ?? 0
+            }
+        }
+        methods.sync("count") { [counts] (key: String) in counts.withLock { $0[key] ?? 0 } }
+    }
+}
+
 /// Namespace `mainActor`: methods that hop to the main actor and the main queue, as app code does.
 /// Each answers whether its work ran on the main thread; where the main queue is not drained (a GTK
 /// loop without `GTKMainLoop`), they never answer.
@@ -403,6 +421,7 @@ extension Keystone {
         try register(SequenceInterface(), namespace: "sequence")
         try register(BinaryInterface(), namespace: "binary")
         try register(MainActorInterface(counter: counter), namespace: "mainActor")
+        try register(DurableInterface(), namespace: "durable")
         try register(
             NativeInterface(
                 pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 },
