@@ -32,6 +32,24 @@ final class DurableCounter: BridgeInterface, Sendable {
     }
 }
 
+/// An app's store of durable calls' outcomes, in memory: what it keeps, and what it heard.
+final class RecordingStore: DurableCallStore {
+    let records = Locked<[String: DurableCallRecord]>([:])
+    let heard = Locked<[String]>([])
+
+    func load() -> [DurableCallRecord] { records.withLock { $0.values.sorted { $0.key < $1.key } } }
+
+    func save(_ record: DurableCallRecord) {
+        records.withLock { $0[record.origin + " " + record.key] = record }
+        heard.withLock { $0.append("save \(record.key)\(record.isAcknowledged ? " acknowledged" : "")") }
+    }
+
+    func remove(origin: String, key: String) {
+        _ = records.withLock { $0.removeValue(forKey: origin + " " + key) }
+        heard.withLock { $0.append("remove \(key)") }
+    }
+}
+
 @Suite("Durable calls through a page", .timeLimit(.minutes(1)))
 struct DurableCallTests {
     let keystone: Keystone
@@ -121,6 +139,30 @@ struct DurableCallTests {
         #expect(again?.message == "declined")
         let many = await #expect(throws: BridgeError.self) { try await page.invoke("durable.many", "m", durable: "m", as: Int.self) }
         #expect(many?.code == .unsupportedCallKind)
+    }
+
+    @Test func anAppsStoreKeepsOutcomesAcrossTheAppsOwnRestart() async throws {
+        let store = RecordingStore()
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.durableStore = store
+        let before = Keystone(components: components)
+        try before.register(counter, namespace: "durable")
+        let page = InMemoryPage(hub: before, runtime: .keystone, frame: shop)
+        page.initialize()
+        _ = before.handleMessage("durable.increment", arguments: #"{"data":"order","_dscbstub":"dscb1","_dsdurable":"order"}"#, frame: shop)
+        await counter.untilStarted()
+        counter.gateContinuation.yield()
+        await page.untilReceived { $0.contains { if case .result = $0 { true } else { false } } }
+        #expect(store.heard.withLock { $0 } == ["save order"])
+        // The app ends before the page took the outcome; the next Keystone reads the store.
+        let after = Keystone(components: components)
+        try after.register(counter, namespace: "durable")
+        let next = InMemoryPage(hub: after, runtime: .keystone, frame: shop)
+        next.initialize()
+        #expect(try await next.recovered() == [["key": "order", "method": "durable.increment", "value": 1]])
+        #expect(store.heard.withLock { $0 } == ["save order", "save order acknowledged"])
+        #expect(try await next.invoke("durable.increment", "order", durable: "order", as: Int.self) == 1)
+        #expect(try next.call("durable.count", "order", as: Int.self) == 1)
     }
 
     @Test func theLimitsRefuseCoded() async throws {

@@ -131,4 +131,24 @@ struct DurableCallsTests {
         #expect(calls.begin(key("b"), method: "m", listener: listener(first, "dscb4"), now: .seconds(71)) == .run)
         #expect(calls.count == 1 && calls.heldBytes == 0)
     }
+
+    @Test func aStoreHearsEveryOutcomeKeptAcknowledgedAndLetGoInOrder() {
+        var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        _ = calls.begin(key("a"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
+        #expect(calls.takeChanges().isEmpty)  // a running call is not kept in a store
+        _ = calls.finish(key("a"), outcome: value("1"), now: .zero)
+        calls.acknowledge(["a"], origin: shop)
+        calls.acknowledge(["a"], origin: shop)  // once is enough
+        calls.expire(now: .seconds(61))
+        let record = DurableCallRecord(origin: shop, key: "a", method: "shop.pay", value: "1", error: nil, isAcknowledged: false)
+        var acknowledged = record
+        acknowledged.isAcknowledged = true
+        #expect(calls.takeChanges() == [.save(record), .save(acknowledged), .remove(key("a"))])
+        // Read back by the next Keystone: outcomes of calls no page load of its own started.
+        var next = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        next.restore([record, DurableCallRecord(origin: shop, key: "b", method: "m", value: nil, error: BridgeError(code: .failed, message: "no"), isAcknowledged: true)], now: .zero)
+        #expect(next.recover(origin: shop, in: first, waiter: "w", now: .zero) == [.init(key: "a", method: "shop.pay", outcome: value("1"))])
+        #expect(next.begin(key("b"), method: "m", listener: listener(first, "dscb0"), now: .zero) == .finished(.failure(BridgeError(code: .failed, message: "no"))))
+        #expect(next.takeChanges().isEmpty)
+    }
 }

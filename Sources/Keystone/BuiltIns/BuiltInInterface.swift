@@ -62,7 +62,7 @@ struct BuiltInInterface: BridgeInterface {
         methods.sync("acknowledge") { (acknowledgement: Acknowledgement, context: CallContext) in
             let page = try Self.page(context)
             guard let origin = context.frame.origin else { throw Self.noOrigin }
-            page.hub.storage.update { $0.durable.acknowledge(acknowledgement.keys, origin: origin) }
+            page.hub.acknowledgeDurable(acknowledgement.keys, origin: origin)
             return Self.accepted
         }
         methods.async("authorize") { (credentials: JSONValue, context: CallContext) in

@@ -15,6 +15,8 @@ protocol BuiltInHub: AnyObject, Sendable {
     /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
     /// none of them runs any more; `nil` when the page load goes first.
     func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]?
+    /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
+    func acknowledgeDurable(_ keys: [String], origin: String)
 }
 
 /// The page of a built-in method's ``CallContext``: the hub and the page load and document that

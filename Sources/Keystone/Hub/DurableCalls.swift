@@ -1,5 +1,6 @@
 // DurableCalls.swift — the page's durable calls, by origin and key, as a pure value: which run,
 // what they ended with, and which document each outcome was handed to.
+import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// The page's durable calls (a call made with an idempotency key) without locks, tasks or side
@@ -56,10 +57,18 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         case refused(BridgeError)
     }
 
+    /// What changed of the outcomes kept, in order, for a store of the app's
+    /// (``takeChanges()``).
+    enum Change: Sendable, Equatable {
+        case save(DurableCallRecord)
+        case remove(Key)
+    }
+
     let limit: Int
     let byteLimit: Int
     let lifetime: Duration
     private var entries: [Key: Entry] = [:]
+    private var changes: [Change] = []
     private(set) var heldBytes = 0
     /// `recovered()` calls waiting for an origin's running calls, with the page load they are for.
     private var waiters: [String: [(pageLoad: PageLoad, waiter: Waiter)]] = [:]
@@ -106,6 +115,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         entries[key]?.outcome = kept
         entries[key]?.finishedAt = now
         entries[key]?.listeners = []
+        noteSaved(key)
         return (entry.listeners.map { $0 }, readyWaiters(of: key.origin))
     }
 
@@ -128,9 +138,43 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     mutating func acknowledge(_ keys: [String], origin: String) {
         for key in keys {
             let key = Key(origin: origin, key: key)
-            guard entries[key]?.outcome != nil else { continue }
+            guard entries[key]?.outcome != nil, entries[key]?.isAcknowledged == false else { continue }
             entries[key]?.isAcknowledged = true
+            noteSaved(key)
         }
+    }
+
+    /// What changed of the outcomes kept since it was last asked, in order.
+    mutating func takeChanges() -> [Change] {
+        defer { changes.removeAll() }
+        return changes
+    }
+
+    /// Keeps the outcomes a store read back, as of calls no current page load started, their
+    /// lifetimes starting `now`; past the limits, the rest are let go.
+    mutating func restore(_ records: [DurableCallRecord], now: Duration) {
+        for record in records where entries.count < limit {
+            let outcome: DurableOutcome =
+                record.error.map { .failure($0) } ?? .value(record.value.flatMap { try? JSONText(validating: Data($0.utf8)) })
+            guard outcome.byteCount <= byteLimit - heldBytes else { continue }
+            heldBytes += outcome.byteCount
+            entries[Key(origin: record.origin, key: record.key)] = Entry(
+                method: record.method, startedIn: Self.beforeEveryPageLoad, outcome: outcome, finishedAt: now, isAcknowledged: record.isAcknowledged)
+        }
+    }
+
+    /// The page load a restored call started in: before any of this Keystone's.
+    private static var beforeEveryPageLoad: PageLoad { PageLoad(rawValue: -1) }
+
+    private mutating func noteSaved(_ key: Key) {
+        guard let entry = entries[key], let outcome = entry.outcome else { return }
+        let (value, error): (String?, BridgeError?) =
+            switch outcome {
+            case .value(let json): (json?.string, nil)
+            case .failure(let failure): (nil, failure)
+            }
+        changes.append(
+            .save(DurableCallRecord(origin: key.origin, key: key.key, method: entry.method, value: value, error: error, isAcknowledged: entry.isAcknowledged)))
     }
 
     /// Lets go of the acknowledged outcome that finished first; whether there was one.
@@ -138,6 +182,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         guard let (key, entry) = entries.filter(\.value.isAcknowledged).min(by: { $0.value.finishedAt < $1.value.finishedAt }) else { return false }
         heldBytes -= entry.outcome?.byteCount ?? 0
         entries[key] = nil
+        changes.append(.remove(key))
         return true
     }
 
@@ -163,6 +208,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
             guard let outcome = entry.outcome, now - entry.finishedAt > lifetime else { continue }
             heldBytes -= outcome.byteCount
             entries[key] = nil
+            changes.append(.remove(key))
         }
     }
 

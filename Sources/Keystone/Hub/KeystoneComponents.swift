@@ -31,6 +31,9 @@ public struct KeystoneComponents: Sendable {
     /// The hub's time, for its deadlines (`BridgeLimits/streamIdleTimeout`): a test passes a manual
     /// clock and advances it.
     public var clock: any Clock<Duration>
+    /// Where the outcomes of the page's durable calls are kept beyond the app's own life (`nil`: in
+    /// the app's memory only).
+    public var durableStore: (any DurableCallStore)?
 
     /// Creates the parts of a Keystone; each parameter sets the property of the same name, and each
     /// defaults to Keystone's own.
@@ -45,7 +48,8 @@ public struct KeystoneComponents: Sendable {
         closePage: (@Sendable () -> Void)? = nil,
         logging: KeystoneLogging = .silent,
         limits: BridgeLimits = BridgeLimits(),
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        durableStore: (any DurableCallStore)? = nil
     ) {
         self.serializer = serializer
         self.resolver = resolver
@@ -58,5 +62,6 @@ public struct KeystoneComponents: Sendable {
         self.logging = logging
         self.limits = limits
         self.clock = clock
+        self.durableStore = durableStore
     }
 }

@@ -26,7 +26,7 @@ extension InboundCalls {
         let durable = DurableKey(origin: origin, key: key)
         let listener = DurableListener(pageLoad: pageLoad, callback: callback)
         let now = elapsed()
-        switch storage.update({ $0.durable.begin(durable, method: call.name.description, listener: listener, now: now) }) {
+        switch updateDurable({ $0.durable.begin(durable, method: call.name.description, listener: listener, now: now) }) {
         case .refused(let error):
             return storage.refuse(error, callback: callback)
         case .joined:
@@ -47,7 +47,7 @@ extension InboundCalls {
     func finishDurable(_ call: InboundCall, outcome: DurableOutcome) {
         guard let key = call.durableKey, let origin = call.frame.origin else { return }
         let now = elapsed()
-        let (listeners, recovered) = storage.update { $0.durable.finish(DurableKey(origin: origin, key: key), outcome: outcome, now: now) }
+        let (listeners, recovered) = updateDurable { $0.durable.finish(DurableKey(origin: origin, key: key), outcome: outcome, now: now) }
         for listener in listeners { deliver(outcome, to: listener) }
         for (waiter, handed) in recovered { waiter(handed) }
     }
@@ -64,12 +64,46 @@ extension InboundCalls {
         storage.send(message, to: listener.pageLoad, frame: listener.callback.frame)
     }
 
+    /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
+    func acknowledgeDurable(_ keys: [String], origin: String) {
+        updateDurable { $0.durable.acknowledge(keys, origin: origin) }
+    }
+
+    /// Keeps the outcomes the app's store kept when the Keystone was made.
+    func restoreDurable() {
+        guard let store = components.durableStore else { return }
+        let (records, now) = (store.load(), elapsed())
+        storage.update { machine in
+            machine.durable.restore(records, now: now)
+            _ = machine.durable.takeChanges()
+        }
+    }
+
+    /// Runs `event` on the hub's state, then tells the app's store (if any) what it changed of the
+    /// durable calls' outcomes: one event at a time from this lock to the store, so the store hears
+    /// the changes in the order they were made.
+    @discardableResult
+    private func updateDurable<Result>(_ event: (inout HubStorage.Machine) -> Result) -> Result {
+        durableOrder.withLock { _ in
+            let (result, changes) = storage.update { machine in (event(&machine), machine.durable.takeChanges()) }
+            if let store = components.durableStore {
+                for change in changes {
+                    switch change {
+                    case .save(let record): store.save(record)
+                    case .remove(let key): store.remove(origin: key.origin, key: key.key)
+                    }
+                }
+            }
+            return result
+        }
+    }
+
     /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
     /// none of them runs any more; `nil` when the page load goes first.
     func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]? {
         await withCheckedContinuation { (continuation: CheckedContinuation<[DurableRecovered]?, Never>) in
             let now = elapsed()
-            let handed = storage.update { machine -> [DurableRecovered]?? in
+            let handed = updateDurable { machine -> [DurableRecovered]?? in
                 guard machine.pageLoad == pageLoad else { return .some(nil) }
                 return machine.durable.recover(origin: origin, in: pageLoad, waiter: { continuation.resume(returning: $0) }, now: now).map { .some($0) }
             }

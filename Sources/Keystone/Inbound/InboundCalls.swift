@@ -17,6 +17,8 @@ final class InboundCalls: Sendable {
 
     /// The time since the calls began, on the components' clock: when durable calls' outcomes came.
     let elapsed: @Sendable () -> Duration
+    /// Held from a change of the durable calls until the app's store has heard of it.
+    let durableOrder = Locked(())
 
     init(components: KeystoneComponents, storage: HubStorage, outbound: OutboundCalls, byteChannel: ByteChannel) {
         self.components = components
@@ -24,6 +26,7 @@ final class InboundCalls: Sendable {
         self.outbound = outbound
         self.byteChannel = byteChannel
         elapsed = Self.stopwatch(components.clock)
+        restoreDurable()
     }
 
     /// The time since now, on `clock`, each time it is asked.
