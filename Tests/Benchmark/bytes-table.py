@@ -19,6 +19,16 @@ for line in open(sys.argv[1], encoding="utf-8"):
     key = (way, size)
     best[key] = min(best.get(key, median), median)
 
+def beside(ms, other):
+    """`other`'s time and `ms`'s ratio to it, or dashes where `other` was not measured."""
+    return (f"{other:.0f} ms", f"{ms / other:.2f}") if other else ("-", "-")
+
+
+def over_json(ms, json):
+    """The JSON path's time and `ms`'s speed-up over it; past the message limit where it has none."""
+    return (f"{json:.0f} ms", f"{json / ms:.1f}x") if json else ("past the message limit", "-")
+
+
 # Native to page, the GTK host moves Swift's bytes through its web-process extension: its floor is
 # the same mechanism with nothing else (floor.c's floorExtension), beside the custom scheme.
 print("way | size | Keystone, bytes | floor, custom scheme | ratio to it | floor, extension | ratio to it | Keystone, JSON (base64) | speed-up over JSON")
@@ -31,9 +41,9 @@ for direction in ("page to native", "native to page"):
         json = best.get((f"keystone JSON, {direction}", size))
         if bytes_ is None:
             continue
-        floor_text, ratio = (f"{floor:.0f} ms", f"{bytes_ / floor:.2f}") if floor else ("-", "-")
-        extension_text, extension_ratio = (f"{extension:.0f} ms", f"{bytes_ / extension:.2f}") if extension else ("-", "-")
-        json_text, speedup = (f"{json:.0f} ms", f"{json / bytes_:.1f}x") if json else ("past the message limit", "-")
+        floor_text, ratio = beside(bytes_, floor)
+        extension_text, extension_ratio = beside(bytes_, extension)
+        json_text, speedup = over_json(bytes_, json)
         print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
 
 # Swift's bytes into a buffer the page lends (`invoke`'s `into`): beside a new array, the floor's
@@ -48,9 +58,9 @@ for size in (1, 8, 64):
     json = best.get(("keystone JSON, native to page", size))
     if into is None:
         continue
-    fresh_text = f"{fresh:.0f} ms" if fresh else "-"
-    extension_text, extension_ratio = (f"{extension:.0f} ms", f"{into / extension:.2f}") if extension else ("-", "-")
-    json_text, speedup = (f"{json:.0f} ms", f"{json / into:.1f}x") if json else ("past the message limit", "-")
+    fresh_text = beside(into, fresh)[0]
+    extension_text, extension_ratio = beside(into, extension)
+    json_text, speedup = over_json(into, json)
     print(f"native to page | {size} MB | {into:.1f} ms | {fresh_text} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
 
 # Bytes inside a value beside a name (`bench.describe`): beside the bytes alone (`bench.count`'s
@@ -64,8 +74,8 @@ for size in (1, 8, 64):
     json = best.get(("keystone value JSON, page to native", size))
     if value is None:
         continue
-    alone_text, ratio = (f"{alone:.0f} ms", f"{value / alone:.2f}") if alone else ("-", "-")
-    json_text, speedup = (f"{json:.0f} ms", f"{json / value:.1f}x") if json else ("past the message limit", "-")
+    alone_text, ratio = beside(value, alone)
+    json_text, speedup = over_json(value, json)
     print(f"page to native | {size} MB | {value:.0f} ms | {alone_text} | {ratio} | {json_text} | {speedup}")
 
 

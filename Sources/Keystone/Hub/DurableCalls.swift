@@ -116,7 +116,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         entries[key]?.finishedAt = now
         entries[key]?.listeners = []
         noteSaved(key)
-        return (entry.listeners.map { $0 }, readyWaiters(of: key.origin))
+        return (entry.listeners, readyWaiters(of: key.origin))
     }
 
     /// `recovered()` from a document of `origin` in `pageLoad`: the outcomes of calls that earlier
