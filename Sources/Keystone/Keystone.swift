@@ -162,6 +162,44 @@ public final class Keystone: BridgeHub, PageConnection {
         try await outbound.start(method, arguments: arguments, as: Result.self, to: nil).value
     }
 
+    /// Calls the page's handler `method` and waits for its answer, which, when `durable`, may come
+    /// from a later document: if the page goes before it answers (a reload, a navigation, its web
+    /// process ended), the call goes again to the next document of the same origin once its
+    /// runtime has registered its handlers, and so on until a document answers it.
+    ///
+    /// The call is bound to the origin of the first document it goes to; a document of another
+    /// origin never gets it, and the call waits on for one of its own. It goes under a durable id
+    /// of 128 random bits, the same in every document, which Keystone's runtime gives the handler
+    /// (`responder.durable`) so that a handler that may have seen the call in a document that went
+    /// can tell. Every `Data` in the arguments goes as base64 in their JSON. Only cancelling the
+    /// awaiting task (or a timeout around it) ends the wait otherwise; a call made to a document
+    /// without an origin is an ordinary one.
+    ///
+    /// ```swift
+    /// let saved = try await keystone.call("drafts.save", draft, as: Bool.self, durable: true)
+    /// ```
+    public func call<Result: Decodable & Sendable>(
+        _ method: String,
+        arguments: [any Encodable & Sendable],
+        as: Result.Type = Result.self,
+        durable: Bool
+    ) async throws(BridgeError) -> Result {
+        try await outbound.start(method, arguments: arguments, as: Result.self, to: nil, durable: durable).value
+    }
+
+    /// Calls the page's handler `method` with `arguments` written out and waits for its answer,
+    /// across documents when `durable`; otherwise the same as ``call(_:arguments:as:durable:)``.
+    public func call<Result: Decodable & Sendable, each Argument: Encodable & Sendable>(
+        _ method: String,
+        _ arguments: repeat each Argument,
+        as: Result.Type = Result.self,
+        durable: Bool
+    ) async throws(BridgeError) -> Result {
+        var list: [any Encodable & Sendable] = []
+        for argument in repeat each arguments { list.append(argument) }
+        return try await call(method, arguments: list, as: Result.self, durable: durable)
+    }
+
     /// Makes a call of the page's handler `method` at once, without waiting: calls made one after
     /// another reach the page in that order. Await the returned call's `value` for the answer.
     public func start<Result: Decodable & Sendable>(

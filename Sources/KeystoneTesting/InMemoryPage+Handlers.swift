@@ -53,6 +53,12 @@ extension InMemoryPage {
         // As a web view host does: a batch made for a page load that has gone runs nowhere, and one
         // for a subframe document runs in that document, or nowhere once it has gone.
         guard batch.pageLoad == hub.pageLoad else { return }
+        // A suspended page runs nothing: its engine keeps the batch until it resumes.
+        let isHeld = state.withLock { state in
+            state.suspended?.append(batch)
+            return state.suspended != nil
+        }
+        if isHeld { return }
         if let document = batch.frame {
             state.withLock { $0.subframes[document]?.page }?.receive(batch)
             return
@@ -105,6 +111,11 @@ extension InMemoryPage {
             state.withLock { $0.callbacks.removeValue(forKey: callback) }?.finish()
         case .call(let method, let callbackId, let arguments):
             handleNativeCall(method, callbackId: callbackId, arguments: arguments)
+        case .durable(.call(let method, let callbackId, let arguments), let id):
+            // Keystone's runtime hands the durable id to the handler's responder; dsbridge.js drops it.
+            handleNativeCall(method, callbackId: callbackId, arguments: arguments, durable: runtime == .keystone ? id : nil)
+        case .durable(let message, _):
+            deliver(message)
         case .event(let name, let value):
             guard runtime == .keystone, let value = try? serializer.decode(JSONValue.self, from: value.bytes) else { return }
             for listener in state.withLock({ $0.listeners[name] ?? [] }) {
@@ -146,7 +157,7 @@ extension InMemoryPage {
     }
 
     /// `_handleMessageFromNative`: find the handler, run it, answer through `_dsb.returnValue`.
-    func handleNativeCall(_ method: String, callbackId: Int, arguments: JSONText) {
+    func handleNativeCall(_ method: String, callbackId: Int, arguments: JSONText, durable: String? = nil) {
         guard let values = try? serializer.decode([JSONValue].self, from: arguments.bytes) else { return }
         if method == "_hasJavascriptMethod" {
             let name = values.first.flatMap { if case .string(let name) = $0 { name } else { nil } } ?? ""
@@ -166,7 +177,8 @@ extension InMemoryPage {
                 values,
                 Reply(
                     send: { [weak self] value, complete in self?.returnValue(.success(value), id: callbackId, complete: complete) },
-                    cancelled: { [weak self] in self?.state.withLock { $0.withdrawn.contains(callbackId) } ?? false }
+                    cancelled: { [weak self] in self?.state.withLock { $0.withdrawn.contains(callbackId) } ?? false },
+                    durable: durable
                 ))
         case nil:
             // dsbridge.js 3.1.4 answers nothing for a handler it lacks; Keystone's runtime says so.

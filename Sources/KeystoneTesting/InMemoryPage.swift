@@ -31,6 +31,10 @@ public final class InMemoryPage: EvaluationTarget {
     public struct Reply: Sendable {
         let send: @Sendable (JSONValue, Bool) -> Void
         let cancelled: @Sendable () -> Bool
+        /// The durable id of a durable Swift call (`Keystone.call(_:arguments:as:durable:)`), the
+        /// same in every document the call goes to, as Keystone's runtime gives it to the handler's
+        /// responder; `nil` for any other call, and on a dsbridge.js page.
+        public let durable: String?
 
         /// Sends a result; `complete: false` keeps the call open for more (dsbridge.js semantics).
         /// After Swift withdrew the call, Keystone's runtime drops it.
@@ -79,6 +83,8 @@ public final class InMemoryPage: EvaluationTarget {
         var subframes: [FrameDocument: Subframe] = [:]
         /// The number of the last subframe document this page named.
         var lastFrameDocument: UInt64 = 0
+        /// The batches held while the page is suspended (``suspend()``); `nil` while it runs.
+        var suspended: [ScriptBatch]?
     }
 
     /// The hub this page talks to.
@@ -282,6 +288,36 @@ public final class InMemoryPage: EvaluationTarget {
     @discardableResult
     public func terminateWebProcess(at time: Duration) -> WebProcessTermination? {
         changeDocument { session.webProcessTerminated(.terminatedByApp, at: time) }
+        return engine.lastReport.withLock { $0 }
+    }
+
+    /// The app goes to the background and the system suspends the page's web process with it, as
+    /// iOS does: the page runs nothing until it resumes. What Swift sends it meanwhile waits, as the
+    /// engine keeps scripts for a suspended process; Swift's own work goes on (a durable call runs
+    /// to its end). Make no call of the page's while it is suspended.
+    public func suspend() {
+        state.withLock { state in
+            if state.suspended == nil { state.suspended = [] }
+        }
+    }
+
+    /// The app comes back to its page as it left it: what Swift sent it meanwhile runs, in order.
+    public func resume() {
+        for batch in state.withLock({ state in
+            defer { state.suspended = nil }; return state.suspended ?? []
+        }) {
+            evaluate(batch)
+        }
+    }
+
+    /// The app comes back to find that the system ended the page's web process while it was
+    /// suspended, as iOS does under memory pressure: what Swift sent meanwhile is lost with it, and
+    /// the host hears of the end as WKWebView reports it on return (its reason unknown), at `time`
+    /// (on any clock, the same each time). The page load ends, as with ``terminateWebProcess(at:)``.
+    @discardableResult
+    public func resume(afterWebProcessEndedAt time: Duration) -> WebProcessTermination? {
+        state.withLock { $0.suspended = nil }
+        changeDocument { session.webProcessTerminated(.unknown, at: time) }
         return engine.lastReport.withLock { $0 }
     }
 

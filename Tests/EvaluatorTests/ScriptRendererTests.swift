@@ -34,6 +34,16 @@ struct ScriptRendererTests {
         #expect(script == #"try{window._handleMessageFromNative({"method":"ns.add","callbackId":7,"data":"[1,\"x\"]"})}catch(e){}"#)
     }
 
+    @Test func rendersADurableCallWithItsIdBesideTheCallForBothRuntimes() throws {
+        let call = PageMessage.durable(.call(method: "drafts.save", callbackId: 9, arguments: try json(#"["d"]"#)), id: "a\u{2028}\"b")
+        #expect(
+            ScriptRenderer.render([call])
+                == #"try{window._handleMessageFromNative({"method":"drafts.save","callbackId":9,"data":"[\"d\"]","durable":"a\u2028\"b"})}catch(e){}"#)
+        #expect(
+            ScriptRenderer.render([call], for: .keystone)
+                == #"try{window._keystone.deliver([{"method":"drafts.save","callbackId":9,"args":["d"],"durable":"a\u2028\"b"}])}catch(e){}"#)
+    }
+
     @Test func rendersABatchInOrderAsSeparateStatements() throws {
         let script = ScriptRenderer.render([
             .result(callback: "a", value: try json("1"), complete: true),

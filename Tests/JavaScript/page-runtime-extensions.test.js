@@ -402,6 +402,24 @@ test('Swift withdrawing its call aborts the responder\'s signal and drops the ha
   native.cancelPage(99); // a call the page does not have: nothing happens
 });
 
+test('a durable Swift call\'s id reaches the responder of an asynchronous or WVJB handler, in either dialect, and no other call\'s', async () => {
+  for (const dialect of ['keystone', 'dsbridge']) {
+    const { window, native } = await readyPage();
+    native.runtime = dialect; // 'dsbridge': rendered as native renders for a page it does not know runs this runtime
+    const seen = [];
+    window.dsBridge.registerAsyn('save', (draft, respond) => { seen.push(respond.durable); respond('saved ' + draft); });
+    window.WebViewJavascriptBridge.registerHandler('wvjbSave', (data, respond) => { seen.push(respond.durable); respond(data); });
+    native.callPage('save', ['a'], 1, 'f00d');
+    native.callPage('wvjbSave', ['b'], 2, 'beef');
+    native.callPage('save', ['c'], 3);
+    native.callPage('save', ['d'], 4, { not: 'a string' });
+    await settle();
+    // A WVJB handler runs a turn later, as WVJB's own script runs it.
+    assert.deepEqual(seen.slice().sort(), ['beef', 'f00d', undefined, undefined]);
+    assert.deepEqual(plain(native.returns).map((r) => r.data).sort(), ['b', 'saved a', 'saved c', 'saved d']);
+  }
+});
+
 test('_handleMessageFromNative reads what it is handed with care: nothing that is not a call throws', async () => {
   const { window, native } = await readyPage();
   window.dsBridge.register('count', function () { return arguments.length; });

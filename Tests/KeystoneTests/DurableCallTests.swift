@@ -165,6 +165,113 @@ struct DurableCallTests {
         #expect(try next.call("durable.count", "order", as: Int.self) == 1)
     }
 
+    // MARK: Suspension
+
+    @Test(arguments: [false, true])
+    func aCallInFlightWhenTheAppIsSuspendedRunsOnceWhetherOrNotTheSystemEndsThePage(_ ended: Bool) async throws {
+        let page = makePage()
+        _ = send(page, key: "upload")
+        await counter.untilStarted()
+        page.suspend()
+        counter.gateContinuation.yield()  // the call ends while the page is suspended
+        if !ended {
+            // The engine held the outcome for the suspended page, and hands it over on resume.
+            #expect(page.receivedMessages.isEmpty)
+            page.resume()
+            await page.untilReceived { $0.contains { if case .result = $0 { true } else { false } } }
+            #expect(page.receivedMessages.contains { $0 == .result(callback: "dscb1", value: try! JSONText(validating: Data("1".utf8)), complete: true) })
+        } else {
+            #expect(page.resume(afterWebProcessEndedAt: .seconds(60))?.reason == .unknown)
+            page.initialize()
+            #expect(try await page.recovered() == [["key": "upload", "method": "durable.increment", "value": 1]])
+        }
+        #expect(try page.call("durable.count", "upload", as: Int.self) == 1)
+    }
+
+    // MARK: Durable Swift → page calls
+
+    /// A page handler that records the durable id of each call and answers as `answer` says
+    /// (`nil`: never).
+    func registerSave(on page: InMemoryPage, seen: Locked<[String?]>, answer: JSONValue?) {
+        page.registerAsync("drafts.save") { _, reply in
+            seen.withLock { $0.append(reply.durable) }
+            if let answer { reply(answer) }
+        }
+    }
+
+    @Test(arguments: ["navigate", "terminate", "suspend"])
+    func aDurableSwiftCallGoesOnceToTheNextDocumentWithItsIdAndTakesItsAnswer(_ how: String) async throws {
+        let page = makePage()
+        let (first, second) = (Locked<[String?]>([]), Locked<[String?]>([]))
+        registerSave(on: page, seen: first, answer: nil)
+        async let saved = keystone.call("drafts.save", "draft", as: String.self, durable: true)
+        await page.untilReceived { $0.contains { if case .durable = $0 { true } else { false } } }
+        switch how {
+        case "navigate": page.navigate()
+        case "terminate": page.terminateWebProcess(at: .zero)
+        default:
+            page.suspend()
+            page.resume(afterWebProcessEndedAt: .zero)
+        }
+        #expect(keystone.pendingCallCount == 1)  // not failed with the page: it waits for the next document
+        registerSave(on: page, seen: second, answer: "saved in the next document")
+        page.initialize()
+        #expect(try await saved == "saved in the next document")
+        let id = try #require(first.withLock { $0 }.first ?? nil)
+        #expect(id.count == 32)
+        #expect(second.withLock { $0 } == [id])  // once, with the same id
+        #expect(keystone.pendingCallCount == 0)
+    }
+
+    @Test func aDurableSwiftCallGoesOnlyToDocumentsOfTheOriginItFirstWentTo() async throws {
+        let page = makePage()
+        let seen = Locked<[String?]>([])
+        registerSave(on: page, seen: seen, answer: nil)
+        let call = keystone.start("drafts.save", "draft", as: String.self)
+        async let saved = keystone.call("drafts.save", "draft", as: String.self, durable: true)
+        await page.untilReceived { $0.contains { if case .durable = $0 { true } else { false } } }
+        page.navigate()
+        await #expect(throws: BridgeError.self) { try await call.value }  // an ordinary call fails with its page
+        // A document of another origin gets nothing of it; its own calls go as ever.
+        let other = InMemoryPage(hub: keystone, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://other.example"))
+        let theirs = Locked<[String?]>([])
+        registerSave(on: other, seen: theirs, answer: "wrong origin")
+        other.initialize()
+        #expect(try await keystone.call("drafts.save", "theirs", as: String.self) == "wrong origin")
+        #expect(theirs.withLock { $0 } == [nil])
+        #expect(!other.receivedMessages.contains { if case .durable = $0 { true } else { false } })
+        // The next document of its own origin gets it.
+        let back = InMemoryPage(hub: keystone, runtime: .keystone, frame: shop)
+        registerSave(on: back, seen: seen, answer: "saved")
+        back.initialize()
+        #expect(try await saved == "saved")
+        // The ordinary call's, then the durable call's in both of its origin's documents, with one id.
+        let ids = seen.withLock { $0 }
+        #expect(ids.count == 3 && ids[0] == nil && ids[1] != nil && ids[1] == ids[2])
+    }
+
+    @Test func aDurableSwiftCallEndsWhenItsTaskIsCancelledAndIsAnOrdinaryOneOnAPageWithoutAnOrigin() async throws {
+        let page = makePage()
+        registerSave(on: page, seen: Locked([]), answer: nil)
+        let waiting = Task { try await keystone.call("drafts.save", "draft", as: String.self, durable: true) }
+        await page.untilReceived { $0.contains { if case .durable = $0 { true } else { false } } }
+        page.navigate()
+        waiting.cancel()
+        let cancelled = await #expect(throws: BridgeError.self) { try await waiting.value }
+        #expect(cancelled?.code == .cancelled)
+        #expect(keystone.pendingCallCount == 0)
+        page.initialize()
+        #expect(page.receivedMessages.count { if case .durable = $0 { true } else { false } } == 1)  // not again
+        // A page without an origin: the call is ordinary, and fails with its page.
+        let opaque = makePage(CallerFrame(isMainFrame: true, origin: nil))
+        registerSave(on: opaque, seen: Locked([]), answer: nil)
+        let unbound = Task { try await keystone.call("drafts.save", "draft", as: String.self, durable: true) }
+        await opaque.untilReceived { $0.contains { if case .durable = $0 { true } else { false } } }
+        opaque.navigate()
+        let gone = await #expect(throws: BridgeError.self) { try await unbound.value }
+        #expect(gone?.code == .pageGone)
+    }
+
     @Test func theLimitsRefuseCoded() async throws {
         let page = makePage()
         let long = String(repeating: "k", count: 129)

@@ -87,7 +87,41 @@ struct SwiftCallsTests {
         #expect(calls.cancel(id: b) == nil)
         let posted = calls.nextId()
         #expect(posted > b)  // ids never repeat, posted calls' included
-        #expect(calls.removeAll() == ["a"])
+        #expect(calls.removeAll().failed == ["a"])
+        #expect(calls.pendingCount == 0)
+    }
+
+    @Test func aDurableCallOutlivesThePageBoundToTheOriginItFirstWentTo() throws {
+        var calls = SwiftCalls<String>(limit: 4)
+        func durable(_ name: String) -> (Int) -> PageMessage {
+            { .durable(.call(method: name, callbackId: $0, arguments: JSONText(quoting: "x")), id: name) }
+        }
+        let plain = try calls.open(method: "plain", isMultiResponse: false, pending: "plain", hasParts: false).get()
+        let kept = try calls.open(method: "kept", isMultiResponse: false, pending: "kept", hasParts: false, durable: durable("kept")).get()
+        let opaque = try calls.open(method: "opaque", isMultiResponse: false, pending: "opaque", hasParts: false, durable: durable("opaque")).get()
+        let answered = try calls.open(method: "answered", isMultiResponse: false, pending: "answered", hasParts: false, durable: durable("answered")).get()
+        // Unbound, a durable call may go anywhere; once it went, only to its own origin.
+        #expect(calls.mayGo(id: kept, to: "https://b.example"))
+        calls.went(id: kept, to: "https://a.example")
+        #expect(calls.mayGo(id: kept, to: "https://a.example"))
+        #expect(!calls.mayGo(id: kept, to: "https://b.example"))
+        #expect(!calls.mayGo(id: kept, to: nil))
+        #expect(calls.mayGo(id: plain, to: "https://b.example"))
+        // A document without an origin makes it an ordinary call; an answer that says more follows settles it.
+        calls.went(id: opaque, to: nil)
+        calls.went(id: answered, to: "https://a.example")
+        guard case (.deliver("answered", complete: true), nil) = calls.answer(id: answered, complete: false) else {
+            Issue.record("the first answer did not settle the call")
+            return
+        }
+        let (failed, redelivered) = calls.removeAll()
+        #expect(Set(failed) == ["plain", "opaque"])
+        #expect(redelivered == [durable("kept")(kept)])
+        #expect(calls.pendingCount == 1)
+        guard case (.deliver("kept", complete: true), _) = calls.answer(id: kept, complete: true) else {
+            Issue.record("the next document's answer did not reach the call")
+            return
+        }
         #expect(calls.pendingCount == 0)
     }
 }

@@ -37,6 +37,11 @@ public enum PageMessage: Sendable, Hashable {
     /// A named event for the page's listeners (`dsBridge.on(name, fn)`). Only Keystone's page
     /// runtime has listeners; a dsbridge.js page does not receive events.
     case event(name: String, value: JSONText)
+    /// A durable Swift call, `message` (a ``call(method:callbackId:arguments:)``), which Swift makes
+    /// again in each next document of its origin until one answers it: `id` is the same each time,
+    /// for the handler to know a call it has seen. Keystone's runtime hands `id` to the handler's
+    /// responder (`responder.durable`); dsbridge.js and WebViewJavascriptBridge get `message` alone.
+    indirect case durable(PageMessage, id: String)
 }
 
 /// The bytes of a message's value (``PageMessage/withParts(_:_:)``): each `Data` in the value is a

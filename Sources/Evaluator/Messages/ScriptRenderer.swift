@@ -65,14 +65,28 @@ package enum ScriptRenderer {
             // Never sent to dsbridge.js (the hub writes each part as base64 in its place instead).
             appendStatement(message, to: &out)
         case .call(let method, let callbackId, let arguments):
-            out.append(contentsOf: "try{window._handleMessageFromNative(".utf8)
-            appendCallHead(method, callbackId, to: &out)
-            out.append(contentsOf: #","data":"#.utf8)
-            JSONText.appendQuoted(arguments.string, to: &out)
-            out.append(contentsOf: "})}catch(e){}".utf8)
+            appendHandleMessage(method, callbackId, arguments, durable: nil, to: &out)
+        case .durable(.call(let method, let callbackId, let arguments), let id):
+            appendHandleMessage(method, callbackId, arguments, durable: id, to: &out)
+        case .durable(let message, _):
+            appendStatement(message, to: &out)
         case .event, .cancel:
             break  // dsbridge.js has no event listeners, and no way to stop a handler
         }
+    }
+
+    /// `window._handleMessageFromNative({"method":…,"callbackId":…,"data":"[…]"})`, with the
+    /// durable call's `"durable":…` (which dsbridge.js ignores) when it is one.
+    private static func appendHandleMessage(_ method: String, _ callbackId: Int, _ arguments: JSONText, durable: String?, to out: inout [UInt8]) {
+        out.append(contentsOf: "try{window._handleMessageFromNative(".utf8)
+        appendCallHead(method, callbackId, to: &out)
+        out.append(contentsOf: #","data":"#.utf8)
+        JSONText.appendQuoted(arguments.string, to: &out)
+        if let durable {
+            out.append(contentsOf: #","durable":"#.utf8)
+            JSONText.appendQuoted(durable, to: &out)
+        }
+        out.append(contentsOf: "})}catch(e){}".utf8)
     }
 
     private static func appendDelete(_ callback: String, to out: inout [UInt8]) {
@@ -140,6 +154,12 @@ package enum ScriptRenderer {
             appendStructured(message, to: &out)
             out.removeLast()  // the message's closing brace: its parts go inside it
             appendParts(parts, to: &out)
+            out.append(UInt8(ascii: "}"))
+        case .durable(let message, let id):
+            appendStructured(message, to: &out)
+            out.removeLast()  // the message's closing brace: its id goes inside it
+            out.append(contentsOf: #","durable":"#.utf8)
+            JSONText.appendQuoted(id, to: &out)
             out.append(UInt8(ascii: "}"))
         case .cancel(let callbackId):
             out.append(contentsOf: #"{"cancel":"#.utf8)
@@ -209,6 +229,7 @@ package enum ScriptRenderer {
         case .call(_, _, let arguments): arguments.bytes.count + arguments.bytes.count / 8 + 96
         case .withParts(let message, let parts):
             estimatedSize(of: message) + 96 + parts.sizes.count * 12 + parts.inlineBytes
+        case .durable(let message, let id): estimatedSize(of: message) + id.utf8.count + 16
         default: 96
         }
     }

@@ -99,7 +99,7 @@ struct BuiltInInterface: BridgeInterface {
         if let frame = context.frame.subframeDocument {
             hub.storage.frameDidInitialize(frame, runtime: runtime)
         } else {
-            hub.storage.pageDidInitialize(runtime: runtime)
+            hub.storage.pageDidInitialize(runtime: runtime, origin: context.frame.origin)
         }
         guard runtime == .keystone else { return Data(#""""#.utf8) }
         return Data((hub.announcesBytes ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)

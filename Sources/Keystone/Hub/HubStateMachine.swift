@@ -176,10 +176,12 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// Makes a call of the page's handler, in the subframe document `frame` (`nil`: the main
     /// frame): gives it the next id, records it and sends its message. A subframe document must
-    /// have registered its handlers.
+    /// have registered its handlers. A durable call (`durable`: its id for the page) goes again to
+    /// each next document of its origin until one answers it (``SwiftCalls``); it is the main
+    /// frame's, and has no parts.
     mutating func makeCall(
         _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to pageLoad: PageLoad?,
-        frame: FrameDocument? = nil
+        frame: FrameDocument? = nil, durable: String? = nil
     ) -> MakeCall {
         guard pageLoad == nil || pageLoad == self.pageLoad else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
@@ -188,11 +190,14 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .refused(pending, BridgeError(code: .pageGone, message: "the frame's document has gone, or has not registered its handlers"))
         }
         guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
-        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
+        let durableMessage = durable.map { durable in { (id: Int) in PageMessage.durable(.call(method: method, callbackId: id, arguments: arguments), id: durable) } }
+        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame, durable: durableMessage) {
         case .failure(let error):
             return .refused(pending, error)
         case .success(let id):
-            return .made(id: id, send(.call(method: method, callbackId: id, arguments: arguments), parts: parts, to: nil, frame: frame) ?? [])
+            let message = durableMessage?(id) ?? .call(method: method, callbackId: id, arguments: arguments)
+            if durable != nil, isPageReady { swiftCalls.went(id: id, to: page.origin) }
+            return .made(id: id, send(message, parts: parts, to: nil, frame: frame) ?? [])
         }
     }
 
@@ -228,7 +233,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             guard subframes.runtime(of: frame) == .keystone else { return (call.pending, []) }
             return (call.pending, [.deliver(.cancel(callbackId: id), .keystone, pageLoad, frame)])
         }
-        if let index = waiting.firstIndex(where: { if case .call(_, id, _) = $0.message { true } else { false } }) {
+        if let index = waiting.firstIndex(where: { $0.message.swiftCallId == id }) {
             waiting.remove(at: index)
             return (call.pending, [])
         }
@@ -346,14 +351,25 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: The page's lifecycle
 
-    /// The page has registered its handlers (`_dsb.dsinit`), announcing `runtime`: what waited goes
-    /// out, and who waited for the page is told.
-    mutating func pageDidInitialize(runtime announced: PageRuntime) -> Initialize {
-        let ready = page.initialize(runtime: announced)
-        defer { waiting.removeAll() }
+    /// The page, a document of `origin`, has registered its handlers (`_dsb.dsinit`), announcing
+    /// `runtime`: what waited goes out, and who waited for the page is told. A durable call bound
+    /// to another origin waits on for a document of its own.
+    mutating func pageDidInitialize(runtime announced: PageRuntime, origin: String? = nil) -> Initialize {
+        let ready = page.initialize(runtime: announced, origin: origin)
         var outputs: [Output] = []
         outputs.reserveCapacity(waiting.count)
-        for outgoing in waiting { outputs.append(.deliver(prepare(outgoing, runtime: runtime, frame: nil), runtime, pageLoad, nil)) }
+        var held: [Outgoing] = []
+        for outgoing in waiting {
+            if let id = outgoing.message.swiftCallId {
+                guard swiftCalls.mayGo(id: id, to: origin) else {
+                    held.append(outgoing)
+                    continue
+                }
+                swiftCalls.went(id: id, to: origin)
+            }
+            outputs.append(.deliver(prepare(outgoing, runtime: runtime, frame: nil), runtime, pageLoad, nil))
+        }
+        waiting = held
         return Initialize(outputs: outputs, ready: ready)
     }
 
@@ -391,13 +407,15 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return Unload(failed: calls.compactMap(\.call.pending), cancelled: running.removeAll(in: frame), outputs: [])
     }
 
-    /// The page has gone: a new page load begins.
+    /// The page has gone: a new page load begins. Swift's durable calls still waiting for an
+    /// answer wait for the next document, in the order they were made.
     mutating func pageDidUnload() -> Unload {
         page.unload()
         subframes.removeAll()
-        waiting.removeAll()
         transfers.pageDidUnload()
         let recoveries = durable.pageLoadBegan(page.pageLoad)
-        return Unload(failed: swiftCalls.removeAll(), cancelled: running.removeAll(), outputs: [.discardQueued], recoveries: recoveries)
+        let (failed, redelivered) = swiftCalls.removeAll()
+        waiting = redelivered.map { Outgoing(message: $0) }
+        return Unload(failed: failed, cancelled: running.removeAll(), outputs: [.discardQueued], recoveries: recoveries)
     }
 }

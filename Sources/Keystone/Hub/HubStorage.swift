@@ -74,11 +74,12 @@ final class HubStorage: Sendable {
         return .failure(error)
     }
 
-    /// The page has registered its handlers (`_dsb.dsinit`) and runs `runtime`: Swift's calls
-    /// waiting for it go out, and what waited for the page to be ready goes on.
-    func pageDidInitialize(runtime: PageRuntime) {
+    /// The page, a document of `origin`, has registered its handlers (`_dsb.dsinit`) and runs
+    /// `runtime`: Swift's calls waiting for it go out, and what waited for the page to be ready
+    /// goes on.
+    func pageDidInitialize(runtime: PageRuntime, origin: String?) {
         let ready = apply { machine in
-            let initialize = machine.pageDidInitialize(runtime: runtime)
+            let initialize = machine.pageDidInitialize(runtime: runtime, origin: origin)
             return (initialize.ready, initialize.outputs)
         }
         ready.forEach { $0.receive(.none, true) }

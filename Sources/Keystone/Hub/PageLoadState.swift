@@ -15,6 +15,8 @@ struct PageLoadState<Pending: Sendable>: Sendable {
     private(set) var pageLoad = PageLoad.first
     private(set) var isPageReady = false
     private(set) var runtime = PageRuntime.dsbridge
+    /// The origin of the main frame's document, as it reported it when it initialized.
+    private(set) var origin: String?
     /// What the current page load's main frame has established: its authorisation and declared
     /// methods.
     private var access = PageAccess()
@@ -57,9 +59,11 @@ struct PageLoadState<Pending: Sendable>: Sendable {
         return .success(())
     }
 
-    /// The page has registered its handlers, announcing `runtime`: who waited for it, in order.
-    mutating func initialize(runtime announced: PageRuntime) -> [Pending] {
+    /// The page, a document of `origin`, has registered its handlers, announcing `runtime`: who
+    /// waited for it, in order.
+    mutating func initialize(runtime announced: PageRuntime, origin: String? = nil) -> [Pending] {
         isPageReady = true
+        self.origin = origin
         // A page with two bridge scripts initializes twice; once Keystone's has spoken, it stays.
         if announced == .keystone { runtime = .keystone }
         defer { waiters.removeAll() }
@@ -85,6 +89,7 @@ struct PageLoadState<Pending: Sendable>: Sendable {
         pageLoad = pageLoad.next
         isPageReady = false
         runtime = .dsbridge
+        origin = nil
         access = PageAccess()
         principal = nil
     }

@@ -8,6 +8,11 @@
 /// follow, the call stays open (and counts toward the limit) so later answers are reported rather
 /// than dropped unnoticed, until one is marked complete or the page unloads. A stream takes every
 /// answer until the complete one.
+///
+/// A durable call outlives its page load: it is bound to the origin of the first document it goes
+/// to, and when the page goes before answering it, it goes again to each next document of that
+/// origin, with the same id, until one answers or Swift stops waiting. A durable call that first
+/// goes to a document without an origin is an ordinary one.
 struct SwiftCalls<Pending: Sendable>: Sendable {
     /// What the page's answer to a call does.
     enum Answer {
@@ -28,6 +33,16 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         var hasParts = false
         /// The subframe document it went to; `nil`: the main frame. Only that document answers it.
         var frame: FrameDocument?
+        /// A durable call's message and origin; `nil` for any other call.
+        var durable: Durable?
+    }
+
+    /// What a durable call keeps to go again to the next document.
+    struct Durable {
+        /// Its message, as each document gets it.
+        var message: PageMessage
+        /// The origin of the first document it went to; `nil` until it has gone to one.
+        var origin: String?
     }
 
     /// The most calls open at once.
@@ -49,14 +64,37 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
     }
 
     /// Opens a call of `method` to the subframe document `frame` (`nil`: the main frame), settled
-    /// through `pending`: its id, or the refusal past ``limit``.
-    mutating func open(method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool, frame: FrameDocument? = nil) -> Result<Int, BridgeError> {
+    /// through `pending`: its id, or the refusal past ``limit``. A durable call (`durable`: its
+    /// message, made of the id it is given) goes again to each next document of its origin.
+    mutating func open(
+        method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool, frame: FrameDocument? = nil, durable: ((Int) -> PageMessage)? = nil
+    ) -> Result<Int, BridgeError> {
         guard calls.count < limit else {
             return .failure(BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(limit)) calls already wait for the page"))
         }
         let id = nextId()
-        calls[id] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts, frame: frame)
+        calls[id] = OpenCall(
+            method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts, frame: frame,
+            durable: durable.map { Durable(message: $0(id)) })
         return .success(id)
+    }
+
+    /// Whether call `id` may go to a document of `origin`: any call but a durable one bound to
+    /// another origin.
+    func mayGo(id: Int, to origin: String?) -> Bool {
+        guard let bound = calls[id]?.durable?.origin else { return true }
+        return bound == origin
+    }
+
+    /// Call `id` went to a document of `origin`: a durable call is bound to it, or is an ordinary
+    /// call from now on when the document has no origin.
+    mutating func went(id: Int, to origin: String?) {
+        guard calls[id]?.durable != nil else { return }
+        if let origin {
+            calls[id]?.durable?.origin = origin
+        } else {
+            calls[id]?.durable = nil
+        }
     }
 
     /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`),
@@ -81,9 +119,30 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return ids.compactMap { id in calls.removeValue(forKey: id).map { (id, $0) } }
     }
 
-    /// The page went: every open call, to fail.
-    mutating func removeAll() -> [Pending] {
-        defer { calls.removeAll() }
-        return calls.values.compactMap(\.pending)
+    /// The page went: the open calls to fail, and the messages of the durable calls still waiting
+    /// for an answer, in the order they were made, for the next document; those stay open.
+    mutating func removeAll() -> (failed: [Pending], durable: [PageMessage]) {
+        var failed: [Pending] = []
+        var durable: [(id: Int, message: PageMessage)] = []
+        for (id, call) in calls {
+            if let kept = call.durable, call.pending != nil {
+                durable.append((id, kept.message))
+            } else {
+                calls[id] = nil
+                if let pending = call.pending { failed.append(pending) }
+            }
+        }
+        return (failed, durable.sorted { $0.id < $1.id }.map(\.message))
+    }
+}
+
+extension PageMessage {
+    /// The id of Swift's call this message makes, when it makes one.
+    var swiftCallId: Int? {
+        switch self {
+        case .call(_, let id, _): id
+        case .durable(let message, _), .withParts(let message, _): message.swiftCallId
+        default: nil
+        }
     }
 }

@@ -25,9 +25,12 @@ final class OutboundCalls: Sendable {
 
     /// A call for the page load `pageLoad` (`nil`: whichever is current), in its subframe document
     /// `frame` (`nil`: the main frame): the one way every Swift call of a page handler is made. A
-    /// task cancelled before it makes the call never makes it.
+    /// task cancelled before it makes the call never makes it. A `durable` call (of whichever page
+    /// load is current, in the main frame) goes again to each next document of its origin until
+    /// one answers it, under an id of 128 random bits; its `Data` goes as base64 in its JSON.
     func start<Result: Decodable & Sendable>(
-        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?, frame: FrameDocument? = nil
+        _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?, frame: FrameDocument? = nil,
+        durable: Bool = false
     ) -> PageCall<Result> {
         let call = PageCall<Result>()
         guard !Task.isCancelled else {
@@ -36,7 +39,7 @@ final class OutboundCalls: Sendable {
         }
         let (text, parts): (JSONText, ByteParts?)
         do {
-            (text, parts) = try encodeArguments(arguments)
+            (text, parts) = try encodeArguments(arguments, movingParts: !durable)
         } catch {
             call.settle(.failure(error))
             return call
@@ -46,7 +49,8 @@ final class OutboundCalls: Sendable {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame) {
+        let durable = durable && pageLoad == nil && frame == nil ? ByteTickets.newToken() : nil
+        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame, durable: durable) {
             call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
         }
         return call
@@ -116,11 +120,12 @@ final class OutboundCalls: Sendable {
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
     private func make(
         _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?,
-        frame: FrameDocument?
+        frame: FrameDocument?, durable: String? = nil
     ) -> Int? {
         let made: HubStorage.Machine.MakeCall = storage.apply { machine in
             let made = machine.makeCall(
-                call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad, frame: frame)
+                call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad, frame: frame,
+                durable: durable)
             guard case .made(_, let outputs) = made else { return (made, []) }
             return (made, outputs)
         }
@@ -140,15 +145,16 @@ final class OutboundCalls: Sendable {
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it
-    /// can reach a script, and the parts of their values: every `Data` in them, under one marker.
+    /// can reach a script, and the parts of their values: every `Data` in them, under one marker,
+    /// unless not `movingParts` (then as the serializer writes it, base64 by default).
     /// - Throws: `unencodableValue` when an argument does not encode; `limitExceeded` for parts past
     ///   ``BridgeLimits/transferBytes``.
-    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> (JSONText, ByteParts?) {
+    private func encodeArguments(_ arguments: [any Encodable & Sendable], movingParts: Bool = true) throws(BridgeError) -> (JSONText, ByteParts?) {
         var text = Data("[".utf8)
         var parts: ByteParts?
         for (index, argument) in arguments.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            let (json, argumentParts) = try encode(argument, in: "an argument")
+            let (json, argumentParts) = try encode(argument, in: "an argument", movingParts: movingParts)
             if let argumentParts, parts != nil {
                 text.append(parts!.append(argumentParts, from: json))
             } else {
@@ -165,10 +171,10 @@ final class OutboundCalls: Sendable {
     }
 
     /// A value as the serializer writes it, each `Data` in it a part where the serializer moves
-    /// them (`where` says what the value is, for the error).
-    private func encode(_ value: some Encodable, in place: String) throws(BridgeError) -> (Data, ByteParts?) {
+    /// them and the value is `movingParts` (`where` says what the value is, for the error).
+    private func encode(_ value: some Encodable, in place: String, movingParts: Bool = true) throws(BridgeError) -> (Data, ByteParts?) {
         do {
-            if let partsSerializer { return try partsSerializer.encodeMovingParts(value) }
+            if movingParts, let partsSerializer { return try partsSerializer.encodeMovingParts(value) }
             return (try components.serializer.encode(value), nil)
         } catch {
             throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: place), cause: error)

@@ -61,6 +61,10 @@ export interface AsyncResponder {
   /** Aborts when Swift withdraws its call (cancelled, timed out, a stream left early); answers
    *  after that are dropped. */
   readonly signal?: AbortSignal;
+  /** A durable Swift call's id (Swift's `call(…, durable: true)`): the same in every document the
+   *  call goes to until one answers, so a handler that may have seen it in a document that went
+   *  (a reload, a crash) can tell; absent for any other call. */
+  readonly durable?: string;
 }
 
 /** Bytes, anywhere in a value the page sends: each goes as raw bytes where native reads a `Data`
@@ -145,8 +149,8 @@ export interface DSBridge {
 /** WebViewJavascriptBridge 6's page API, as Keystone's runtime offers it. */
 export interface WebViewJavascriptBridge {
   /** A handler Swift calls by `name`; it answers once through `responseCallback`, whose `signal`
-   *  aborts when Swift withdraws the call. */
-  registerHandler(name: string, handler: (data: any, responseCallback: ((response?: unknown) => void) & { readonly signal?: AbortSignal }) => void): void;
+   *  aborts when Swift withdraws the call, and whose `durable` is a durable call's id. */
+  registerHandler(name: string, handler: (data: any, responseCallback: ((response?: unknown) => void) & { readonly signal?: AbortSignal; readonly durable?: string }) => void): void;
   /** Calls Swift's method `name` ("a.b.m": method m of namespace a.b) with one data value. The
    *  callback receives each result, or `null` and the error; without one, a Promise. */
   callHandler(name: string, data: unknown, responseCallback: (result: any, error?: NativeError) => void): void;

@@ -785,7 +785,7 @@
       }
     } else if (message.method !== undefined) {
       if (callsInOrder || message.parts) callInOrder(message);
-      else handleNativeCall(message.method, message.callbackId, message.args || []);
+      else handleNativeCall(message.method, message.callbackId, message.args || [], message.durable);
     } else if (message.cancel !== undefined) {
       var call = running.get(message.cancel);
       if (call) call.stop();
@@ -847,9 +847,6 @@
     return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
   }
 
-  /** Runs the page handler Swift called and answers through `_dsb.returnValue`. While the handler
-   *  may still answer, native can withdraw the call (`{cancel: id}`): its later answers are
-   *  dropped, and an asynchronous or WVJB handler's responder has a `signal` that aborts. */
   /** Calls of page handlers and events wait here behind one whose value has parts being fetched,
    *  so they reach the page in the order Swift sent them. */
   var callsInOrder = null;
@@ -858,7 +855,7 @@
       var isEvent = message.event !== undefined;
       return withParts(message, isEvent ? message.value : message.args).then(function (value) {
         if (isEvent) emitEvent(message.event, value);
-        else handleNativeCall(message.method, message.callbackId, Array.isArray(value) ? value : []);
+        else handleNativeCall(message.method, message.callbackId, Array.isArray(value) ? value : [], message.durable);
       }, function (error) {
         if (!isEvent) bridge.call('_dsb.returnValue', { id: message.callbackId, error: toNativeError(error), complete: true });
       });
@@ -873,7 +870,12 @@
     return fetchParts(message.parts).then(function (parts) { return placeParts(value, String(message.parts.marker), parts); });
   }
 
-  function handleNativeCall(method, callbackId, args) {
+  /** Runs the page handler Swift called and answers through `_dsb.returnValue`. While the handler
+   *  may still answer, native can withdraw the call (`{cancel: id}`): its later answers are
+   *  dropped, and an asynchronous or WVJB handler's responder has a `signal` that aborts.
+   *  `durable` is a durable Swift call's id, the same in every document it goes to: the responder
+   *  carries it, for a handler that may have seen the call in a document that went. */
+  function handleNativeCall(method, callbackId, args, durable) {
     var answered = false;
     var controller = null;
     function settle() {
@@ -896,6 +898,7 @@
         controller = new AbortController();
         respond.signal = controller.signal;
       }
+      if (typeof durable === 'string') respond.durable = durable;
       return respond;
     }
     running.set(callbackId, {
@@ -1200,7 +1203,7 @@
     } catch (e) {
       args = null;
     }
-    handleNativeCall(info.method, info.callbackId, Array.isArray(args) ? args : []);
+    handleNativeCall(info.method, info.callbackId, Array.isArray(args) ? args : [], info.durable);
   };
   Object.defineProperty(window, '_keystone', {
     // `pendingCallbacks()`: the names of the callbacks still open, for finding a call that never ended.

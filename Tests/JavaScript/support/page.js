@@ -181,6 +181,7 @@ class FakeNative {
       const name = JSON.stringify(m.callback ?? '');
       if (m.method !== undefined) {
         const info = { method: m.method, callbackId: m.callbackId, data: JSON.stringify(m.args) };
+        if (m.durable !== undefined) info.durable = m.durable;
         return `try{window._handleMessageFromNative(${JSON.stringify(info)})}catch(e){}`;
       }
       if (m.error) return `try{window[${name}]("",${JSON.stringify(m.error)})}catch(e){}delete window[${name}];`;
@@ -194,9 +195,9 @@ class FakeNative {
     this.page.evaluate(this.render([{ cancel: callbackId }]));
   }
 
-  /** Swift calling a page handler, as Keystone sends it. */
-  callPage(method, args, callbackId = 1) {
-    this.page.evaluate(this.render([{ method, callbackId, args }]));
+  /** Swift calling a page handler, as Keystone sends it; `durable`: a durable call's id. */
+  callPage(method, args, callbackId = 1, durable = undefined) {
+    this.page.evaluate(this.render([durable === undefined ? { method, callbackId, args } : { method, callbackId, args, durable }]));
   }
 }
 

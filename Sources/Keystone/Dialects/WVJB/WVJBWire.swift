@@ -245,6 +245,8 @@ package final class WVJBWire: Sendable {
             // Never sent to this wire, whose page is not Keystone's runtime (the hub writes each
             // part as base64 in its place).
             return wireMessage(message)
+        case .durable(let message, _):
+            return wireMessage(message)  // WVJB's handlers take the data and a responder alone
         case .cancel:
             return nil  // WVJB's page script has no way to stop a handler
         case .call(let method, let callbackId, let arguments):
