@@ -43,7 +43,7 @@ public final class Keystone: BridgeHub, PageConnection {
     public func register(_ interface: some BridgeInterface, namespace: String = "") throws(BridgeError) {
         var methods = MethodList()
         interface.exposeMethods(to: &methods)
-        try components.registry.register(methods, namespace: namespace)
+        try register(methods, namespace: namespace)
     }
 
     /// Registers the methods `build` lists under `namespace`, without a type of their own: the
@@ -57,7 +57,15 @@ public final class Keystone: BridgeHub, PageConnection {
     public func register(namespace: String = "", _ build: (inout MethodList) -> Void) throws(BridgeError) {
         var methods = MethodList()
         build(&methods)
+        try register(methods, namespace: namespace)
+    }
+
+    /// Registers `methods` under `namespace` with the registry, and notes which are durable by
+    /// default: the hub decides how a call runs before the dispatcher finds its method.
+    private func register(_ methods: MethodList, namespace: String) throws(BridgeError) {
         try components.registry.register(methods, namespace: namespace)
+        let durable = methods.methods.compactMap { $0.value.isDurable ? $0.key : nil }
+        storage.update { $0.noteDurableMethods(durable, namespace: namespace) }
     }
 
     /// TypeScript declarations of the registered interfaces, from ``interfaceSchema``: an interface
@@ -94,7 +102,8 @@ public final class Keystone: BridgeHub, PageConnection {
     /// Removes the interface under `namespace`; returns whether there was one.
     @discardableResult
     public func removeInterface(namespace: String) -> Bool {
-        components.registry.removeInterface(namespace: namespace)
+        storage.update { $0.noteDurableMethods([], namespace: namespace) }
+        return components.registry.removeInterface(namespace: namespace)
     }
 
     public var pageLoad: PageLoad { storage.read(\.pageLoad) }

@@ -21,6 +21,16 @@ final class DurableCounter: BridgeInterface, Sendable {
                 return counts[key]!
             }
         }
+        // Durable by default: the page sends no key.
+        methods.async("save") { [self] (key: String) async -> Int in
+            startedContinuation.yield(key)
+            for await _ in gate { break }
+            return counts.withLock { counts in
+                counts[key, default: 0] += 1
+                return counts[key]!
+            }
+        }
+        methods.durable("save")
         methods.sync("count") { [self] (key: String) in counts.withLock { $0[key] ?? 0 } }
         methods.async("fail") { (_: String) async throws -> Int in throw BridgeError(code: .init(rawValue: 1000), message: "declined") }
         methods.multiResponse("many") { (_: String, writer: ResponseWriter<Int>) in try await writer.write(1) }
@@ -163,6 +173,45 @@ struct DurableCallTests {
         #expect(store.heard.withLock { $0 } == ["save order", "save order acknowledged"])
         #expect(try await next.invoke("durable.increment", "order", durable: "order", as: Int.self) == 1)
         #expect(try next.call("durable.count", "order", as: Int.self) == 1)
+    }
+
+    // MARK: Methods durable by default
+
+    @Test func aMethodDurableByDefaultRunsToItsEndPastItsPageAndItsOutcomeIsRecoveredUnderADrawnKey() async throws {
+        let page = InMemoryPage(hub: keystone, runtime: .dsbridge, frame: shop)  // dsbridge.js: it knows nothing of keys
+        page.initialize()
+        _ = keystone.handleMessage("durable.save", arguments: #"{"data":"draft","_dscbstub":"dscb1"}"#, frame: shop)
+        await counter.untilStarted()
+        page.navigate()
+        #expect(keystone.runningCallCount == 0)  // not one of the page load's calls: nothing cancelled it
+        let next = InMemoryPage(hub: keystone, runtime: .keystone, frame: shop)
+        next.initialize()
+        async let recovered = next.recovered()
+        counter.gateContinuation.yield()
+        let handed = try await recovered
+        guard handed.count == 1, case .object(let call) = handed[0], case .string(let key)? = call["key"] else {
+            Issue.record("not one outcome with a drawn key: \(handed)")
+            return
+        }
+        #expect(call["method"] == "durable.save" && call["value"] == 1)
+        #expect(key.count == 32)
+        #expect(try next.call("durable.count", "draft", as: Int.self) == 1)
+    }
+
+    @Test func aMethodDurableByDefaultAnswersTheDocumentThatIsStillThereAndLeavesNothingToRecover() async throws {
+        let page = makePage()
+        async let saved = page.invoke("durable.save", "note", as: Int.self)
+        await counter.untilStarted()
+        counter.gateContinuation.yield()
+        #expect(try await saved == 1)
+        page.navigate()
+        page.initialize()
+        #expect(try await page.recovered() == [])  // the document that made it had its outcome
+        // Sent again without a key, it runs again: only the page's own key makes a call run once.
+        async let again = page.invoke("durable.save", "note", as: Int.self)
+        await counter.untilStarted()
+        counter.gateContinuation.yield()
+        #expect(try await again == 2)
     }
 
     // MARK: Suspension

@@ -61,6 +61,33 @@ struct RegistrationTests {
         #expect(error?.message.contains("\"has.dot\"") == true)
     }
 
+    @Test func onlyAnAsynchronousMethodListedBeforeCanBeMadeDurable() throws {
+        let error = #expect(throws: BridgeError.self) {
+            try keystone.register(namespace: "shop") { methods in
+                methods.durable("early")
+                methods.async("early") { (_: Int) async in 1 }
+                methods.sync("now") { (_: Int) in 1 }
+                methods.durable("now")
+                methods.multiResponse("many") { (_: Int, _: ResponseWriter<Int>) in }
+                methods.durable("many")
+                methods.async("pay") { (_: Int) async in 1 }
+                methods.durable("pay")
+                methods.describe("pay", "Pays.")
+            }
+        }
+        #expect(error?.code == .invalidRegistration)
+        #expect(error?.message.hasSuffix(#": "early", "now", "many""#) == true)
+        var methods = MethodList()
+        methods.async("pay") { (_: Int) async in 1 }
+        methods.async("quote") { (_: Int) async in 1 }
+        methods.durable("pay")
+        methods.describe("pay", "Pays.")  // describing keeps it durable
+        let registry = DefaultInterfaceRegistry()
+        try registry.register(methods, namespace: "shop")
+        #expect(registry.interfaces["shop"]?["pay"]?.isDurable == true)
+        #expect(registry.interfaces["shop"]?["quote"]?.isDurable == false)
+    }
+
     @Test func aMethodThatIsNotListedIsNotReachable() throws {
         struct Partial: BridgeInterface {
             func listed() -> Int { 1 }

@@ -14,16 +14,21 @@ public struct BridgeMethod: Sendable {
     /// The types the method takes and returns, for its schema; `nil` for a method made outside
     /// ``MethodList``.
     package let signature: MethodSignature?
+    /// Whether a call the page makes without a key runs as a durable call all the same
+    /// (``MethodList/durable(_:)``): to its end whatever becomes of the page, its outcome kept for
+    /// a later document of the page's origin.
+    public let isDurable: Bool
 
-    /// A method that runs `invoker`.
-    public init(invoker: Invoker) {
-        self.init(invoker: invoker, readsByteStream: false, signature: nil)
+    /// A method that runs `invoker`; `isDurable` as ``MethodList/durable(_:)`` makes one.
+    public init(invoker: Invoker, isDurable: Bool = false) {
+        self.init(invoker: invoker, readsByteStream: false, signature: nil, isDurable: isDurable)
     }
 
-    package init(invoker: Invoker, readsByteStream: Bool = false, signature: MethodSignature?) {
+    package init(invoker: Invoker, readsByteStream: Bool = false, signature: MethodSignature?, isDurable: Bool = false) {
         self.signature = signature
         self.invoker = invoker
         self.readsByteStream = readsByteStream
+        self.isDurable = isDurable
     }
 
     /// How the method answers: its invoker's kind.

@@ -18,6 +18,9 @@ public struct MethodList: Sendable {
     /// Names listed more than once, each once; a registry refuses a list that has any, naming them
     /// (the second listing would otherwise silently replace the first).
     package private(set) var duplicateNames: [String] = []
+    /// Names ``durable(_:)`` was given that name no asynchronous method listed before it; a registry
+    /// refuses a list that has any.
+    package private(set) var nonDurableNames: [String] = []
 
     /// Creates an empty list; an interface fills it in `exposeMethods(to:)`.
     public init() {}
@@ -46,7 +49,34 @@ public struct MethodList: Sendable {
     public mutating func describe(_ name: String, _ description: String) {
         guard let method = methods[name] else { return }
         methods[name] = BridgeMethod(
-            invoker: method.invoker, readsByteStream: method.readsByteStream, signature: .describing(method.signature, as: description))
+            invoker: method.invoker, readsByteStream: method.readsByteStream, signature: .describing(method.signature, as: description),
+            isDurable: method.isDurable)
+    }
+
+    /// Makes the asynchronous method listed as `name` durable by default: a call of it the page
+    /// makes without a key (dsbridge.js's `call` with a callback, or `invoke` without `durable`)
+    /// runs as a durable call all the same, under a key Keystone draws. It runs to its end whatever
+    /// becomes of its page, and its outcome goes to the callback if the document that made it is
+    /// still there, or else to a later document of its origin through `dsBridge.recovered()`. Only
+    /// a call the page makes with its own key runs once however often it is sent.
+    ///
+    /// ```swift
+    /// methods.async("pay", pay)
+    /// methods.durable("pay")
+    /// ```
+    /// A name that lists no asynchronous method yet is a mistake a registry refuses
+    /// (`checkRegistration(namespace:)` names it): a synchronous method answers while the page
+    /// waits, and a multi-response one has more than one outcome. A Keystone notes the durable
+    /// methods of the lists registered through it (`Keystone.register`), not of those put in its
+    /// registry some other way.
+    ///
+    /// A call without a callback, whose outcome nobody could hear, runs as any other.
+    public mutating func durable(_ name: String) {
+        guard let method = methods[name], method.kind == .async else {
+            if !nonDurableNames.contains(name) { nonDurableNames.append(name) }
+            return
+        }
+        methods[name] = BridgeMethod(invoker: method.invoker, readsByteStream: method.readsByteStream, signature: method.signature, isDurable: true)
     }
 
     /// A method name is reachable when it is non-empty, has no dot and no surrounding white space.

@@ -44,6 +44,9 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         var handedTo: PageLoad?
         /// Whether a document acknowledged the outcome: it is handed to none again.
         var isAcknowledged = false
+        /// Whether the page made the call without a key (a method durable by default): its
+        /// outcome counts as acknowledged when it reaches the document that made the call.
+        var isKeyless = false
     }
 
     /// What starting a durable call does.
@@ -83,8 +86,9 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     var count: Int { entries.count }
 
     /// A durable call of `method` under `key`, from `listener`'s page load and document: run it,
-    /// join the running one, or take the outcome it ended with.
-    mutating func begin(_ key: Key, method: String, listener: Listener, now: Duration) -> Begin {
+    /// join the running one, or take the outcome it ended with. A keyless call's key is one the
+    /// page never sent (``Entry/isKeyless``).
+    mutating func begin(_ key: Key, method: String, listener: Listener, isKeyless: Bool = false, now: Duration) -> Begin {
         expire(now: now)
         if let entry = entries[key] {
             guard let outcome = entry.outcome else {
@@ -96,14 +100,18 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         guard entries.count < limit || evictAcknowledged() else {
             return .refused(BridgeError(code: .limitExceeded, message: "BridgeLimits.durableCalls (\(limit)) durable calls are kept already"))
         }
-        entries[key] = Entry(method: method, startedIn: listener.pageLoad, listeners: [listener])
+        entries[key] = Entry(method: method, startedIn: listener.pageLoad, listeners: [listener], isKeyless: isKeyless)
         return .run
     }
 
     /// The call under `key` ended with `outcome`: the callbacks waiting for it, and the
     /// `recovered()` calls of its origin that waited for it, with what each now hands over. An
-    /// outcome past the bytes the calls may keep is kept as an error that says so.
-    mutating func finish(_ key: Key, outcome: DurableOutcome, now: Duration) -> (listeners: [Listener], recovered: [(Waiter, [DurableRecovered])]) {
+    /// outcome past the bytes the calls may keep is kept as an error that says so. A keyless
+    /// call's outcome is acknowledged at once when a listener's document is still there
+    /// (`isThere`) to take it: no document could ask for it by its key.
+    mutating func finish(
+        _ key: Key, outcome: DurableOutcome, now: Duration, isThere: (Listener) -> Bool = { _ in false }
+    ) -> (listeners: [Listener], recovered: [(Waiter, [DurableRecovered])]) {
         guard let entry = entries[key], entry.outcome == nil else { return ([], []) }
         var kept = outcome
         while outcome.byteCount > byteLimit - heldBytes, evictAcknowledged() {}
@@ -115,6 +123,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         entries[key]?.outcome = kept
         entries[key]?.finishedAt = now
         entries[key]?.listeners = []
+        if entry.isKeyless, entry.listeners.contains(where: isThere) { entries[key]?.isAcknowledged = true }
         noteSaved(key)
         return (entry.listeners, readyWaiters(of: key.origin))
     }

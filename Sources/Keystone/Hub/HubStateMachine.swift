@@ -88,6 +88,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     private var transport: (any ByteTransport)?
     /// The tickets open for the current page load.
     private var transfers: ByteTickets
+    /// The methods the app made durable by default (`MethodList.durable(_:)`), as it registered them.
+    private var durableMethods: Set<MethodName> = []
 
     init(
         pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max,
@@ -330,6 +332,21 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// How many tickets are open.
     var openTransferCount: Int { transfers.count }
+
+    // MARK: Methods durable by default
+
+    /// The interface registered under `namespace` makes the methods `names` durable by default
+    /// (none: it makes none, or it was removed).
+    mutating func noteDurableMethods(_ names: [String], namespace: String) {
+        durableMethods = durableMethods.filter { $0.namespace != namespace }
+        durableMethods.formUnion(names.map { MethodName(namespace: namespace, name: $0) })
+    }
+
+    /// Whether a call of `name` the page makes without a key runs as a durable call.
+    func isDurableByDefault(_ name: MethodName) -> Bool {
+        // Every asynchronous call asks: an app that makes no method durable pays one test.
+        !durableMethods.isEmpty && durableMethods.contains(name)
+    }
 
     // MARK: What the page load establishes
 

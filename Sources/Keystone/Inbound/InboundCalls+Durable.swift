@@ -10,23 +10,26 @@ extension InboundCalls {
     /// A durable call (`"_dsdurable"`: the page's idempotency key), made during `pageLoad`: run once
     /// under its key for the page's origin, joined while it runs, or answered at once with the
     /// outcome it ended with. Its outcome always comes through its callback, never in the answer,
-    /// and its bytes as base64 in its JSON: the outcome is kept as it was sent.
-    func startDurable(_ call: InboundCall, key: String, pageLoad: PageLoad) -> CallAnswer {
+    /// and its bytes as base64 in its JSON: the outcome is kept as it was sent. A call of a method
+    /// durable by default that the page made without a key (`key` is `nil`) runs under a key drawn
+    /// here, which nothing sends again.
+    func startDurable(_ call: InboundCall, key: String?, pageLoad: PageLoad) -> CallAnswer {
         guard let callback = call.pageCallback else {
             return storage.refuse(BridgeError(code: .malformedMessage, message: "a durable call is made with a callback"), callback: nil)
         }
         let limit = components.limits.durableKeyBytes
-        guard !key.isEmpty, key.utf8.count <= limit else {
+        if let key, key.isEmpty || key.utf8.count > limit {
             let error = BridgeError(code: .limitExceeded, message: "a durable call's key is empty or longer than BridgeLimits.durableKeyBytes (\(limit) bytes)")
             return storage.refuse(error, callback: callback)
         }
         guard let origin = call.frame.origin else {
             return storage.refuse(BridgeError(code: .notAllowed, message: "a durable call is kept for its page's origin, and this page has none"), callback: callback)
         }
+        let (key, isKeyless) = (key ?? ByteTickets.newToken(), key == nil)
         let durable = DurableKey(origin: origin, key: key)
         let listener = DurableListener(pageLoad: pageLoad, callback: callback)
         let now = elapsed()
-        switch updateDurable({ $0.durable.begin(durable, method: call.name.description, listener: listener, now: now) }) {
+        switch updateDurable({ $0.durable.begin(durable, method: call.name.description, listener: listener, isKeyless: isKeyless, now: now) }) {
         case .refused(let error):
             return storage.refuse(error, callback: callback)
         case .joined:
@@ -47,7 +50,12 @@ extension InboundCalls {
     func finishDurable(_ call: InboundCall, outcome: DurableOutcome) {
         guard let key = call.durableKey, let origin = call.frame.origin else { return }
         let now = elapsed()
-        let (listeners, recovered) = updateDurable { $0.durable.finish(DurableKey(origin: origin, key: key), outcome: outcome, now: now) }
+        let (listeners, recovered) = updateDurable { machine in
+            let (pageLoad, subframes) = (machine.pageLoad, machine.subframes)
+            return machine.durable.finish(DurableKey(origin: origin, key: key), outcome: outcome, now: now) { listener in
+                listener.pageLoad == pageLoad && listener.callback.frame.map { subframes.runtime(of: $0) != nil } ?? true
+            }
+        }
         for listener in listeners { deliver(outcome, to: listener) }
         for (waiter, handed) in recovered { waiter(handed) }
     }

@@ -105,10 +105,12 @@ final class InboundCalls: Sendable {
         // subframe document the host delivers to. Any other subframe's callback name may be the
         // name of one of the main frame's own callbacks.
         let releasable = frame.isReachable ? wrapper.callbackStub.map { PageCallback($0, in: frame.subframeDocument) } : nil
-        let name: MethodName
-        let (pageLoad, access) = storage.read { ($0.pageLoad, $0.access(for: frame)) }
+        let (name, pageLoad, isDurableByDefault): (MethodName, PageLoad, Bool)
         do {
             name = try components.resolver.resolve(method)
+            let access: PageAccess
+            let isAsynchronous = wrapper.callbackStub != nil
+            (pageLoad, access, isDurableByDefault) = storage.read { ($0.pageLoad, $0.access(for: frame), isAsynchronous && $0.isDurableByDefault(name)) }
             try components.policy.admit(name, from: frame, access: access)
         } catch {
             return storage.refuse(error, callback: releasable)
@@ -130,12 +132,13 @@ final class InboundCalls: Sendable {
                 return storage.refuse(refusal, callback: releasable)
             }
         }
-        if let key = wrapper.durableKey {
+        // A durable call: made with the page's key, or of a method durable by default.
+        if wrapper.durableKey != nil || isDurableByDefault {
             guard wrapper.parts == nil else {
                 let error = BridgeError(code: .malformedMessage, message: "a durable call sends its bytes as base64 in its JSON")
                 return storage.refuse(error, callback: releasable)
             }
-            return startDurable(call, key: key, pageLoad: pageLoad)
+            return startDurable(call, key: wrapper.durableKey, pageLoad: pageLoad)
         }
         if let announced = wrapper.parts {
             return byteChannel.start(call, announced, pageLoad: pageLoad, runner: self)
