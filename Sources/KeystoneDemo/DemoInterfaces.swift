@@ -195,9 +195,17 @@ struct SequenceInterface: BridgeInterface {
 
 /// Namespace `durable`: work worth doing exactly once, for durable calls (`invoke`'s `durable`):
 /// `increment` takes a second, then adds one to the count under its key and returns it; `count`
-/// says what the count is, so a page can tell whether the work ran once.
+/// says what the count is, so a page can tell whether the work ran once. `callPage`, durable by
+/// default, makes a durable Swift call of the page's handler `method` and answers with the
+/// answer of whichever document of the origin answers it.
 final class DurableInterface: BridgeInterface, Sendable {
     private let counts = Locked<[String: Int]>([:])
+    /// A durable Swift call (`Keystone.call(_:arguments:as:durable:)`); fails once the Keystone has gone.
+    private let callDurably: @Sendable (String, [JSONValue]) async throws -> JSONValue
+
+    init(callDurably: @escaping @Sendable (String, [JSONValue]) async throws -> JSONValue) {
+        self.callDurably = callDurably
+    }
 
     func exposeMethods(to methods: inout MethodList) {
         methods.async("increment") { [counts] (key: String) async throws -> Int in
@@ -208,6 +216,10 @@ final class DurableInterface: BridgeInterface, Sendable {
             }
         }
         methods.sync("count") { [counts] (key: String) in counts.withLock { $0[key] ?? 0 } }
+        methods.async("callPage") { [callDurably] (call: NativeInterface.Call) async throws -> JSONValue in
+            try await callDurably(call.method, call.args)
+        }
+        methods.durable("callPage")
     }
 }
 
@@ -421,7 +433,11 @@ extension Keystone {
         try register(SequenceInterface(), namespace: "sequence")
         try register(BinaryInterface(), namespace: "binary")
         try register(MainActorInterface(counter: counter), namespace: "mainActor")
-        try register(DurableInterface(), namespace: "durable")
+        try register(
+            DurableInterface(callDurably: { [weak self] method, args in
+                guard let self else { throw BridgeError(code: .pageGone, message: "the bridge has gone") }
+                return try await self.call(method, arguments: args, as: JSONValue.self, durable: true)
+            }), namespace: "durable")
         try register(
             NativeInterface(
                 pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 },

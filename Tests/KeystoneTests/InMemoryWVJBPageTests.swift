@@ -23,4 +23,14 @@ struct InMemoryWVJBPageTests {
         #expect(error?.code == .notFound)
         #expect(page.receivedMessages.first == ["handlerName": "testJavascriptHandler", "data": "before load", "callbackId": "objc_cb_1"])
     }
+
+    @Test func aDurableCallReachesAWVJBPageAsWVJBSendsACall() async throws {
+        let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+        let page = InMemoryWVJBPage(hub: keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
+        page.registerHandler("save") { data, respond in respond(["saved": data]) }
+        page.load()
+        #expect(try await keystone.call("save", "draft", as: JSONValue.self, durable: true) == ["saved": "draft"])
+        // WVJB's script knows no durable id: it gets the call as WVJB's native side sends one.
+        #expect(page.receivedMessages == [["handlerName": "save", "data": "draft", "callbackId": "objc_cb_1"]])
+    }
 }
