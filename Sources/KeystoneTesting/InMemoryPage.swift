@@ -303,11 +303,12 @@ public final class InMemoryPage: EvaluationTarget {
 
     /// The app comes back to its page as it left it: what Swift sent it meanwhile runs, in order.
     public func resume() {
-        for batch in state.withLock({ state in
-            defer { state.suspended = nil }; return state.suspended ?? []
-        }) {
-            evaluate(batch)
+        let held = state.withLock { state in
+            let held = state.suspended ?? []
+            state.suspended = nil
+            return held
         }
+        for batch in held { evaluate(batch) }
     }
 
     /// The app comes back to find that the system ended the page's web process while it was

@@ -13,27 +13,23 @@ final class DurableCounter: BridgeInterface, Sendable {
     let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
 
     func exposeMethods(to methods: inout MethodList) {
-        methods.async("increment") { [self] (key: String) async -> Int in
-            startedContinuation.yield(key)
-            for await _ in gate { break }
-            return counts.withLock { counts in
-                counts[key, default: 0] += 1
-                return counts[key]!
-            }
-        }
+        methods.async("increment", countOnce)
         // Durable by default: the page sends no key.
-        methods.async("save") { [self] (key: String) async -> Int in
-            startedContinuation.yield(key)
-            for await _ in gate { break }
-            return counts.withLock { counts in
-                counts[key, default: 0] += 1
-                return counts[key]!
-            }
-        }
+        methods.async("save", countOnce)
         methods.durable("save")
         methods.sync("count") { [self] (key: String) in counts.withLock { $0[key] ?? 0 } }
         methods.async("fail") { (_: String) async throws -> Int in throw BridgeError(code: .init(rawValue: 1000), message: "declined") }
         methods.multiResponse("many") { (_: String, writer: ResponseWriter<Int>) in try await writer.write(1) }
+    }
+
+    /// Adds one to the count under `key` once the test lets it through, and returns the count.
+    @Sendable func countOnce(_ key: String) async -> Int {
+        startedContinuation.yield(key)
+        for await _ in gate { break }
+        return counts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
     }
 
     /// Returns once an increment has started.

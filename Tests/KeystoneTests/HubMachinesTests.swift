@@ -93,13 +93,16 @@ struct SwiftCallsTests {
 
     @Test func aDurableCallOutlivesThePageBoundToTheOriginItFirstWentTo() throws {
         var calls = SwiftCalls<String>(limit: 4)
-        func durable(_ name: String) -> (Int) -> PageMessage {
-            { .durable(.call(method: name, callbackId: $0, arguments: JSONText(quoting: "x")), id: name) }
+        func durable(_ name: String, _ id: Int) -> PageMessage {
+            .durable(.call(method: name, callbackId: id, arguments: JSONText(quoting: "x")), id: name)
         }
-        let plain = try calls.open(method: "plain", isMultiResponse: false, pending: "plain", hasParts: false).get()
-        let kept = try calls.open(method: "kept", isMultiResponse: false, pending: "kept", hasParts: false, durable: durable("kept")).get()
-        let opaque = try calls.open(method: "opaque", isMultiResponse: false, pending: "opaque", hasParts: false, durable: durable("opaque")).get()
-        let answered = try calls.open(method: "answered", isMultiResponse: false, pending: "answered", hasParts: false, durable: durable("answered")).get()
+        func open(_ name: String, isDurable: Bool = true) throws -> Int {
+            let id = try calls.open(method: name, isMultiResponse: false, pending: name, hasParts: false).get()
+            if isDurable { calls.keepDurable(id: id, message: durable(name, id)) }
+            return id
+        }
+        let plain = try open("plain", isDurable: false)
+        let (kept, opaque, answered) = (try open("kept"), try open("opaque"), try open("answered"))
         // Unbound, a durable call may go anywhere; once it went, only to its own origin.
         #expect(calls.mayGo(id: kept, to: "https://b.example"))
         calls.went(id: kept, to: "https://a.example")
@@ -116,7 +119,7 @@ struct SwiftCallsTests {
         }
         let (failed, redelivered) = calls.removeAll()
         #expect(Set(failed) == ["plain", "opaque"])
-        #expect(redelivered == [durable("kept")(kept)])
+        #expect(redelivered == [durable("kept", kept)])
         #expect(calls.pendingCount == 1)
         guard case (.deliver("kept", complete: true), _) = calls.answer(id: kept, complete: true) else {
             Issue.record("the next document's answer did not reach the call")

@@ -192,13 +192,16 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             return .refused(pending, BridgeError(code: .pageGone, message: "the frame's document has gone, or has not registered its handlers"))
         }
         guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
-        let durableMessage = durable.map { durable in { (id: Int) in PageMessage.durable(.call(method: method, callbackId: id, arguments: arguments), id: durable) } }
-        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame, durable: durableMessage) {
+        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
         case .failure(let error):
             return .refused(pending, error)
         case .success(let id):
-            let message = durableMessage?(id) ?? .call(method: method, callbackId: id, arguments: arguments)
-            if durable != nil, isPageReady { swiftCalls.went(id: id, to: page.origin) }
+            var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
+            if let durable {
+                message = .durable(message, id: durable)
+                swiftCalls.keepDurable(id: id, message: message)
+                if isPageReady { swiftCalls.went(id: id, to: page.origin) }
+            }
             return .made(id: id, send(message, parts: parts, to: nil, frame: frame) ?? [])
         }
     }

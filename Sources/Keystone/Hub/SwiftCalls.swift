@@ -64,19 +64,19 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
     }
 
     /// Opens a call of `method` to the subframe document `frame` (`nil`: the main frame), settled
-    /// through `pending`: its id, or the refusal past ``limit``. A durable call (`durable`: its
-    /// message, made of the id it is given) goes again to each next document of its origin.
-    mutating func open(
-        method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool, frame: FrameDocument? = nil, durable: ((Int) -> PageMessage)? = nil
-    ) -> Result<Int, BridgeError> {
+    /// through `pending`: its id, or the refusal past ``limit``.
+    mutating func open(method: String, isMultiResponse: Bool, pending: Pending, hasParts: Bool, frame: FrameDocument? = nil) -> Result<Int, BridgeError> {
         guard calls.count < limit else {
             return .failure(BridgeError(code: .limitExceeded, message: "BridgeLimits.pendingCalls (\(limit)) calls already wait for the page"))
         }
         let id = nextId()
-        calls[id] = OpenCall(
-            method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts, frame: frame,
-            durable: durable.map { Durable(message: $0(id)) })
+        calls[id] = OpenCall(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: hasParts, frame: frame)
         return .success(id)
+    }
+
+    /// Call `id` is durable: it keeps `message` to go again to each next document of its origin.
+    mutating func keepDurable(id: Int, message: PageMessage) {
+        calls[id]?.durable = Durable(message: message)
     }
 
     /// Whether call `id` may go to a document of `origin`: any call but a durable one bound to

@@ -49,8 +49,8 @@ final class OutboundCalls: Sendable {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        let durable = durable && pageLoad == nil && frame == nil ? ByteTickets.newToken() : nil
-        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame, durable: durable) {
+        let durableID = durable && pageLoad == nil && frame == nil ? ByteTickets.newToken() : nil
+        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame, durable: durableID) {
             call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
         }
         return call
@@ -118,6 +118,7 @@ final class OutboundCalls: Sendable {
 
     /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
     /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
+    /// A durable call (`durable`: its id for the page) goes again to the next document.
     private func make(
         _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?,
         frame: FrameDocument?, durable: String? = nil
