@@ -134,8 +134,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     /// through ``finish(_:outcome:now:)``).
     mutating func recover(origin: String, in pageLoad: PageLoad, waiter: Waiter, now: Duration) -> [DurableRecovered]? {
         expire(now: now)
-        let earlier = entries.filter { $0.key.origin == origin && $0.value.startedIn != pageLoad }
-        if earlier.contains(where: { $0.value.outcome == nil }) {
+        if earlierCallRuns(of: origin, before: pageLoad) {
             waiters[origin, default: []].append((pageLoad, waiter))
             return nil
         }
@@ -234,6 +233,12 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         }
     }
 
+    /// Whether a call of `origin` that a page load other than `pageLoad` started still runs: a
+    /// `recovered()` of `pageLoad` waits for it.
+    private func earlierCallRuns(of origin: String, before pageLoad: PageLoad) -> Bool {
+        entries.contains { $0.key.origin == origin && $0.value.startedIn != pageLoad && $0.value.outcome == nil }
+    }
+
     /// The waiters of `origin` that no running call of an earlier page load holds back any more,
     /// with what each is handed.
     private mutating func readyWaiters(of origin: String) -> [(Waiter, [DurableRecovered])] {
@@ -241,8 +246,7 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         var ready: [(Waiter, [DurableRecovered])] = []
         var still: [(pageLoad: PageLoad, waiter: Waiter)] = []
         for (pageLoad, waiter) in waiting {
-            let holds = entries.contains { $0.key.origin == origin && $0.value.startedIn != pageLoad && $0.value.outcome == nil }
-            if holds { still.append((pageLoad, waiter)) } else { ready.append((waiter, handOver(origin: origin, to: pageLoad))) }
+            if earlierCallRuns(of: origin, before: pageLoad) { still.append((pageLoad, waiter)) } else { ready.append((waiter, handOver(origin: origin, to: pageLoad))) }
         }
         waiters[origin] = still.isEmpty ? nil : still
         return ready

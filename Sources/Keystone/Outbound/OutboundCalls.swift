@@ -25,9 +25,10 @@ final class OutboundCalls: Sendable {
 
     /// A call for the page load `pageLoad` (`nil`: whichever is current), in its subframe document
     /// `frame` (`nil`: the main frame): the one way every Swift call of a page handler is made. A
-    /// task cancelled before it makes the call never makes it. A `durable` call (of whichever page
-    /// load is current, in the main frame) goes again to each next document of its origin until
-    /// one answers it, under an id of 128 random bits; its `Data` goes as base64 in its JSON.
+    /// task cancelled before it makes the call never makes it. A `durable` call, which only the
+    /// Keystone's own calls make (`pageLoad` and `frame` are `nil`), goes again to each next
+    /// document of its origin until one answers it, under an id of 128 random bits; its `Data`
+    /// goes as base64 in its JSON.
     func start<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?, frame: FrameDocument? = nil,
         durable: Bool = false
@@ -49,7 +50,7 @@ final class OutboundCalls: Sendable {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        let durableID = durable && pageLoad == nil && frame == nil ? ByteTickets.newToken() : nil
+        let durableID = durable ? ByteTickets.newToken() : nil
         if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame, durable: durableID) {
             call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
         }
