@@ -83,7 +83,7 @@ let package = Package(
             name: "WebKitShim",
             dependencies: ["Keystone", "KeystoneHost", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
             path: "Tests/WebKitShim",
-            exclude: ["README.md"],
+            exclude: ["README.md", "SDK"],
             swiftSettings: [.define("KEYSTONE_WEBKIT_SHIM")]
         ),
         // `keystone-demo-webkit`: keystone-demo's pages through the Apple host on the shim; its

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — runs every test: the formatting lint, the Swift suites (built with warnings as errors
 # and coverage, which is printed per module after the real-engine suite), the demo's command line,
-# the documentation (DocC, with its articles' snippets compiled in the examples package), the page-side
+# the documentation (DocC, with its articles' snippets compiled in the examples package), the Apple host
+# type-checked as iOS and as macOS against WebKit's headers' facts, the page-side
 # JavaScript suites, the examples package (parts written outside the package, public API only),
 # the type check of the page API's declarations, the Linux host's WebKitGTK declarations checked
 # against the real headers, the end-to-end suite in a real WebKit web view (under Xvfb) through
@@ -22,6 +23,9 @@ swift format lint --strict --recursive Package.swift Sources Tests Examples/Pack
 python3 Tests/Docs/snippets.py
 # No two rooms of Sources/Keystone refer to each other.
 python3 scripts/rooms.py
+# The Apple host type-checked as iOS and as macOS at the package's minimums, against the SDK facts
+# the shim's declarations are held to (Tests/WebKitShim/SDK).
+bash scripts/apple-sdk-check.sh
 # The Linux host's own declarations of WebKitGTK, and its web-process extension's, compiled after the
 # real headers: any difference fails.
 # shellcheck disable=SC2046  # pkg-config's flags are words

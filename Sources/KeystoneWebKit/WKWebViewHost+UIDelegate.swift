@@ -79,8 +79,11 @@ extension HostDelegates {
         if forwarded == nil { decisionHandler(.prompt) }
     }
 
+    // Lockdown Mode's message and the orientation permission are iOS and visionOS API
+    // (WKUIDelegate.h; Tests/WebKitShim/SDK/sdk.tsv). On Linux the shim has every platform's members.
+    #if os(iOS) || os(visionOS) || os(Linux)
     /// Lockdown Mode's first-use message: the app's, or WebKit's own.
-    @available(iOS 16.0, macOS 13.0, *)
+    @available(iOS 16.0, *)
     func webView(
         _ webView: WKWebView,
         showLockdownModeFirstUseMessage message: String,
@@ -90,11 +93,9 @@ extension HostDelegates {
         if forwarded == nil { completionHandler(.showDefault) }
     }
 
-    #if os(iOS) || KEYSTONE_WEBKIT_SHIM
-    /// The page asked for the device's orientation and motion (iOS): the app's decision, or
-    /// WebKit's own prompt.
+    /// The page asked for the device's orientation and motion: the app's decision, or WebKit's own
+    /// prompt.
     @available(iOS 15.0, *)
-    @available(macOS, unavailable)
     func webView(
         _ webView: WKWebView,
         requestDeviceOrientationAndMotionPermissionFor origin: WKSecurityOrigin,
@@ -107,10 +108,13 @@ extension HostDelegates {
     }
     #endif
 
-    // The open panel is macOS API, and iOS API from iOS 18.4, whose SDK is Xcode 16.3's (Swift 6.1).
-    #if os(macOS) || KEYSTONE_WEBKIT_SHIM || (os(iOS) && compiler(>=6.1))
-    /// A file input: the app's open panel, or no files.
-    @available(iOS 18.4, macOS 10.12, *)
+    // The open panel is answered on macOS only. On iOS and visionOS a UI delegate that has the
+    // method replaces WebKit's own file picker, and WebKit reads which methods a delegate has when
+    // it is set: were the host to have it, every file input of an app without its own would
+    // return no files (WKUIDelegate.h). There WebKit's picker stands, and an app's own
+    // `runOpenPanelWith` is not asked while a host is attached.
+    #if os(macOS) || os(Linux)
+    /// A file input: the app's open panel, or no files (WebKit's answer without one on macOS).
     func webView(
         _ webView: WKWebView,
         runOpenPanelWith parameters: WKOpenPanelParameters,

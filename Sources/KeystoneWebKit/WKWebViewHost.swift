@@ -20,9 +20,11 @@ import WebKit
 ///
 /// The web view's `uiDelegate` and `navigationDelegate` become an object of the host's, which keeps
 /// the app's delegates: it passes every `WKNavigationDelegate` method, and `WKUIDelegate`'s
-/// new-window, close, `alert`, `confirm`, `prompt`, media-capture, orientation-permission, Lockdown
-/// Mode and open-panel methods, to ``appUIDelegate`` and ``appNavigationDelegate`` when they
-/// implement them (asked at each call), and otherwise answers as WebKit does without a delegate.
+/// new-window, close, `alert`, `confirm`, `prompt` and media-capture methods (and on iOS and
+/// visionOS the orientation-permission and Lockdown Mode ones, on macOS the open panel), to
+/// ``appUIDelegate`` and ``appNavigationDelegate`` when they implement them (asked at each call),
+/// and otherwise answers as WebKit does without a delegate. On iOS and visionOS the host leaves
+/// file inputs to WebKit's own picker: a delegate with the open-panel method replaces it there.
 /// `WKUIDelegate`'s context-menu and edit-menu methods are not passed on: answering them at all
 /// would replace WebKit's own menus for every app. A delegate the app sets on the web view later
 /// becomes the app's delegate. That object lives as long as the web view's content controller:

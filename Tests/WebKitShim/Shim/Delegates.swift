@@ -15,15 +15,14 @@ import FoundationNetworking
 /// WKWindowFeatures.h: `WK_SWIFT_UI_ACTOR @interface WKWindowFeatures : NSObject`.
 @MainActor open class WKWindowFeatures: NSObject {}
 
-/// WKDownload.h: `WK_SWIFT_UI_ACTOR @interface WKDownload : NSObject<NSProgressReporting>` (iOS 14.5, macOS 11.3).
+/// WKDownload.h: `WK_SWIFT_UI_ACTOR @interface WKDownload : NSObject<NSProgressReporting>`.
 @MainActor open class WKDownload: NSObject {}
 
-/// WKOpenPanelParameters.h: `WK_SWIFT_UI_ACTOR @interface WKOpenPanelParameters : NSObject`
-/// (`WK_API_AVAILABLE(macos(10.12), ios(18.4))`).
+/// WKOpenPanelParameters.h: `WK_SWIFT_UI_ACTOR @interface WKOpenPanelParameters : NSObject`.
 @available(iOS 18.4, macOS 10.12, *)
 @MainActor open class WKOpenPanelParameters: NSObject {}
 
-/// WKWebpagePreferences.h: `WK_SWIFT_UI_ACTOR @interface WKWebpagePreferences : NSObject` (iOS 13, macOS 10.15).
+/// WKWebpagePreferences.h: `WK_SWIFT_UI_ACTOR @interface WKWebpagePreferences : NSObject`.
 @MainActor open class WKWebpagePreferences: NSObject {}
 
 /// WKNavigationAction.h: `typedef NS_ENUM(NSInteger, WKNavigationType)`.
@@ -43,7 +42,7 @@ public enum WKNavigationType: Int, Sendable {
     private let target: WKFrameInfo?
     private let type: WKNavigationType
 
-    /// Not WebKit API (WebKit makes navigation actions): for the shim's checks, which ask a delegate
+    /// Not SDK API (WebKit makes navigation actions): for the shim's checks, which ask a delegate
     /// as WebKit does.
     public convenience init(shimRequest request: URLRequest, sourceFrame: WKFrameInfo?) {
         self.init(request: request, sourceFrame: sourceFrame, targetFrame: sourceFrame, navigationType: .linkActivated)
@@ -66,13 +65,13 @@ public enum WKNavigationType: Int, Sendable {
     open var targetFrame: WKFrameInfo? { target }
     /// `@property (nonatomic, readonly) WKNavigationType navigationType;`
     open var navigationType: WKNavigationType { type }
-    /// `@property (nonatomic, readonly) BOOL shouldPerformDownload;` (iOS 14.5, macOS 11.3).
+    /// `@property (nonatomic, readonly) BOOL shouldPerformDownload;`
     @available(iOS 14.5, macOS 11.3, *)
     open var shouldPerformDownload: Bool { false }
 }
 
 /// WKNavigationDelegate.h: `typedef NS_ENUM(NSInteger, WKNavigationActionPolicy)`; `.download` is
-/// iOS 14.5, macOS 11.3.
+/// newer than the others.
 public enum WKNavigationActionPolicy: Int, Sendable {
     case cancel
     case allow
@@ -106,21 +105,21 @@ public enum WKNavigationResponsePolicy: Int, Sendable {
     open var canShowMIMEType: Bool { showable }
 }
 
-/// WKUIDelegate.h: `typedef NS_ENUM(NSInteger, WKMediaCaptureType)` (iOS 15, macOS 12).
+/// WKUIDelegate.h: `typedef NS_ENUM(NSInteger, WKMediaCaptureType)`.
 public enum WKMediaCaptureType: Int, Sendable {
     case camera
     case microphone
     case cameraAndMicrophone
 }
 
-/// WKUIDelegate.h: `typedef NS_ENUM(NSInteger, WKPermissionDecision)` (iOS 15, macOS 12).
+/// WKUIDelegate.h: `typedef NS_ENUM(NSInteger, WKPermissionDecision)`.
 public enum WKPermissionDecision: Int, Sendable {
     case prompt
     case grant
     case deny
 }
 
-/// WKUIDelegate.h: `typedef NS_ENUM(NSInteger, WKDialogResult)` (iOS 15, macOS 12).
+/// WKUIDelegate.h: `typedef NS_ENUM(NSInteger, WKDialogResult)`.
 public enum WKDialogResult: Int, Sendable {
     case showDefault = 1
     case askAgain
@@ -132,7 +131,7 @@ public enum WKDialogResult: Int, Sendable {
 @MainActor public protocol WKUIDelegate: NSObjectProtocol {
     /// `- (nullable WKWebView *)webView:(WKWebView *)webView createWebViewWithConfiguration:(WKWebViewConfiguration *)configuration forNavigationAction:(WKNavigationAction *)navigationAction windowFeatures:(WKWindowFeatures *)windowFeatures;`
     func webView(_ webView: WKWebView, createWebViewWith configuration: WKWebViewConfiguration, for navigationAction: WKNavigationAction, windowFeatures: WKWindowFeatures) -> WKWebView?
-    /// `- (void)webViewDidClose:(WKWebView *)webView;` (iOS 9, macOS 10.11).
+    /// `- (void)webViewDidClose:(WKWebView *)webView;`
     func webViewDidClose(_ webView: WKWebView)
     /// `- (void)webView:(WKWebView *)webView runJavaScriptAlertPanelWithMessage:(NSString *)message initiatedByFrame:(WKFrameInfo *)frame completionHandler:(WK_SWIFT_UI_ACTOR void (^)(void))completionHandler;`
     func webView(_ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void)
@@ -142,20 +141,22 @@ public enum WKDialogResult: Int, Sendable {
     func webView(
         _ webView: WKWebView, runJavaScriptTextInputPanelWithPrompt prompt: String, defaultText: String?, initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void)
-    /// `- (void)webView:(WKWebView *)webView requestMediaCapturePermissionForOrigin:(WKSecurityOrigin *)origin initiatedByFrame:(WKFrameInfo *)frame type:(WKMediaCaptureType)type decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKPermissionDecision decision))decisionHandler;` (iOS 15, macOS 12).
+    /// `- (void)webView:(WKWebView *)webView requestMediaCapturePermissionForOrigin:(WKSecurityOrigin *)origin initiatedByFrame:(WKFrameInfo *)frame type:(WKMediaCaptureType)type decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKPermissionDecision decision))decisionHandler;`
     @available(iOS 15.0, macOS 12.0, *)
     func webView(
         _ webView: WKWebView, requestMediaCapturePermissionFor origin: WKSecurityOrigin, initiatedByFrame frame: WKFrameInfo, type: WKMediaCaptureType,
         decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void)
-    /// `- (void)webView:(WKWebView *)webView requestDeviceOrientationAndMotionPermissionForOrigin:(WKSecurityOrigin *)origin initiatedByFrame:(WKFrameInfo *)frame decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKPermissionDecision decision))decisionHandler WK_API_AVAILABLE(ios(15.0)) WK_API_UNAVAILABLE(macos);`
+    /// `- (void)webView:(WKWebView *)webView requestDeviceOrientationAndMotionPermissionForOrigin:(WKSecurityOrigin *)origin initiatedByFrame:(WKFrameInfo *)frame decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKPermissionDecision decision))decisionHandler;`
     @available(iOS 15.0, *) @available(macOS, unavailable)
     func webView(
         _ webView: WKWebView, requestDeviceOrientationAndMotionPermissionFor origin: WKSecurityOrigin, initiatedByFrame frame: WKFrameInfo,
         decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void)
-    /// `- (void)webView:(WKWebView *)webView showLockdownModeFirstUseMessage:(NSString *)message completionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKDialogResult))completionHandler WK_API_AVAILABLE(macos(13.0), ios(16.0));`
-    @available(iOS 16.0, macOS 13.0, *)
+    #if os(iOS) || os(visionOS) || os(Linux)
+    /// `- (void)webView:(WKWebView *)webView showLockdownModeFirstUseMessage:(NSString *)message completionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKDialogResult))completionHandler;`
+    @available(iOS 16.0, *)
     func webView(_ webView: WKWebView, showLockdownModeFirstUseMessage message: String, completionHandler: @escaping @MainActor @Sendable (WKDialogResult) -> Void)
-    /// `- (void)webView:(WKWebView *)webView runOpenPanelWithParameters:(WKOpenPanelParameters *)parameters initiatedByFrame:(WKFrameInfo *)frame completionHandler:(WK_SWIFT_UI_ACTOR void (^)(NSArray<NSURL *> * _Nullable URLs))completionHandler WK_API_AVAILABLE(macos(10.12), ios(18.4));`
+    #endif
+    /// `- (void)webView:(WKWebView *)webView runOpenPanelWithParameters:(WKOpenPanelParameters *)parameters initiatedByFrame:(WKFrameInfo *)frame completionHandler:(WK_SWIFT_UI_ACTOR void (^)(NSArray<NSURL *> * _Nullable URLs))completionHandler;`
     @available(iOS 18.4, macOS 10.12, *)
     func webView(_ webView: WKWebView, runOpenPanelWith parameters: WKOpenPanelParameters, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable ([URL]?) -> Void)
 }
@@ -198,10 +199,12 @@ extension WKUIDelegate {
     ) {
         OptionalRequirement.unimplemented()
     }
-    @available(iOS 16.0, macOS 13.0, *)
+    #if os(iOS) || os(visionOS) || os(Linux)
+    @available(iOS 16.0, *)
     public func webView(_ webView: WKWebView, showLockdownModeFirstUseMessage message: String, completionHandler: @escaping @MainActor @Sendable (WKDialogResult) -> Void) {
         OptionalRequirement.unimplemented()
     }
+    #endif
     @available(iOS 18.4, macOS 10.12, *)
     public func webView(
         _ webView: WKWebView, runOpenPanelWith parameters: WKOpenPanelParameters, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable ([URL]?) -> Void
@@ -210,8 +213,8 @@ extension WKUIDelegate {
     }
 }
 
-/// WKUIDelegate's optional `webView(…)` methods as `delegate.webView?(…)` reaches them: each call is
-/// `nil` when the delegate does not implement the method.
+/// Not SDK API: WKUIDelegate's optional `webView(…)` methods as `delegate.webView?(…)` reaches them:
+/// each call is `nil` when the delegate does not implement the method.
 @MainActor public struct WKUIDelegateOptionalMethods {
     let delegate: any WKUIDelegate
     @discardableResult public func callAsFunction(
@@ -253,12 +256,14 @@ extension WKUIDelegate {
     ) -> Void? {
         OptionalRequirement.implemented { delegate.webView(webView, requestDeviceOrientationAndMotionPermissionFor: origin, initiatedByFrame: frame, decisionHandler: decisionHandler) } ? () : nil
     }
-    @available(iOS 16.0, macOS 13.0, *)
+    #if os(iOS) || os(visionOS) || os(Linux)
+    @available(iOS 16.0, *)
     @discardableResult public func callAsFunction(_ webView: WKWebView, showLockdownModeFirstUseMessage message: String, completionHandler: @escaping @MainActor @Sendable (WKDialogResult) -> Void)
         -> Void?
     {
         OptionalRequirement.implemented { delegate.webView(webView, showLockdownModeFirstUseMessage: message, completionHandler: completionHandler) } ? () : nil
     }
+    #endif
     @available(iOS 18.4, macOS 10.12, *)
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, runOpenPanelWith parameters: WKOpenPanelParameters, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable ([URL]?) -> Void
@@ -268,9 +273,9 @@ extension WKUIDelegate {
 }
 
 extension WKUIDelegate {
-    /// The delegate's optional `webView(…)` methods, as `delegate.webView?(…)` reaches them.
+    /// Not SDK API: the delegate's optional `webView(…)` methods, as `delegate.webView?(…)` reaches them.
     public var webView: WKUIDelegateOptionalMethods? { WKUIDelegateOptionalMethods(delegate: self) }
-    /// The delegate's optional `webViewDidClose(_:)`, as `delegate.webViewDidClose?(…)` reaches it:
+    /// Not SDK API: the delegate's optional `webViewDidClose(_:)`, as `delegate.webViewDidClose?(…)` reaches it:
     /// the call is `nil` when the delegate has no such method.
     public var webViewDidClose: (@MainActor (WKWebView) -> Void?)? { { webView in OptionalRequirement.implemented { self.webViewDidClose(webView) } ? () : nil } }
 }
@@ -281,7 +286,7 @@ extension WKUIDelegate {
 @MainActor public protocol WKNavigationDelegate: NSObjectProtocol {
     /// `- (void)webView:(WKWebView *)webView decidePolicyForNavigationAction:(WKNavigationAction *)navigationAction decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKNavigationActionPolicy))decisionHandler;`
     func webView(_ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction, decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void)
-    /// `- (void)webView:(WKWebView *)webView decidePolicyForNavigationAction:(WKNavigationAction *)navigationAction preferences:(WKWebpagePreferences *)preferences decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKNavigationActionPolicy, WKWebpagePreferences *))decisionHandler;` (iOS 13, macOS 10.15).
+    /// `- (void)webView:(WKWebView *)webView decidePolicyForNavigationAction:(WKNavigationAction *)navigationAction preferences:(WKWebpagePreferences *)preferences decisionHandler:(WK_SWIFT_UI_ACTOR void (^)(WKNavigationActionPolicy, WKWebpagePreferences *))decisionHandler;`
     func webView(
         _ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction, preferences: WKWebpagePreferences,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void)
@@ -302,14 +307,14 @@ extension WKUIDelegate {
     /// `- (void)webView:(WKWebView *)webView didReceiveAuthenticationChallenge:(NSURLAuthenticationChallenge *)challenge completionHandler:(WK_SWIFT_UI_ACTOR void (^)(NSURLSessionAuthChallengeDisposition disposition, NSURLCredential * _Nullable credential))completionHandler;`
     func webView(
         _ webView: WKWebView, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping @MainActor @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void)
-    /// `- (void)webViewWebContentProcessDidTerminate:(WKWebView *)webView;` (iOS 9, macOS 10.11).
+    /// `- (void)webViewWebContentProcessDidTerminate:(WKWebView *)webView;`
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
-    /// `- (void)webView:(WKWebView *)webView authenticationChallenge:(NSURLAuthenticationChallenge *)challenge shouldAllowDeprecatedTLS:(WK_SWIFT_UI_ACTOR void (^)(BOOL))decisionHandler;` (iOS 14, macOS 11).
+    /// `- (void)webView:(WKWebView *)webView authenticationChallenge:(NSURLAuthenticationChallenge *)challenge shouldAllowDeprecatedTLS:(WK_SWIFT_UI_ACTOR void (^)(BOOL))decisionHandler;`
     func webView(_ webView: WKWebView, authenticationChallenge challenge: URLAuthenticationChallenge, shouldAllowDeprecatedTLS decisionHandler: @escaping @MainActor @Sendable (Bool) -> Void)
-    /// `- (void)webView:(WKWebView *)webView navigationAction:(WKNavigationAction *)navigationAction didBecomeDownload:(WKDownload *)download;` (iOS 14.5, macOS 11.3).
+    /// `- (void)webView:(WKWebView *)webView navigationAction:(WKNavigationAction *)navigationAction didBecomeDownload:(WKDownload *)download;`
     @available(iOS 14.5, macOS 11.3, *)
     func webView(_ webView: WKWebView, navigationAction: WKNavigationAction, didBecome download: WKDownload)
-    /// `- (void)webView:(WKWebView *)webView navigationResponse:(WKNavigationResponse *)navigationResponse didBecomeDownload:(WKDownload *)download;` (iOS 14.5, macOS 11.3).
+    /// `- (void)webView:(WKWebView *)webView navigationResponse:(WKNavigationResponse *)navigationResponse didBecomeDownload:(WKDownload *)download;`
     @available(iOS 14.5, macOS 11.3, *)
     func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload)
 }
@@ -368,8 +373,8 @@ extension WKNavigationDelegate {
     }
 }
 
-/// WKNavigationDelegate's optional `webView(…)` methods as `delegate.webView?(…)` reaches them: each call is
-/// `nil` when the delegate does not implement the method.
+/// Not SDK API: WKNavigationDelegate's optional `webView(…)` methods as `delegate.webView?(…)`
+/// reaches them: each call is `nil` when the delegate does not implement the method.
 @MainActor public struct WKNavigationDelegateOptionalMethods {
     let delegate: any WKNavigationDelegate
     @discardableResult public func callAsFunction(
@@ -427,9 +432,9 @@ extension WKNavigationDelegate {
 }
 
 extension WKNavigationDelegate {
-    /// The delegate's optional `webView(…)` methods, as `delegate.webView?(…)` reaches them.
+    /// Not SDK API: the delegate's optional `webView(…)` methods, as `delegate.webView?(…)` reaches them.
     public var webView: WKNavigationDelegateOptionalMethods? { WKNavigationDelegateOptionalMethods(delegate: self) }
-    /// The delegate's optional `webViewWebContentProcessDidTerminate(_:)`: the call is `nil` when
+    /// Not SDK API: the delegate's optional `webViewWebContentProcessDidTerminate(_:)`: the call is `nil` when
     /// the delegate has no such method.
     public var webViewWebContentProcessDidTerminate: (@MainActor (WKWebView) -> Void?)? {
         { webView in OptionalRequirement.implemented { self.webViewWebContentProcessDidTerminate(webView) } ? () : nil }

@@ -6,8 +6,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// WKURLSchemeHandler.h: `WK_SWIFT_UI_ACTOR @protocol WKURLSchemeHandler <NSObject>` (iOS 11, macOS
-/// 10.13); both methods are required.
+/// WKURLSchemeHandler.h: `WK_SWIFT_UI_ACTOR @protocol WKURLSchemeHandler <NSObject>`; both methods
+/// are required.
 @MainActor public protocol WKURLSchemeHandler: NSObjectProtocol {
     /// `- (void)webView:(WKWebView *)webView startURLSchemeTask:(id <WKURLSchemeTask>)urlSchemeTask;`
     func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask)
@@ -15,8 +15,7 @@ import FoundationNetworking
     func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask)
 }
 
-/// WKURLSchemeTask.h: `@protocol WKURLSchemeTask <NSObject>` (iOS 11, macOS 10.13), with no actor
-/// of its own.
+/// WKURLSchemeTask.h: `@protocol WKURLSchemeTask <NSObject>`, with no actor of its own.
 public protocol WKURLSchemeTask: NSObjectProtocol {
     /// `@property (nonatomic, readonly, copy) NSURLRequest *request;`
     var request: URLRequest { get }

@@ -6,7 +6,7 @@ import CWebKitGTK
 import Foundation
 import KeystoneHost
 
-/// What WebKit would raise as an Objective-C exception (and so crash the app): the shim reports it
+/// Not SDK API: what WebKit would raise as an Objective-C exception (and so crash the app): the shim reports it
 /// here. By default a fault ends the process with its message, as the exception would; a test of
 /// the shim itself records faults instead.
 @MainActor
@@ -22,7 +22,7 @@ public enum ShimFaults {
     }
 }
 
-/// Optional requirements of WebKit's delegate protocols. Objective-C asks a delegate whether it
+/// Not SDK API: optional requirements of WebKit's delegate protocols. Objective-C asks a delegate whether it
 /// `respondsToSelector:`; Swift on Linux has no such question, so each optional requirement has a
 /// default implementation that marks itself called, and the shim calls a requirement through
 /// ``implemented(_:)``. A delegate's method whose signature only nearly matches the requirement

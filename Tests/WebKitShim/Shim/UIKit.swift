@@ -1,9 +1,33 @@
-// UIKit.swift — the UIKit the article snippets use with the host (UIView.h, UIViewController.h): the
-// shim compiles them with the host; nothing here draws.
+// UIKit.swift — the UIKit the article snippets use with the host (UIView.h, UIViewController.h), and
+// the AppKit a web view is on macOS (NSView.h): the shim compiles them with the host; nothing here
+// draws. UIKit is not macOS's, nor AppKit iOS's (sdk.tsv); on Linux the web view is a UIView.
 #if !canImport(WebKit)
 import Foundation
 
-/// UIView.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIView : UIResponder`.
+#if os(macOS)
+/// Not SDK API: the view a web view is on this platform.
+public typealias ShimPlatformView = NSView
+/// Not SDK API: the window a web view is in on this platform.
+public typealias ShimPlatformWindow = NSWindow
+
+/// NSView.h: `NS_SWIFT_UI_ACTOR @interface NSView : NSResponder`.
+@MainActor open class NSView: NSObject {
+    public override init() {}
+    /// `@property (nullable, readonly, unsafe_unretained) NSWindow *window;`: the shim's window
+    /// showing the view (``ShimWindow``), or none.
+    open var window: NSWindow? { shownIn }
+    var shownIn: NSWindow?
+}
+
+/// NSWindow.h: `NS_SWIFT_UI_ACTOR @interface NSWindow : NSResponder`.
+@MainActor open class NSWindow: NSObject {}
+#else
+/// Not SDK API: the view a web view is on this platform.
+public typealias ShimPlatformView = UIView
+/// Not SDK API: the window a web view is in on this platform.
+public typealias ShimPlatformWindow = UIWindow
+
+/// UIView.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIView : UIResponder`.
 @MainActor open class UIView: NSObject {
     /// UIView.h: `typedef NS_OPTIONS(NSUInteger, UIViewAutoresizing)` (`UIView.AutoresizingMask`).
     public struct AutoresizingMask: OptionSet, Sendable {
@@ -27,10 +51,10 @@ import Foundation
     var shownIn: UIWindow?
 }
 
-/// UIWindow.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIWindow : UIView`.
+/// UIWindow.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIWindow : UIView`.
 @MainActor open class UIWindow: UIView {}
 
-/// UIViewController.h: `UIKIT_EXTERN API_AVAILABLE(ios(2.0)) NS_SWIFT_UI_ACTOR @interface UIViewController : UIResponder`.
+/// UIViewController.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIViewController : UIResponder`.
 @MainActor open class UIViewController: NSObject {
     /// `- (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil bundle:(nullable NSBundle *)nibBundleOrNil NS_DESIGNATED_INITIALIZER;`
     public init(nibName nibNameOrNil: String?, bundle nibBundleOrNil: Bundle?) {}
@@ -43,6 +67,7 @@ import Foundation
     /// `- (void)viewDidLoad;`
     open func viewDidLoad() {}
 }
+#endif
 #endif
 
 // MARK: The Objective-C runtime's selectors (objc/runtime.h, Foundation's NSObjCRuntime.h)

@@ -8,7 +8,7 @@ import KeystoneHost
 
 // MARK: WKContentWorld.h
 
-/// WKContentWorld.h: `WK_SWIFT_UI_ACTOR @interface WKContentWorld : NSObject` (iOS 14, macOS 11).
+/// WKContentWorld.h: `WK_SWIFT_UI_ACTOR @interface WKContentWorld : NSObject`.
 @MainActor open class WKContentWorld: NSObject {
     /// The world's name; `nil` for the page's own world.
     let worldName: String?
@@ -52,7 +52,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     public let isForMainFrameOnly: Bool
     let world: WKContentWorld
 
-    /// `- (instancetype)initWithSource:(NSString *)source injectionTime:(WKUserScriptInjectionTime)injectionTime forMainFrameOnly:(BOOL)forMainFrameOnly inContentWorld:(WKContentWorld *)contentWorld;` (iOS 14, macOS 11).
+    /// `- (instancetype)initWithSource:(NSString *)source injectionTime:(WKUserScriptInjectionTime)injectionTime forMainFrameOnly:(BOOL)forMainFrameOnly inContentWorld:(WKContentWorld *)contentWorld;`
     public init(source: String, injectionTime: WKUserScriptInjectionTime, forMainFrameOnly: Bool, in contentWorld: WKContentWorld) {
         self.source = source
         self.injectionTime = injectionTime
@@ -71,7 +71,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         self.parts = parts
     }
 
-    /// Not WebKit API (WebKit makes security origins): the origin `serialized` names, for the
+    /// Not SDK API (WebKit makes security origins): the origin `serialized` names, for the
     /// shim's checks.
     public convenience init(shimOrigin serialized: String) {
         self.init(OriginParts(serialized: serialized))
@@ -92,7 +92,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     private let origin: WKSecurityOrigin
     private weak var view: WKWebView?
 
-    /// Not WebKit API (WebKit makes frame infos): a frame, for the shim's checks.
+    /// Not SDK API (WebKit makes frame infos): a frame, for the shim's checks.
     public convenience init(shimMainFrame isMainFrame: Bool, origin serialized: String, webView: WKWebView?) {
         self.init(isMainFrame: isMainFrame, origin: OriginParts(serialized: serialized), webView: webView)
     }
@@ -107,7 +107,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     open var isMainFrame: Bool { mainFrame }
     /// `@property (nonatomic, readonly) WKSecurityOrigin *securityOrigin;`
     open var securityOrigin: WKSecurityOrigin { origin }
-    /// `@property (nonatomic, readonly, weak) WKWebView *webView;` (iOS 11, macOS 10.13).
+    /// `@property (nonatomic, readonly, weak) WKWebView *webView;`
     open weak var webView: WKWebView? { view }
 }
 
@@ -138,12 +138,12 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     open var frameInfo: WKFrameInfo { frame }
     /// `@property (nonatomic, readonly, copy) NSString *name;`
     open var name: String { handlerName }
-    /// `@property (nonatomic, readonly) WKContentWorld *world;` (iOS 14, macOS 11).
+    /// `@property (nonatomic, readonly) WKContentWorld *world;`
     open var world: WKContentWorld { contentWorld }
 }
 
 /// WKScriptMessageHandlerWithReply.h: `WK_SWIFT_UI_ACTOR @protocol WKScriptMessageHandlerWithReply <NSObject>`
-/// (iOS 14, macOS 11); its one method is required.
+///; its one method is required.
 @MainActor public protocol WKScriptMessageHandlerWithReply: NSObjectProtocol {
     /// `- (void)userContentController:(WKUserContentController *)userContentController didReceiveScriptMessage:(WKScriptMessage *)message replyHandler:(WK_SWIFT_UI_ACTOR void (^)(id _Nullable reply, NSString *_Nullable errorMessage))replyHandler;`
     func userContentController(
@@ -229,7 +229,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     }
 
     /// `- (void)addScriptMessageHandlerWithReply:(id <WKScriptMessageHandlerWithReply>)scriptMessageHandlerWithReply contentWorld:(WKContentWorld *)contentWorld name:(NSString *)name;`
-    /// (iOS 14, macOS 11). WebKit holds the handler strongly, and raises NSInvalidArgumentException
+    ///. WebKit holds the handler strongly, and raises NSInvalidArgumentException
     /// ("Attempt to add script message handler with name '%@' when one already exists.") when
     /// `name` is taken in that world (WKUserContentController.mm).
     open func addScriptMessageHandler(
@@ -257,7 +257,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         rebuildScripts()
     }
 
-    /// `- (void)removeScriptMessageHandlerForName:(NSString *)name contentWorld:(WKContentWorld *)contentWorld;` (iOS 14, macOS 11).
+    /// `- (void)removeScriptMessageHandlerForName:(NSString *)name contentWorld:(WKContentWorld *)contentWorld;`
     open func removeScriptMessageHandler(forName name: String, contentWorld: WKContentWorld) {
         guard let registration = handlers.removeValue(forKey: HandlerKey(world: contentWorld.worldName, name: name)) else { return }
         ks_disconnect_all(UnsafeMutableRawPointer(manager), Unmanaged.passUnretained(registration).toOpaque())

@@ -29,7 +29,7 @@ import FoundationNetworking
     }
 
     /// `- (void)setURLSchemeHandler:(nullable id <WKURLSchemeHandler>)urlSchemeHandler forURLScheme:(NSString *)urlScheme;`
-    /// (iOS 11, macOS 10.13). Raises NSInvalidArgumentException for a scheme WebKit handles itself
+    ///. Raises NSInvalidArgumentException for a scheme WebKit handles itself
     /// and for one that already has a handler (WKWebViewConfiguration.mm).
     open func setURLSchemeHandler(_ urlSchemeHandler: (any WKURLSchemeHandler)?, forURLScheme urlScheme: String) {
         let scheme = urlScheme.lowercased()
@@ -42,7 +42,7 @@ import FoundationNetworking
         schemeHandlers[scheme] = urlSchemeHandler
     }
 
-    /// `- (nullable id <WKURLSchemeHandler>)urlSchemeHandlerForURLScheme:(NSString *)urlScheme;` (iOS 11, macOS 10.13).
+    /// `- (nullable id <WKURLSchemeHandler>)urlSchemeHandlerForURLScheme:(NSString *)urlScheme;`
     open func urlSchemeHandler(forURLScheme urlScheme: String) -> (any WKURLSchemeHandler)? {
         schemeHandlers[urlScheme.lowercased()]
     }
@@ -52,8 +52,8 @@ import FoundationNetworking
 
 /// WKWebView.h: `WK_SWIFT_UI_ACTOR @interface WKWebView : UIView` (NSView on macOS), over a
 /// WebKitGTK web view in the default web context.
-@MainActor open class WKWebView: UIView {
-    /// The `GtkWidget *` of the WebKitGTK web view, for a window to show (``ShimWindow``).
+@MainActor open class WKWebView: ShimPlatformView {
+    /// Not SDK API: the `GtkWidget *` of the WebKitGTK web view, for a window to show (``ShimWindow``).
     public let widget: OpaquePointer
     var view: OpaquePointer { ks_web_view(widget) }
     private let ownConfiguration: WKWebViewConfiguration
@@ -61,7 +61,7 @@ import FoundationNetworking
     var isShown: Bool {
         get { shownIn != nil }
         set {
-            shownIn = newValue ? UIWindow() : nil
+            shownIn = newValue ? ShimPlatformWindow() : nil
             if newValue, reloadsWhenShown {
                 reloadsWhenShown = false
                 reload()
@@ -111,7 +111,7 @@ import FoundationNetworking
         }
     }
 
-    /// `+ (BOOL)handlesURLScheme:(NSString *)urlScheme;` (iOS 11, macOS 10.13): the schemes WebKit
+    /// `+ (BOOL)handlesURLScheme:(NSString *)urlScheme;`: the schemes WebKit
     /// loads itself (WKWebView.mm, `WebKit::URLSchemeHandler`'s built-ins).
     public static func handlesURLScheme(_ urlScheme: String) -> Bool {
         ["http", "https", "file", "about", "data", "blob", "ftp", "ws", "wss", "javascript", "webkit-fake-url"].contains(urlScheme.lowercased())
@@ -148,7 +148,7 @@ import FoundationNetworking
         return navigation
     }
 
-    /// How many times `reload()` was called: not WebKit API, for the shim's checks.
+    /// Not SDK API: how many times `reload()` was called, for the shim's checks.
     public private(set) var reloads = 0
 
     /// `- (nullable WKNavigation *)reload;`
@@ -160,7 +160,7 @@ import FoundationNetworking
         return navigation
     }
 
-    /// Trusts the PEM certificate in `file` for `host` (not WebKit API: what a device does for a
+    /// Not SDK API: trusts the PEM certificate in `file` for `host` (what a device does for a
     /// certificate its configuration profile installs). Returns whether the file held one.
     @discardableResult public func trustCertificate(file: String, host: String) -> Bool {
         guard let certificate = g_tls_certificate_new_from_file(file, nil) else { return false }
@@ -169,7 +169,8 @@ import FoundationNetworking
         return true
     }
 
-    /// Ends the web content process, as a crash would (WebKit's private `_killWebContentProcess`).
+    /// Not SDK API: ends the web content process, as a crash would (WebKit's private
+    /// `_killWebContentProcess`).
     public func killWebContentProcess() {
         webkit_web_view_terminate_web_process(view)
     }
@@ -616,7 +617,7 @@ public final class NSKeyValueObservation: NSObject, @unchecked Sendable {
 
 // MARK: A window for a web view (what an app's view hierarchy does on a device)
 
-/// Shows a web view in a top-level GTK window, as an app's window shows a `WKWebView`.
+/// Not SDK API: shows a web view in a top-level GTK window, as an app's window shows a `WKWebView`.
 @MainActor
 public final class ShimWindow {
     private let window: OpaquePointer
