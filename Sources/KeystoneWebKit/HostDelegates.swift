@@ -73,15 +73,8 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
     func release() {
         delegateObservations.forEach { $0.invalidate() }
         delegateObservations = []
-        host = nil
-        if let controller {
-            controller.removeScriptMessageHandler(forName: WKWebViewHost.documentHandlerName, contentWorld: WKWebViewHost.world)
-            // WebKit removes user scripts only all at once: the app's own are added back.
-            let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
-            controller.removeAllUserScripts()
-            others.forEach(controller.addUserScript)
-        }
-        scripts = []
+        removeScripts()
+        controller?.removeScriptMessageHandler(forName: WKWebViewHost.documentHandlerName, contentWorld: WKWebViewHost.world)
         Self.placed.removeAll { $0.delegates === self || $0.delegates == nil }
         if let webView {
             if webView.uiDelegate === self { webView.uiDelegate = appUIDelegate }
@@ -89,6 +82,26 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
         }
         controller = nil
         webView = nil
+    }
+
+    /// The host went without ``WKWebViewHost/detach()``: its scripts leave the controller, so no
+    /// new document runs the page runtime. These delegates stay in front of the app's (the
+    /// document on screen may still make bridge prompts, which they cancel), kept by the controller
+    /// as its message handler, until a new host takes their place.
+    func hostWent() {
+        removeScripts()
+    }
+
+    /// The host's scripts leave the controller, which removes user scripts only all at once: the
+    /// app's own are added back.
+    private func removeScripts() {
+        host = nil
+        if let controller {
+            let others = controller.userScripts.filter { script in !scripts.contains { $0 === script } }
+            controller.removeAllUserScripts()
+            others.forEach(controller.addUserScript)
+        }
+        scripts = []
     }
 
     /// A delegate the app sets on the web view becomes the app's delegate (WebKit reads which

@@ -12,7 +12,9 @@ import WebKit
 /// has no such method) and otherwise answers as WebKit does without a UI delegate (WKUIDelegate.h).
 extension HostDelegates {
     /// A page's `prompt`: a bridge prompt from the host's web view is answered by the hub,
-    /// synchronously; any other goes to the app's UI delegate, or is cancelled (`nil`).
+    /// synchronously; any other goes to the app's UI delegate, or is cancelled (`nil`). A bridge
+    /// prompt is never the app's: one from a popup made from the same configuration, or from the
+    /// document a host let go was serving, is cancelled, so no `_dsbridge=…` dialog reaches a user.
     func webView(
         _ webView: WKWebView,
         runJavaScriptTextInputPanelWithPrompt prompt: String,
@@ -20,7 +22,8 @@ extension HostDelegates {
         initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void
     ) {
-        if let host, webView === host.webView, BridgePrompt.matches(prompt) {
+        if BridgePrompt.matches(prompt) {
+            guard let host, webView === host.webView else { return completionHandler(nil) }
             return completionHandler(host.answerPrompt(prompt, defaultText: defaultText, frame: frame))
         }
         let forwarded: Void? = appUIDelegate?.webView?(

@@ -154,6 +154,20 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         webView = nil
     }
 
+    /// A host let go without ``detach()`` ends its page load as `detach()` does (Swift's calls
+    /// waiting for the page settle with `pageGone`), stops serving the byte channel, and takes its
+    /// scripts out of the controller; its delegates stay in front of the app's until a new host
+    /// takes their place, cancelling any bridge prompt the document on screen still makes.
+    deinit {
+        let session = session
+        let delegates = delegates
+        let went: @MainActor @Sendable () -> Void = {
+            session.closed()
+            delegates.hostWent()
+        }
+        if Thread.isMainThread { MainActor.assumeIsolated(went) } else { DispatchQueue.main.async(execute: went) }
+    }
+
     // MARK: EvaluationTarget
 
     public nonisolated func evaluate(_ batch: ScriptBatch) {

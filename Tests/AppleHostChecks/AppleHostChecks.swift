@@ -47,7 +47,7 @@ final class Checks {
     private var failed = 0
 
     func run() async {
-        await check("a host let go without detach() leaves the app its delegates, and a new host attaches", hostLetGo)
+        await check("a host let go without detach() ends its page load, leaves no script, passes on no bridge prompt and keeps the app its delegates; a new host attaches", hostLetGo)
         await check("Lockdown Mode's message, orientation permission and the open panel reach the app's UI delegate", forwardsNewerMethods)
         await check("an app delegate method whose signature only nearly matches WebKit's is never called", nearMissNeverCalled)
         await check("a link WebKit cannot load is cancelled when the app does not decide, as WebKit does", navigationDefault)
@@ -74,14 +74,39 @@ final class Checks {
     // MARK: The checks
 
     private func hostLetGo() async throws {
-        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let keystone = Keystone(components: KeystoneComponents(policy: DefaultCallPolicy(allowedOrigins: ["file://"])))
+        let configuration = WKWebViewConfiguration()
+        let appScript = WKUserScript(source: "window.appScriptRan = true;", injectionTime: .atDocumentStart, forMainFrameOnly: true, in: .page)
+        configuration.userContentController.addUserScript(appScript)
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let window = ShimWindow(showing: webView, title: "checks")
         let ui = RecordingUIDelegate()
         let navigation = RecordingNavigationDelegate()
         webView.uiDelegate = ui
         webView.navigationDelegate = navigation
-        var host: WKWebViewHost? = try WKWebViewHost(webView: webView, hub: Keystone())
+        var host: WKWebViewHost? = try WKWebViewHost(webView: webView, hub: keystone)
         try expect(host?.appUIDelegate === ui, "the host keeps the app's UI delegate")
+        let page = "<script>dsBridge.registerAsyn('page.neverAnswered', function (respond) {});</script>"
+        webView.loadHTMLString(page, baseURL: URL(fileURLWithPath: "/keystone-checks/let-go.html"))
+        let call = keystone.start("page.neverAnswered", as: JSONValue.self)
+        try await keystone.pageReady()
         host = nil
+        // The page load ended with the host: Swift's call to the page settles.
+        let outcome: String
+        do {
+            _ = try await call.value
+            outcome = "answered"
+        } catch {
+            outcome = "\(error.code)"
+        }
+        try expect(outcome == "\(BridgeError.Code.pageGone)", "Swift's call after the host went: \(outcome)")
+        let scripts = configuration.userContentController.userScripts
+        try expect(scripts.count == 1 && scripts.first === appScript, "the controller keeps only the app's script: \(scripts.count)")
+        // The document on screen still runs the page runtime: its bridge prompt reaches no dialog.
+        let answer = try await evaluate("String(prompt('_dsbridge=math.add', JSON.stringify({data: [1, 2]})))", in: webView)
+        try expect(answer == "null" && ui.prompts.isEmpty, "a bridge prompt after the host went: \(answer), the app heard \(ui.prompts)")
+        _ = try await evaluate("String(prompt('name?', 'Ada'))", in: webView)
+        try expect(ui.prompts == ["name?"], "the page's own prompt reaches the app's delegate: \(ui.prompts)")
         // WebKit asks the web view's delegate, as it would for the page's alert.
         let alerted = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
             webView.uiDelegate?.webView?(webView, runJavaScriptAlertPanelWithMessage: "hello", initiatedByFrame: Self.frame(webView)) { done.resume(returning: true) }
@@ -92,6 +117,17 @@ final class Checks {
         try expect(again.appUIDelegate === ui && again.appNavigationDelegate === navigation, "the new host keeps the app's delegates")
         again.detach()
         try expect(webView.uiDelegate === ui && webView.navigationDelegate === navigation, "detach() gives the web view its delegates back")
+        withExtendedLifetime(window) {}
+    }
+
+    /// The value of `script` in the page's main frame, as text.
+    private func evaluate(_ script: String, in webView: WKWebView) async throws -> String {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, any Error>) in
+            webView.evaluateJavaScript(script) { value, error in
+                if let error { return done.resume(throwing: error) }
+                done.resume(returning: value as? String ?? "\(String(describing: value))")
+            }
+        }
     }
 
     private func forwardsNewerMethods() async throws {
@@ -258,7 +294,16 @@ final class Checks {
 @MainActor
 final class RecordingUIDelegate: NSObject, WKUIDelegate {
     var alerts: [String] = []
+    var prompts: [String] = []
     var heard: [String] = []
+
+    func webView(
+        _ webView: WKWebView, runJavaScriptTextInputPanelWithPrompt prompt: String, defaultText: String?, initiatedByFrame frame: WKFrameInfo,
+        completionHandler: @escaping @MainActor @Sendable (String?) -> Void
+    ) {
+        prompts.append(prompt)
+        completionHandler(defaultText)
+    }
 
     func webView(_ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void) {
         alerts.append(message)

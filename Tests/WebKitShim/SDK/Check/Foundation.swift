@@ -60,6 +60,10 @@ open class URLSession: NSObject, @unchecked Sendable {
 
 open class NSNull: NSObject, @unchecked Sendable {}
 
+open class Thread: NSObject, @unchecked Sendable {
+    open class var isMainThread: Bool { true }
+}
+
 open class Stream: NSObject, @unchecked Sendable {
     open func open() {}
     open func close() {}
