@@ -46,14 +46,18 @@ extension HostDelegates {
     }
 
     /// What WebKit decides for a navigation when no delegate does (NavigationState.mm,
-    /// `decidePolicyForNavigationAction`): a download when the page asked for one (`<a download>`);
-    /// allowed when WebKit can load the address (a scheme it loads itself, or one with a scheme
-    /// handler); otherwise ignored (`mailto:`, `tel:`, another app's scheme), where macOS would
-    /// then open it in its app (the app's navigation delegate does that if it wants it).
+    /// `decidePolicyForNavigationAction`): allowed when it targets no frame (a new window's, which
+    /// the UI delegate's `createWebViewWith` decides); otherwise, when WebKit can load the address
+    /// (a scheme it loads itself, or one with a scheme handler), a download when the page asked for
+    /// one (`<a download>`) and allowed when not; otherwise ignored (`mailto:`, `tel:`, another
+    /// app's scheme), where macOS would then open it in its app (the app's navigation delegate
+    /// does that if it wants it).
     private static func defaultPolicy(for navigationAction: WKNavigationAction, in webView: WKWebView) -> WKNavigationActionPolicy {
-        if navigationAction.shouldPerformDownload { return .download }
-        guard let scheme = navigationAction.request.url?.scheme?.lowercased() else { return .cancel }
-        return WKWebView.handlesURLScheme(scheme) || webView.configuration.urlSchemeHandler(forURLScheme: scheme) != nil ? .allow : .cancel
+        guard navigationAction.targetFrame != nil else { return .allow }
+        guard let scheme = navigationAction.request.url?.scheme?.lowercased(),
+            WKWebView.handlesURLScheme(scheme) || webView.configuration.urlSchemeHandler(forURLScheme: scheme) != nil
+        else { return .cancel }
+        return navigationAction.shouldPerformDownload ? .download : .allow
     }
 
     /// A response: the app's decision, or shown when WebKit can show its type and cancelled otherwise.

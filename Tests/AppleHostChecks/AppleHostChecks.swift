@@ -50,7 +50,7 @@ final class Checks {
         await check("a host let go without detach() ends its page load, leaves no script, passes on no bridge prompt and keeps the app its delegates; a new host attaches", hostLetGo)
         await check("Lockdown Mode's message, orientation permission and the open panel reach the app's UI delegate", forwardsNewerMethods)
         await check("an app delegate method whose signature only nearly matches WebKit's is never called", nearMissNeverCalled)
-        await check("a link WebKit cannot load is cancelled when the app does not decide, as WebKit does", navigationDefault)
+        await check("a link WebKit cannot load is cancelled when the app does not decide, and a new window's navigation allowed, as WebKit does", navigationDefault)
         await check("a WVJB signal the app loads itself (no source frame) is cancelled, and nothing crashes", signalWithoutSourceFrame)
         await check("a Keystone handler left in the host's own world gives way to the new host instead of raising", handlerLeftBehind)
         await check("a committed document that runs no host script ends the page load: Swift's call to the page settles", documentWithoutHostScript)
@@ -176,6 +176,12 @@ final class Checks {
                 "mailto:someone@example.com": .cancel, "tel:+15551234567": .cancel, "otherapp://open": .cancel, "https://example.com/": .allow,
                 "keystone://transfer/x": .allow, "about:blank": .allow,
             ], "decided \(decided)")
+        // A navigation that targets no frame (a new window's) is allowed whatever its address: the
+        // UI delegate's createWebViewWith decides it.
+        var newWindow: WKNavigationActionPolicy?
+        let action = WKNavigationAction(shimRequest: URLRequest(url: URL(string: "otherapp://open")!), sourceFrame: Self.frame(webView), newWindow: true)
+        webView.navigationDelegate?.webView?(webView, decidePolicyFor: action) { newWindow = $0 }
+        try expect(newWindow == .allow, "a new window's navigation: \(String(describing: newWindow))")
     }
 
     private func signalWithoutSourceFrame() async throws {

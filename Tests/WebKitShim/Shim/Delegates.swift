@@ -43,9 +43,9 @@ public enum WKNavigationType: Int, Sendable {
     private let type: WKNavigationType
 
     /// Not SDK API (WebKit makes navigation actions): for the shim's checks, which ask a delegate
-    /// as WebKit does.
-    public convenience init(shimRequest request: URLRequest, sourceFrame: WKFrameInfo?) {
-        self.init(request: request, sourceFrame: sourceFrame, targetFrame: sourceFrame, navigationType: .linkActivated)
+    /// as WebKit does; the navigation targets its source frame unless `newWindow`.
+    public convenience init(shimRequest request: URLRequest, sourceFrame: WKFrameInfo?, newWindow: Bool = false) {
+        self.init(request: request, sourceFrame: sourceFrame, targetFrame: newWindow ? nil : sourceFrame, navigationType: .linkActivated)
     }
 
     init(request: URLRequest, sourceFrame: WKFrameInfo?, targetFrame: WKFrameInfo?, navigationType: WKNavigationType) {
