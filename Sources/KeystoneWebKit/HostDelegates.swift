@@ -20,9 +20,14 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
     private(set) weak var host: WKWebViewHost?
     private weak var webView: WKWebView?
     private weak var controller: WKUserContentController?
-    /// The app's own delegates, asked at each call.
-    weak var appUIDelegate: (any WKUIDelegate)?
-    weak var appNavigationDelegate: (any WKNavigationDelegate)?
+    /// The app's own delegates, asked at each call. WebKit reads which optional methods a delegate
+    /// has when it is set: a new app delegate sets these delegates on the web view again.
+    weak var appUIDelegate: (any WKUIDelegate)? {
+        didSet { if let webView, webView.uiDelegate === self { webView.uiDelegate = self } }
+    }
+    weak var appNavigationDelegate: (any WKNavigationDelegate)? {
+        didSet { if let webView, webView.navigationDelegate === self { webView.navigationDelegate = self } }
+    }
     /// The host's scripts in the controller.
     private var scripts: [WKUserScript] = []
     /// Watches the web view's delegates, which stay this object while it is in place.
@@ -119,6 +124,71 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
         }
     }
 
+    // MARK: Which optional methods these delegates have
+
+    /// The `WKUIDelegate` methods these delegates only pass on (selectors as in WKUIDelegate.h and
+    /// Tests/WebKitShim/SDK/sdk.tsv): each is theirs exactly when the app's UI delegate has it, so
+    /// that where it has not, WebKit's own behaviour stands, as without Keystone (an iOS file
+    /// input's picker; an authentication challenge's answer). The `prompt` is the host's own.
+    static let passedOnToUI: Set<String> = [
+        "webView:createWebViewWithConfiguration:forNavigationAction:windowFeatures:",
+        "webViewDidClose:",
+        "webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:",
+        "webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:",
+        "webView:requestMediaCapturePermissionForOrigin:initiatedByFrame:type:decisionHandler:",
+        "webView:requestDeviceOrientationAndMotionPermissionForOrigin:initiatedByFrame:decisionHandler:",
+        "webView:showLockdownModeFirstUseMessage:completionHandler:",
+        "webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:",
+    ]
+    /// The `WKNavigationDelegate` methods these delegates only pass on. The navigation-action
+    /// decisions (WebViewJavascriptBridge's signals), the commit and the end of the web content
+    /// process are the host's own.
+    static let passedOnToNavigation: Set<String> = [
+        "webView:decidePolicyForNavigationResponse:decisionHandler:",
+        "webView:didStartProvisionalNavigation:",
+        "webView:didReceiveServerRedirectForProvisionalNavigation:",
+        "webView:didFailProvisionalNavigation:withError:",
+        "webView:didFinishNavigation:",
+        "webView:didFailNavigation:withError:",
+        "webView:didReceiveAuthenticationChallenge:completionHandler:",
+        "webView:authenticationChallenge:shouldAllowDeprecatedTLS:",
+        "webView:navigationAction:didBecomeDownload:",
+        "webView:navigationResponse:didBecomeDownload:",
+        "webView:shouldGoToBackForwardListItem:willUseInstantBack:completionHandler:",
+    ]
+
+    /// Whether these delegates have the optional method `selector`: one they only pass on when the
+    /// app's delegate has it; `nil` for any other (their own, which they have).
+    func hasMethod(_ selector: String) -> Bool? {
+        if Self.passedOnToUI.contains(selector) { return Self.responds(appUIDelegate, to: selector) }
+        if Self.passedOnToNavigation.contains(selector) { return Self.responds(appNavigationDelegate, to: selector) }
+        return nil
+    }
+
+    #if os(Linux)
+    /// On the shim, an app delegate that says which methods it has is asked; any other is taken to
+    /// have them all, and is asked at each call (`OptionalRequirement`).
+    private static func responds(_ delegate: (any NSObjectProtocol)?, to selector: String) -> Bool {
+        guard let delegate else { return false }
+        return (delegate as? any ShimSelectorResponder)?.responds(to: NSSelectorFromString(selector)) ?? true
+    }
+    #else
+    private static func responds(_ delegate: (any NSObjectProtocol)?, to selector: String) -> Bool {
+        delegate?.responds(to: NSSelectorFromString(selector)) ?? false
+    }
+
+    /// WebKit asks, on the main thread when these delegates are set, which optional methods they
+    /// have; the Objective-C runtime may ask on any thread, and is answered as for any object there.
+    override func responds(to aSelector: Selector!) -> Bool {
+        guard let aSelector, Thread.isMainThread, let has = MainActor.assumeIsolated({ hasMethod(NSStringFromSelector(aSelector)) }) else {
+            return super.responds(to: aSelector)
+        }
+        return has
+    }
+    #endif
+
+    // MARK: The host's document reports
+
     /// The host's isolated world reports a new main document.
     func userContentController(
         _ userContentController: WKUserContentController,
@@ -129,4 +199,12 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
         replyHandler(nil, nil)
     }
 }
+#if os(Linux)
+/// On the shim, which asks this object what `respondsToSelector:` would answer on a device.
+extension HostDelegates: ShimSelectorResponder {
+    func responds(to aSelector: Selector!) -> Bool {
+        hasMethod(NSStringFromSelector(aSelector)) ?? true
+    }
+}
+#endif
 #endif

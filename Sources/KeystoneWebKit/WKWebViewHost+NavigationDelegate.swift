@@ -97,17 +97,21 @@ extension HostDelegates {
         appNavigationDelegate?.webView?(webView, didFail: navigation, withError: error)
     }
 
-    /// An authentication challenge: the app's answer, or the system's default handling.
+    /// An authentication challenge: the app's answer, or WebKit's without one (the protection
+    /// space rejected, NavigationState.mm). WebKit asks only when the app's delegate has the
+    /// method (``hasMethod(_:)``).
     func webView(
         _ webView: WKWebView,
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @MainActor @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let forwarded: Void? = appNavigationDelegate?.webView?(webView, didReceive: challenge, completionHandler: completionHandler)
-        if forwarded == nil { completionHandler(.performDefaultHandling, nil) }
+        if forwarded == nil { completionHandler(.rejectProtectionSpace, nil) }
     }
 
-    /// A server with deprecated TLS: the app's decision, or refused.
+    /// A server with deprecated TLS: the app's decision. WebKit asks only when the app's delegate
+    /// has the method (without one, its website data store's setting decides); should the app's
+    /// delegate go in between, refused.
     func webView(
         _ webView: WKWebView,
         authenticationChallenge challenge: URLAuthenticationChallenge,
@@ -125,6 +129,14 @@ extension HostDelegates {
     @available(iOS 14.5, macOS 11.3, *)
     func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) {
         appNavigationDelegate?.webView?(webView, navigationResponse: navigationResponse, didBecome: download)
+    }
+
+    /// A back or forward navigation that may resume a suspended page: the app's decision, or
+    /// allowed. WebKit asks only when the app's delegate has the method.
+    @available(iOS 26.0, macOS 26.0, *)
+    func webView(_ webView: WKWebView, shouldGoTo backForwardListItem: WKBackForwardListItem, willUseInstantBack: Bool, completionHandler: @escaping (Bool) -> Void) {
+        let forwarded: Void? = appNavigationDelegate?.webView?(webView, shouldGoTo: backForwardListItem, willUseInstantBack: willUseInstantBack, completionHandler: completionHandler)
+        if forwarded == nil { completionHandler(true) }
     }
 
     /// The web content process ended: the app's delegate is told first, whichever web view it was;

@@ -111,13 +111,10 @@ extension HostDelegates {
     }
     #endif
 
-    // The open panel is answered on macOS only. On iOS and visionOS a UI delegate that has the
-    // method replaces WebKit's own file picker, and WebKit reads which methods a delegate has when
-    // it is set: were the host to have it, every file input of an app without its own would
-    // return no files (WKUIDelegate.h). There WebKit's picker stands, and an app's own
-    // `runOpenPanelWith` is not asked while a host is attached.
-    #if os(macOS) || os(Linux)
-    /// A file input: the app's open panel, or no files (WebKit's answer without one on macOS).
+    /// A file input: the app's open panel. WebKit asks only when the app's delegate has the method
+    /// (``HostDelegates/hasMethod(_:)``): without one it shows its own picker on iOS and visionOS,
+    /// and no panel (no files) on macOS.
+    @available(iOS 18.4, macOS 10.12, *)
     func webView(
         _ webView: WKWebView,
         runOpenPanelWith parameters: WKOpenPanelParameters,
@@ -127,6 +124,5 @@ extension HostDelegates {
         let forwarded: Void? = appUIDelegate?.webView?(webView, runOpenPanelWith: parameters, initiatedByFrame: frame, completionHandler: completionHandler)
         if forwarded == nil { completionHandler(nil) }
     }
-    #endif
 }
 #endif

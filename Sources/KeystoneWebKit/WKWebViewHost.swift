@@ -20,11 +20,12 @@ import WebKit
 ///
 /// The web view's `uiDelegate` and `navigationDelegate` become an object of the host's, which keeps
 /// the app's delegates: it passes every `WKNavigationDelegate` method, and `WKUIDelegate`'s
-/// new-window, close, `alert`, `confirm`, `prompt` and media-capture methods (and on iOS and
-/// visionOS the orientation-permission and Lockdown Mode ones, on macOS the open panel), to
-/// ``appUIDelegate`` and ``appNavigationDelegate`` when they implement them (asked at each call),
-/// and otherwise answers as WebKit does without a delegate. On iOS and visionOS the host leaves
-/// file inputs to WebKit's own picker: a delegate with the open-panel method replaces it there.
+/// new-window, close, `alert`, `confirm`, `prompt`, media-capture, open-panel (and on iOS and
+/// visionOS orientation-permission and Lockdown Mode) methods, to ``appUIDelegate`` and
+/// ``appNavigationDelegate``. WebKit reads which optional methods a delegate has: the host's
+/// delegates say they have a method they only pass on exactly when the app's delegate has it, so
+/// where the app's has not, WebKit's own behaviour stands as without Keystone (an iOS file
+/// input's picker, an authentication challenge's answer).
 /// `WKUIDelegate`'s context-menu and edit-menu methods are not passed on: answering them at all
 /// would replace WebKit's own menus for every app. A delegate the app sets on the web view later
 /// becomes the app's delegate. That object lives as long as the web view's content controller:

@@ -49,6 +49,9 @@ final class Checks {
     func run() async {
         await check("a host let go without detach() ends its page load, leaves no script, passes on no bridge prompt and keeps the app its delegates; a new host attaches", hostLetGo)
         await check("Lockdown Mode's message, orientation permission and the open panel reach the app's UI delegate", forwardsNewerMethods)
+        await check(
+            "the host's delegates have a method they only pass on exactly when the app's delegate has it: without one, WebKit's own behaviour stands",
+            passesOnOnlyWhatTheAppHas)
         await check("an app delegate method whose signature only nearly matches WebKit's is never called", nearMissNeverCalled)
         await check("a link WebKit cannot load is cancelled when the app does not decide, and a new window's navigation allowed, as WebKit does", navigationDefault)
         await check("a WVJB signal the app loads itself (no source frame) is cancelled, and nothing crashes", signalWithoutSourceFrame)
@@ -143,6 +146,43 @@ final class Checks {
         let panel: Void? = delegate.webView?(webView, runOpenPanelWith: WKOpenPanelParameters(), initiatedByFrame: Self.frame(webView)) { _ in }
         try expect(lockdown != nil && orientation != nil && panel != nil, "the host's delegate answers each (lockdown \(lockdown != nil), orientation \(orientation != nil), panel \(panel != nil))")
         try expect(ui.heard == ["lockdown", "orientation", "open panel"], "the app's delegate heard \(ui.heard)")
+    }
+
+    private func passesOnOnlyWhatTheAppHas() async throws {
+        let openPanel = "webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:"
+        let alert = "webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:"
+        let prompt = "webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:"
+        let challenge = "webView:didReceiveAuthenticationChallenge:completionHandler:"
+        let deprecatedTLS = "webView:authenticationChallenge:shouldAllowDeprecatedTLS:"
+        let navigationAction = "webView:decidePolicyForNavigationAction:decisionHandler:"
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let appUI = RespondingUIDelegate(has: [openPanel])
+        let appNavigation = RespondingNavigationDelegate(has: [])
+        webView.uiDelegate = appUI
+        webView.navigationDelegate = appNavigation
+        let host = try WKWebViewHost(webView: webView, hub: Keystone())
+        defer { host.detach() }
+        func has(_ selector: String, _ delegate: AnyObject?) -> Bool? {
+            (delegate as? any ShimSelectorResponder)?.responds(to: NSSelectorFromString(selector))
+        }
+        let ui = webView.uiDelegate
+        let navigation = webView.navigationDelegate
+        try expect(has(openPanel, ui) == true && has(alert, ui) == false, "open panel \(String(describing: has(openPanel, ui))), alert \(String(describing: has(alert, ui)))")
+        try expect(has(prompt, ui) == true, "the prompt is the host's own")
+        try expect(
+            has(challenge, navigation) == false && has(deprecatedTLS, navigation) == false && has(navigationAction, navigation) == true,
+            "authentication \(String(describing: has(challenge, navigation))), deprecated TLS \(String(describing: has(deprecatedTLS, navigation))), navigation actions \(String(describing: has(navigationAction, navigation)))"
+        )
+        // An alert no delegate has: WebKit's own answer (it returns at once), the app never asked.
+        let app = RespondingUIDelegate(has: [alert])
+        host.appUIDelegate = app
+        try expect(has(alert, webView.uiDelegate) == true && has(openPanel, webView.uiDelegate) == false, "after a new app delegate: the host's delegates follow it")
+        let alerted = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            webView.uiDelegate?.webView?(webView, runJavaScriptAlertPanelWithMessage: "hello", initiatedByFrame: Self.frame(webView)) { done.resume(returning: true) }
+                ?? done.resume(returning: false)
+        }
+        try expect(alerted && app.alerts == ["hello"], "the app's alert: \(app.alerts)")
+        withExtendedLifetime((appUI, appNavigation)) {}
     }
 
     private func nearMissNeverCalled() async throws {
@@ -336,6 +376,37 @@ final class RecordingUIDelegate: NSObject, WKUIDelegate {
         heard.append("open panel")
         completionHandler(nil)
     }
+}
+
+/// An app's UI delegate that says which optional methods it has, as the Objective-C runtime answers
+/// `respondsToSelector:` for any object on a device.
+@MainActor
+final class RespondingUIDelegate: NSObject, WKUIDelegate, ShimSelectorResponder {
+    let methods: Set<String>
+    var alerts: [String] = []
+
+    init(has methods: Set<String>) {
+        self.methods = methods
+    }
+
+    func responds(to aSelector: Selector!) -> Bool { methods.contains(NSStringFromSelector(aSelector)) }
+
+    func webView(_ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void) {
+        alerts.append(message)
+        completionHandler()
+    }
+}
+
+/// An app's navigation delegate that says which optional methods it has.
+@MainActor
+final class RespondingNavigationDelegate: NSObject, WKNavigationDelegate, ShimSelectorResponder {
+    let methods: Set<String>
+
+    init(has methods: Set<String>) {
+        self.methods = methods
+    }
+
+    func responds(to aSelector: Selector!) -> Bool { methods.contains(NSStringFromSelector(aSelector)) }
 }
 
 /// An app's navigation delegate with no methods of its own.

@@ -13,7 +13,8 @@ as the shim's own ("Not SDK API" in its documentation), and for each recorded on
 - it is `@MainActor` exactly when the header's declaration (or its type) is WK_SWIFT_UI_ACTOR, and
   each completion block is `@MainActor` exactly when the header's block is;
 - a property's optionality is the header's nullability (`?` nullable, `!` null_unspecified);
-- no comment of the shim states an availability (`ios(…)`, `macos(…)`): the table holds them.
+- no comment of the shim states an availability (`ios(…)`, `macos(…)`): the table holds them;
+- the selectors the Apple host lists as the delegate methods it passes on are the table's.
 
 `sdk.py table SYMBOL…` prints the rows of the symbols named, for a reader.
 """
@@ -338,6 +339,18 @@ def check():
             comment = line.split('//', 1)[1] if '//' in line else ''
             if re.search(r'\b(ios|macos|visionos)\(\d|\b(iOS|macOS|visionOS) \d', comment):
                 problems.append('Tests/WebKitShim/Shim/%s:%d: a comment states an availability: sdk.tsv holds them' % (name, number))
+    # The host's lists of the delegate methods it passes on name selectors of the table.
+    host_delegates = os.path.join(HERE, '..', '..', '..', 'Sources', 'KeystoneWebKit', 'HostDelegates.swift')
+    text = open(host_delegates).read()
+    for name, protocol in (('passedOnToUI', 'WKUIDelegate.'), ('passedOnToNavigation', 'WKNavigationDelegate.')):
+        listed = re.search(r'static let %s: Set<String> = \[(.*?)\]' % name, text, re.S)
+        if not listed:
+            problems.append('HostDelegates.swift: no %s list' % name)
+            continue
+        known = {row['selector'] for rows in table.values() for row in rows if row['symbol'].startswith(protocol)}
+        for selector in re.findall(r'"([^"]+)"', listed.group(1)):
+            if selector not in known:
+                problems.append('HostDelegates.swift: %s names %s, which is no %s method in sdk.tsv' % (name, selector, protocol.rstrip('.')))
     for problem in problems:
         print('sdk.py: ' + problem, file=sys.stderr)
     recorded = sum(1 for decl in declarations if not decl.own and decl.symbol in table)

@@ -22,6 +22,9 @@ import FoundationNetworking
 @available(iOS 18.4, macOS 10.12, *)
 @MainActor open class WKOpenPanelParameters: NSObject {}
 
+/// WKBackForwardListItem.h: `@interface WKBackForwardListItem : NSObject`, made by WebKit only.
+open class WKBackForwardListItem: NSObject {}
+
 /// WKWebpagePreferences.h: `WK_SWIFT_UI_ACTOR @interface WKWebpagePreferences : NSObject`.
 @MainActor open class WKWebpagePreferences: NSObject {}
 
@@ -221,24 +224,30 @@ extension WKUIDelegate {
         _ webView: WKWebView, createWebViewWith configuration: WKWebViewConfiguration, for navigationAction: WKNavigationAction, windowFeatures: WKWindowFeatures
     ) -> WKWebView? {
         var result: WKWebView? = nil
-        _ = OptionalRequirement.implemented { result = delegate.webView(webView, createWebViewWith: configuration, for: navigationAction, windowFeatures: windowFeatures) }
+        _ = OptionalRequirement.implemented("webView:createWebViewWithConfiguration:forNavigationAction:windowFeatures:", by: delegate) {
+            result = delegate.webView(webView, createWebViewWith: configuration, for: navigationAction, windowFeatures: windowFeatures)
+        }
         return result
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, runJavaScriptAlertPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable () -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, runJavaScriptAlertPanelWithMessage: message, initiatedByFrame: frame, completionHandler: completionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:", by: delegate) {
+            delegate.webView(webView, runJavaScriptAlertPanelWithMessage: message, initiatedByFrame: frame, completionHandler: completionHandler)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, runJavaScriptConfirmPanelWithMessage message: String, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable (Bool) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, runJavaScriptConfirmPanelWithMessage: message, initiatedByFrame: frame, completionHandler: completionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:", by: delegate) {
+            delegate.webView(webView, runJavaScriptConfirmPanelWithMessage: message, initiatedByFrame: frame, completionHandler: completionHandler)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, runJavaScriptTextInputPanelWithPrompt prompt: String, defaultText: String?, initiatedByFrame frame: WKFrameInfo,
         completionHandler: @escaping @MainActor @Sendable (String?) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented {
+        OptionalRequirement.implemented("webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:", by: delegate) {
             delegate.webView(webView, runJavaScriptTextInputPanelWithPrompt: prompt, defaultText: defaultText, initiatedByFrame: frame, completionHandler: completionHandler)
         } ? () : nil
     }
@@ -247,28 +256,36 @@ extension WKUIDelegate {
         _ webView: WKWebView, requestMediaCapturePermissionFor origin: WKSecurityOrigin, initiatedByFrame frame: WKFrameInfo, type: WKMediaCaptureType,
         decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, requestMediaCapturePermissionFor: origin, initiatedByFrame: frame, type: type, decisionHandler: decisionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:requestMediaCapturePermissionForOrigin:initiatedByFrame:type:decisionHandler:", by: delegate) {
+            delegate.webView(webView, requestMediaCapturePermissionFor: origin, initiatedByFrame: frame, type: type, decisionHandler: decisionHandler)
+        } ? () : nil
     }
     @available(iOS 15.0, *) @available(macOS, unavailable)
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, requestDeviceOrientationAndMotionPermissionFor origin: WKSecurityOrigin, initiatedByFrame frame: WKFrameInfo,
         decisionHandler: @escaping @MainActor @Sendable (WKPermissionDecision) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, requestDeviceOrientationAndMotionPermissionFor: origin, initiatedByFrame: frame, decisionHandler: decisionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:requestDeviceOrientationAndMotionPermissionForOrigin:initiatedByFrame:decisionHandler:", by: delegate) {
+            delegate.webView(webView, requestDeviceOrientationAndMotionPermissionFor: origin, initiatedByFrame: frame, decisionHandler: decisionHandler)
+        } ? () : nil
     }
     #if os(iOS) || os(visionOS) || os(Linux)
     @available(iOS 16.0, *)
     @discardableResult public func callAsFunction(_ webView: WKWebView, showLockdownModeFirstUseMessage message: String, completionHandler: @escaping @MainActor @Sendable (WKDialogResult) -> Void)
         -> Void?
     {
-        OptionalRequirement.implemented { delegate.webView(webView, showLockdownModeFirstUseMessage: message, completionHandler: completionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:showLockdownModeFirstUseMessage:completionHandler:", by: delegate) {
+            delegate.webView(webView, showLockdownModeFirstUseMessage: message, completionHandler: completionHandler)
+        } ? () : nil
     }
     #endif
     @available(iOS 18.4, macOS 10.12, *)
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, runOpenPanelWith parameters: WKOpenPanelParameters, initiatedByFrame frame: WKFrameInfo, completionHandler: @escaping @MainActor @Sendable ([URL]?) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, runOpenPanelWith: parameters, initiatedByFrame: frame, completionHandler: completionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:", by: delegate) {
+            delegate.webView(webView, runOpenPanelWith: parameters, initiatedByFrame: frame, completionHandler: completionHandler)
+        } ? () : nil
     }
 }
 
@@ -277,7 +294,7 @@ extension WKUIDelegate {
     public var webView: WKUIDelegateOptionalMethods? { WKUIDelegateOptionalMethods(delegate: self) }
     /// Not SDK API: the delegate's optional `webViewDidClose(_:)`, as `delegate.webViewDidClose?(…)` reaches it:
     /// the call is `nil` when the delegate has no such method.
-    public var webViewDidClose: (@MainActor (WKWebView) -> Void?)? { { webView in OptionalRequirement.implemented { self.webViewDidClose(webView) } ? () : nil } }
+    public var webViewDidClose: (@MainActor (WKWebView) -> Void?)? { { webView in OptionalRequirement.implemented("webViewDidClose:", by: self) { self.webViewDidClose(webView) } ? () : nil } }
 }
 
 // MARK: WKNavigationDelegate.h: `WK_SWIFT_UI_ACTOR @protocol WKNavigationDelegate <NSObject>`, every
@@ -317,6 +334,9 @@ extension WKUIDelegate {
     /// `- (void)webView:(WKWebView *)webView navigationResponse:(WKNavigationResponse *)navigationResponse didBecomeDownload:(WKDownload *)download;`
     @available(iOS 14.5, macOS 11.3, *)
     func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload)
+    /// `- (void)webView:(WKWebView *)webView shouldGoToBackForwardListItem:(WKBackForwardListItem *)backForwardListItem willUseInstantBack:(BOOL)willUseInstantBack completionHandler:(void (^)(BOOL shouldGoToItem))completionHandler;`
+    @available(iOS 26.0, macOS 26.0, *)
+    func webView(_ webView: WKWebView, shouldGoTo backForwardListItem: WKBackForwardListItem, willUseInstantBack: Bool, completionHandler: @escaping (Bool) -> Void)
 }
 
 /// Every requirement is `@optional` in the header: a default that marks itself called stands for
@@ -371,6 +391,10 @@ extension WKNavigationDelegate {
     public func webView(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) {
         OptionalRequirement.unimplemented()
     }
+    @available(iOS 26.0, macOS 26.0, *)
+    public func webView(_ webView: WKWebView, shouldGoTo backForwardListItem: WKBackForwardListItem, willUseInstantBack: Bool, completionHandler: @escaping (Bool) -> Void) {
+        OptionalRequirement.unimplemented()
+    }
 }
 
 /// Not SDK API: WKNavigationDelegate's optional `webView(…)` methods as `delegate.webView?(…)`
@@ -380,54 +404,76 @@ extension WKNavigationDelegate {
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction, decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, decidePolicyFor: navigationAction, decisionHandler: decisionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:decidePolicyForNavigationAction:decisionHandler:", by: delegate) {
+            delegate.webView(webView, decidePolicyFor: navigationAction, decisionHandler: decisionHandler)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction, preferences: WKWebpagePreferences,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, decidePolicyFor: navigationAction, preferences: preferences, decisionHandler: decisionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:decidePolicyForNavigationAction:preferences:decisionHandler:", by: delegate) {
+            delegate.webView(webView, decidePolicyFor: navigationAction, preferences: preferences, decisionHandler: decisionHandler)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, decidePolicyFor navigationResponse: WKNavigationResponse, decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, decidePolicyFor: navigationResponse, decisionHandler: decisionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:decidePolicyForNavigationResponse:decisionHandler:", by: delegate) {
+            delegate.webView(webView, decidePolicyFor: navigationResponse, decisionHandler: decisionHandler)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didStartProvisionalNavigation: navigation) } ? () : nil
+        OptionalRequirement.implemented("webView:didStartProvisionalNavigation:", by: delegate) { delegate.webView(webView, didStartProvisionalNavigation: navigation) } ? () : nil
     }
     @discardableResult public func callAsFunction(_ webView: WKWebView, didReceiveServerRedirectForProvisionalNavigation navigation: WKNavigation!) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didReceiveServerRedirectForProvisionalNavigation: navigation) } ? () : nil
+        OptionalRequirement.implemented("webView:didReceiveServerRedirectForProvisionalNavigation:", by: delegate) {
+            delegate.webView(webView, didReceiveServerRedirectForProvisionalNavigation: navigation)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didFailProvisionalNavigation: navigation, withError: error) } ? () : nil
+        OptionalRequirement.implemented("webView:didFailProvisionalNavigation:withError:", by: delegate) { delegate.webView(webView, didFailProvisionalNavigation: navigation, withError: error) }
+            ? () : nil
     }
     @discardableResult public func callAsFunction(_ webView: WKWebView, didCommit navigation: WKNavigation!) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didCommit: navigation) } ? () : nil
+        OptionalRequirement.implemented("webView:didCommitNavigation:", by: delegate) { delegate.webView(webView, didCommit: navigation) } ? () : nil
     }
     @discardableResult public func callAsFunction(_ webView: WKWebView, didFinish navigation: WKNavigation!) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didFinish: navigation) } ? () : nil
+        OptionalRequirement.implemented("webView:didFinishNavigation:", by: delegate) { delegate.webView(webView, didFinish: navigation) } ? () : nil
     }
     @discardableResult public func callAsFunction(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didFail: navigation, withError: error) } ? () : nil
+        OptionalRequirement.implemented("webView:didFailNavigation:withError:", by: delegate) { delegate.webView(webView, didFail: navigation, withError: error) } ? () : nil
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping @MainActor @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, didReceive: challenge, completionHandler: completionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:didReceiveAuthenticationChallenge:completionHandler:", by: delegate) {
+            delegate.webView(webView, didReceive: challenge, completionHandler: completionHandler)
+        } ? () : nil
     }
     @discardableResult public func callAsFunction(
         _ webView: WKWebView, authenticationChallenge challenge: URLAuthenticationChallenge, shouldAllowDeprecatedTLS decisionHandler: @escaping @MainActor @Sendable (Bool) -> Void
     ) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, authenticationChallenge: challenge, shouldAllowDeprecatedTLS: decisionHandler) } ? () : nil
+        OptionalRequirement.implemented("webView:authenticationChallenge:shouldAllowDeprecatedTLS:", by: delegate) {
+            delegate.webView(webView, authenticationChallenge: challenge, shouldAllowDeprecatedTLS: decisionHandler)
+        } ? () : nil
     }
     @available(iOS 14.5, macOS 11.3, *)
     @discardableResult public func callAsFunction(_ webView: WKWebView, navigationAction: WKNavigationAction, didBecome download: WKDownload) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, navigationAction: navigationAction, didBecome: download) } ? () : nil
+        OptionalRequirement.implemented("webView:navigationAction:didBecomeDownload:", by: delegate) { delegate.webView(webView, navigationAction: navigationAction, didBecome: download) } ? () : nil
     }
     @available(iOS 14.5, macOS 11.3, *)
     @discardableResult public func callAsFunction(_ webView: WKWebView, navigationResponse: WKNavigationResponse, didBecome download: WKDownload) -> Void? {
-        OptionalRequirement.implemented { delegate.webView(webView, navigationResponse: navigationResponse, didBecome: download) } ? () : nil
+        OptionalRequirement.implemented("webView:navigationResponse:didBecomeDownload:", by: delegate) { delegate.webView(webView, navigationResponse: navigationResponse, didBecome: download) }
+            ? () : nil
+    }
+    @available(iOS 26.0, macOS 26.0, *)
+    @discardableResult public func callAsFunction(
+        _ webView: WKWebView, shouldGoTo backForwardListItem: WKBackForwardListItem, willUseInstantBack: Bool, completionHandler: @escaping (Bool) -> Void
+    ) -> Void? {
+        OptionalRequirement.implemented("webView:shouldGoToBackForwardListItem:willUseInstantBack:completionHandler:", by: delegate) {
+            delegate.webView(webView, shouldGoTo: backForwardListItem, willUseInstantBack: willUseInstantBack, completionHandler: completionHandler)
+        } ? () : nil
     }
 }
 
@@ -437,7 +483,7 @@ extension WKNavigationDelegate {
     /// Not SDK API: the delegate's optional `webViewWebContentProcessDidTerminate(_:)`: the call is `nil` when
     /// the delegate has no such method.
     public var webViewWebContentProcessDidTerminate: (@MainActor (WKWebView) -> Void?)? {
-        { webView in OptionalRequirement.implemented { self.webViewWebContentProcessDidTerminate(webView) } ? () : nil }
+        { webView in OptionalRequirement.implemented("webViewWebContentProcessDidTerminate:", by: self) { self.webViewWebContentProcessDidTerminate(webView) } ? () : nil }
     }
 }
 #endif

@@ -25,8 +25,11 @@ public enum ShimFaults {
 /// Not SDK API: optional requirements of WebKit's delegate protocols. Objective-C asks a delegate whether it
 /// `respondsToSelector:`; Swift on Linux has no such question, so each optional requirement has a
 /// default implementation that marks itself called, and the shim calls a requirement through
-/// ``implemented(_:)``. A delegate's method whose signature only nearly matches the requirement
-/// witnesses nothing: the default runs, and the method is never called, as on a device.
+/// ``implemented(_:by:_:)``. A delegate's method whose signature only nearly matches the
+/// requirement witnesses nothing: the default runs, and the method is never called, as on a
+/// device. A delegate that answers `responds(to:)` itself (``ShimSelectorResponder``, what an
+/// `NSObject` overriding `respondsToSelector:` is on a device) is not called for a selector it
+/// says it does not respond to.
 @MainActor
 public enum OptionalRequirement {
     private static var missed = false
@@ -36,8 +39,11 @@ public enum OptionalRequirement {
         missed = true
     }
 
-    /// Runs `call` (one call of one requirement) and returns whether the delegate implements it.
-    public static func implemented(_ call: () -> Void) -> Bool {
+    /// Runs `call` (one call of the requirement whose Objective-C selector is `selector`, on
+    /// `delegate`) unless the delegate says it does not respond to it, and returns whether the
+    /// delegate implements it.
+    public static func implemented(_ selector: String, by delegate: AnyObject, _ call: () -> Void) -> Bool {
+        if let responder = delegate as? any ShimSelectorResponder, !responder.responds(to: Selector(name: selector)) { return false }
         let outer = missed
         missed = false
         call()
@@ -47,23 +53,34 @@ public enum OptionalRequirement {
     }
 }
 
+/// Not SDK API: a delegate that answers whether it responds to a selector, as an `NSObject` that
+/// overrides `respondsToSelector:` does on a device (`NSObjectProtocol`'s `responds(to:)`, which
+/// swift-corelibs-foundation's `NSObject` does not have). WebKit asks a delegate's
+/// `respondsToSelector:` for each optional method when the delegate is set; the shim asks at each
+/// call.
+@MainActor
+public protocol ShimSelectorResponder: AnyObject {
+    func responds(to aSelector: Selector!) -> Bool
+}
+
 /// A completion handler WebKit hands a delegate: WebKit raises when one is called twice, and when
 /// one is released without being called (`CompletionHandlerCallChecker`, in
 /// Source/WebKit/UIProcess/Cocoa/CompletionHandlerCallChecker.mm).
 @MainActor
 final class CheckedCompletion {
-    private let what: String
+    /// The selector of the delegate method the handler is handed to.
+    let selector: String
     private var called = false
     private var armed = true
 
-    init(_ what: String) {
-        self.what = what
+    init(_ selector: String) {
+        self.selector = selector
     }
 
     /// Marks the handler called; a second call is a fault.
     func call() -> Bool {
         guard !called else {
-            ShimFaults.raise("completion handler passed to \(what) was called more than once")
+            ShimFaults.raise("completion handler passed to \(selector) was called more than once")
             return false
         }
         called = true
@@ -78,7 +95,7 @@ final class CheckedCompletion {
     // Released on the main thread, where WebKit and every object here live.
     deinit {
         MainActor.assumeIsolated {
-            if armed, !called { ShimFaults.raise("completion handler passed to \(what) was not called") }
+            if armed, !called { ShimFaults.raise("completion handler passed to \(selector) was not called") }
         }
     }
 }

@@ -70,23 +70,31 @@ public typealias ShimPlatformWindow = UIWindow
 #endif
 #endif
 
-// MARK: The Objective-C runtime's selectors (objc/runtime.h, Foundation's NSObjCRuntime.h)
+// MARK: The Objective-C runtime's selectors, which swift-corelibs-foundation does not have
 
-#if !canImport(WebKit)
-/// objc.h: `typedef struct objc_selector *SEL;`, imported as `Selector`.
-public struct Selector: Sendable, Equatable {
+#if !canImport(WebKit) && os(Linux)
+/// Not SDK API: on Linux, the Objective-C runtime's `SEL` (objc.h), which Apple systems import as
+/// `Selector`.
+public struct Selector: Sendable, Hashable {
     let name: String
 }
 
-/// NSObjCRuntime.h: `FOUNDATION_EXPORT SEL NSSelectorFromString(NSString *aSelectorName);`
+/// Not SDK API: on Linux, Foundation's `NSSelectorFromString` (NSObjCRuntime.h).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func NSSelectorFromString(_ aSelectorName: String) -> Selector {
     Selector(name: aSelectorName)
 }
 
+/// Not SDK API: on Linux, Foundation's `NSStringFromSelector` (NSObjCRuntime.h).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func NSStringFromSelector(_ aSelector: Selector) -> String {
+    aSelector.name
+}
+
 extension WKWebView {
-    /// NSObject.h: `- (id)performSelector:(SEL)aSelector;`. The shim answers WebKit's private
-    /// `_killWebContentProcess`, which ends the web content process as a crash would.
+    /// Not SDK API: on Linux, `NSObject`'s `performSelector:` (NSObject.h). The shim answers
+    /// WebKit's private `_killWebContentProcess`, which ends the web content process as a crash
+    /// would.
     @discardableResult public func perform(_ aSelector: Selector!) -> Unmanaged<AnyObject>! {
         if aSelector.name == "_killWebContentProcess" { killWebContentProcess() }
         return nil

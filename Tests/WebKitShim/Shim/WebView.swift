@@ -270,7 +270,7 @@ import FoundationNetworking
                 guard let data else { return }
                 MainActor.assumeIsolated {
                     let webView = Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue()
-                    _ = webView.uiDelegate.map { delegate in OptionalRequirement.implemented { delegate.webViewDidClose(webView) } }
+                    _ = webView.uiDelegate.map { delegate in OptionalRequirement.implemented("webViewDidClose:", by: delegate) { delegate.webViewDidClose(webView) } }
                 }
             }, me)
         _ = ks_on_create(
@@ -298,7 +298,7 @@ import FoundationNetworking
         case KS_WEBKIT_SCRIPT_DIALOG_ALERT:
             let checker = CheckedCompletion("webView:runJavaScriptAlertPanelWithMessage:initiatedByFrame:completionHandler:")
             let implemented = uiDelegate.map { delegate in
-                OptionalRequirement.implemented {
+                OptionalRequirement.implemented(checker.selector, by: delegate) {
                     delegate.webView(self, runJavaScriptAlertPanelWithMessage: message, initiatedByFrame: frame) { if checker.call() { pending.close() } }
                 }
             }
@@ -306,7 +306,7 @@ import FoundationNetworking
         case KS_WEBKIT_SCRIPT_DIALOG_CONFIRM:
             let checker = CheckedCompletion("webView:runJavaScriptConfirmPanelWithMessage:initiatedByFrame:completionHandler:")
             let implemented = uiDelegate.map { delegate in
-                OptionalRequirement.implemented {
+                OptionalRequirement.implemented(checker.selector, by: delegate) {
                     delegate.webView(self, runJavaScriptConfirmPanelWithMessage: message, initiatedByFrame: frame) { confirmed in
                         if checker.call() { pending.confirm(confirmed) }
                     }
@@ -318,7 +318,7 @@ import FoundationNetworking
             let defaultText = tagged == nil ? rawDefault : rawDefault.flatMap(FrameScript.decoded)
             let checker = CheckedCompletion("webView:runJavaScriptTextInputPanelWithPrompt:defaultText:initiatedByFrame:completionHandler:")
             let implemented = uiDelegate.map { delegate in
-                OptionalRequirement.implemented {
+                OptionalRequirement.implemented(checker.selector, by: delegate) {
                     delegate.webView(self, runJavaScriptTextInputPanelWithPrompt: message, defaultText: defaultText, initiatedByFrame: frame) { answer in
                         if checker.call() { pending.answer(answer) }
                     }
@@ -369,14 +369,17 @@ import FoundationNetworking
         }
         let preferences = WKWebpagePreferences()
         let withPreferences = CheckedCompletion("webView:decidePolicyForNavigationAction:preferences:decisionHandler:")
-        if OptionalRequirement.implemented({
-            delegate.webView(self, decidePolicyFor: action, preferences: preferences) { policy, _ in if withPreferences.call() { apply(policy) } }
-        }) {
+        if OptionalRequirement.implemented(
+            withPreferences.selector, by: delegate,
+            {
+                delegate.webView(self, decidePolicyFor: action, preferences: preferences) { policy, _ in if withPreferences.call() { apply(policy) } }
+            })
+        {
             return true
         }
         withPreferences.disarm()
         let plain = CheckedCompletion("webView:decidePolicyForNavigationAction:decisionHandler:")
-        if OptionalRequirement.implemented({ delegate.webView(self, decidePolicyFor: action) { policy in if plain.call() { apply(policy) } } }) {
+        if OptionalRequirement.implemented(plain.selector, by: delegate, { delegate.webView(self, decidePolicyFor: action) { policy in if plain.call() { apply(policy) } } }) {
             return true
         }
         plain.disarm()
@@ -414,7 +417,7 @@ import FoundationNetworking
         }
         let checker = CheckedCompletion("webView:decidePolicyForNavigationResponse:decisionHandler:")
         if let delegate = navigationDelegate,
-            OptionalRequirement.implemented({ delegate.webView(self, decidePolicyFor: navigationResponse) { policy in if checker.call() { apply(policy) } } })
+            OptionalRequirement.implemented(checker.selector, by: delegate, { delegate.webView(self, decidePolicyFor: navigationResponse) { policy in if checker.call() { apply(policy) } } })
         {
             return
         }
@@ -428,16 +431,16 @@ import FoundationNetworking
             navigation = appNavigation?.navigation ?? WKNavigation()
             appNavigation = nil
             navigationFailed = false
-            callNavigationDelegate { $0.webView(self, didStartProvisionalNavigation: self.navigation) }
+            callNavigationDelegate("webView:didStartProvisionalNavigation:") { $0.webView(self, didStartProvisionalNavigation: self.navigation) }
         case KS_WEBKIT_LOAD_REDIRECTED:
-            callNavigationDelegate { $0.webView(self, didReceiveServerRedirectForProvisionalNavigation: self.navigation) }
+            callNavigationDelegate("webView:didReceiveServerRedirectForProvisionalNavigation:") { $0.webView(self, didReceiveServerRedirectForProvisionalNavigation: self.navigation) }
         case KS_WEBKIT_LOAD_COMMITTED:
             // The old document's loads end with it: WebKit stops its scheme tasks.
             for task in runningTasks { task.stop() }
             mainOrigin = Self.origin(of: url)
-            callNavigationDelegate { $0.webView(self, didCommit: self.navigation) }
+            callNavigationDelegate("webView:didCommitNavigation:") { $0.webView(self, didCommit: self.navigation) }
         case KS_WEBKIT_LOAD_FINISHED:
-            if !navigationFailed { callNavigationDelegate { $0.webView(self, didFinish: self.navigation) } }
+            if !navigationFailed { callNavigationDelegate("webView:didFinishNavigation:") { $0.webView(self, didFinish: self.navigation) } }
             navigation = nil
         default:
             break
@@ -449,9 +452,9 @@ import FoundationNetworking
         let failure = NSError(
             domain: "WebKitErrorDomain", code: 0, userInfo: [NSLocalizedDescriptionKey: error.map { String(cString: ks_error_message($0)) } ?? "the load failed"])
         if event == KS_WEBKIT_LOAD_STARTED || event == KS_WEBKIT_LOAD_REDIRECTED {
-            callNavigationDelegate { $0.webView(self, didFailProvisionalNavigation: self.navigation, withError: failure) }
+            callNavigationDelegate("webView:didFailProvisionalNavigation:withError:") { $0.webView(self, didFailProvisionalNavigation: self.navigation, withError: failure) }
         } else {
-            callNavigationDelegate { $0.webView(self, didFail: self.navigation, withError: failure) }
+            callNavigationDelegate("webView:didFailNavigation:withError:") { $0.webView(self, didFail: self.navigation, withError: failure) }
         }
     }
 
@@ -459,13 +462,15 @@ import FoundationNetworking
     /// and WebKit does nothing more; without one WebKit reloads the page, once it is visible.
     private func processTerminated() {
         for task in runningTasks { task.stop() }
-        if let delegate = navigationDelegate, OptionalRequirement.implemented({ delegate.webViewWebContentProcessDidTerminate(self) }) { return }
+        if let delegate = navigationDelegate, OptionalRequirement.implemented("webViewWebContentProcessDidTerminate:", by: delegate, { delegate.webViewWebContentProcessDidTerminate(self) }) {
+            return
+        }
         if isShown { reload() } else { reloadsWhenShown = true }
     }
 
-    private func callNavigationDelegate(_ call: (any WKNavigationDelegate) -> Void) {
+    private func callNavigationDelegate(_ selector: String, _ call: (any WKNavigationDelegate) -> Void) {
         guard let delegate = navigationDelegate else { return }
-        _ = OptionalRequirement.implemented { call(delegate) }
+        _ = OptionalRequirement.implemented(selector, by: delegate) { call(delegate) }
     }
 
     /// WKUIDelegate's `createWebViewWithConfiguration:…`: the shim makes no related web views.
@@ -473,7 +478,7 @@ import FoundationNetworking
         guard let delegate = uiDelegate else { return }
         let action = WKNavigationAction(request: URLRequest(url: URL(string: "about:blank")!), sourceFrame: mainFrame, targetFrame: nil, navigationType: .other)
         var created: WKWebView?
-        _ = OptionalRequirement.implemented {
+        _ = OptionalRequirement.implemented("webView:createWebViewWithConfiguration:forNavigationAction:windowFeatures:", by: delegate) {
             created = delegate.webView(self, createWebViewWith: configuration, for: action, windowFeatures: WKWindowFeatures())
         }
         if created != nil { ShimFaults.raise("the shim cannot show a web view made for window.open") }

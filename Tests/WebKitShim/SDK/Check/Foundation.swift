@@ -9,9 +9,23 @@ open class NSObject: NSObjectProtocol, Hashable {
     public init() {}
     public static func == (lhs: NSObject, rhs: NSObject) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    open func responds(to aSelector: Selector!) -> Bool { false }
 }
 
-public protocol NSObjectProtocol: AnyObject {}
+public protocol NSObjectProtocol: AnyObject {
+    func responds(to aSelector: Selector!) -> Bool
+}
+
+/// The Objective-C runtime's `SEL`, which Foundation re-exports.
+public struct Selector: Hashable, Sendable {
+    public init(_ name: String) {}
+}
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func NSSelectorFromString(_ aSelectorName: String) -> Selector { Selector(aSelectorName) }
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func NSStringFromSelector(_ aSelector: Selector) -> String { "" }
 
 public struct Data: Hashable, Sendable, RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
     public init() {}
