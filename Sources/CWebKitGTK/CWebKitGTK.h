@@ -60,6 +60,8 @@ struct ks_error_fields {
 
 /// The message of `error`.
 static inline const char *ks_error_message(GError *error) { return ((struct ks_error_fields *)(void *)error)->message; }
+/// The code of `error`.
+static inline gint ks_error_code(GError *error) { return ((struct ks_error_fields *)(void *)error)->code; }
 
 // MARK: GLib file descriptor sources (glib/gmain.h, glib-unix.h)
 
@@ -398,6 +400,8 @@ extern gboolean jsc_value_is_function(JSCValue *value);
 extern double jsc_value_to_double(JSCValue *value);
 extern gboolean jsc_value_to_boolean(JSCValue *value);
 extern JSCValue *jsc_value_object_get_property_at_index(JSCValue *value, guint index);
+extern void jsc_context_set_value(JSCContext *context, const char *name, JSCValue *value);
+extern JSCValue *jsc_context_evaluate(JSCContext *context, const char *code, gssize length);
 extern void soup_message_headers_foreach(SoupMessageHeaders *hdrs, SoupMessageHeadersForeachFunc func, gpointer user_data);
 
 typedef gboolean (*KSLoadFailedHandler)(WebKitWebView *view, unsigned int event, const gchar *uri, GError *error, gpointer data);

@@ -60,10 +60,11 @@ final class Checks {
         await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
         await check("the byte channel reads a request's body off the main thread, and the call it carries is answered", bodyReadOffMain)
         await check("the end of the web content process: the app's delegate that handles it reloads, not the host; an unseen view is not reloaded", terminationReload)
+        await WebKitExpectations(check: check).run()
         say("e2e: \(passed) passed, \(failed) failed")
     }
 
-    private func check(_ name: String, _ body: () async throws -> Void) async {
+    func check(_ name: String, _ body: () async throws -> Void) async {
         do {
             try await body()
             passed += 1

@@ -348,19 +348,23 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         let frame = WKFrameInfo(isMainFrame: tagged.isMainFrame, origin: tagged.origin, webView: webView)
         let message = WKScriptMessage(body: tagged.body, webView: webView, frameInfo: frame, name: registration.name, world: registration.world)
         let pending = PendingReply(reply: reply, context: context)
-        let checker = CheckedCompletion("-[\(type(of: registration.handler)) userContentController:didReceiveScriptMessage:replyHandler:]")
+        let selector = "-[\(type(of: registration.handler)) userContentController:didReceiveScriptMessage:replyHandler:]"
         registration.handler.userContentController(self, didReceive: message) { result, error in
-            guard checker.call() else { return }
+            guard pending.isOpen else { return ShimFaults.raise("replyHandler passed to \(selector) should not be called twice") }
             pending.answer(result, error: error)
         }
     }
 }
 
-/// A script message's reply, kept until the handler answers it.
+/// A script message's reply, kept until the handler answers it. A reply handler released without
+/// being called raises nothing: WebKit rejects the page's promise (WKScriptMessageHandlerWithReply.h;
+/// `WKUserContentController.AsyncScriptMessageHandlerBasicPost` in WebKit's API tests).
 @MainActor
 final class PendingReply {
     private let reply: OpaquePointer
     private let context: OpaquePointer
+    /// Whether the page's promise is still unsettled.
+    private(set) var isOpen = true
 
     init(reply: OpaquePointer, context: OpaquePointer) {
         self.reply = reply
@@ -372,16 +376,20 @@ final class PendingReply {
     // Released on the main thread, where WebKit and every object here live.
     deinit {
         MainActor.assumeIsolated {
+            if isOpen { webkit_script_message_reply_return_error_message(reply, "WKWebView API client did not respond to this postMessage") }
             webkit_script_message_reply_unref(reply)
             g_object_unref(UnsafeMutableRawPointer(context))
         }
     }
 
     /// Settles the page's promise: rejected with `error`, or resolved with `result` converted as
-    /// WebKit converts a reply (`nil` is `undefined`).
+    /// WebKit converts a reply (`nil` is `undefined`); a value of no property-list type rejects it.
     func answer(_ result: Any?, error: String?) {
+        isOpen = false
         if let error { return webkit_script_message_reply_return_error_message(reply, error) }
-        let value = JSValues.make(result, in: context)
+        guard let value = try? JSValues.make(result, in: context) else {
+            return webkit_script_message_reply_return_error_message(reply, "The result value passed back from the WKWebView API client was unable to be serialized")
+        }
         webkit_script_message_reply_return_value(reply, value)
         g_object_unref(UnsafeMutableRawPointer(value))
     }

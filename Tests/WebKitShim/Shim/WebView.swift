@@ -105,6 +105,8 @@ import FoundationNetworking
     deinit {
         MainActor.assumeIsolated {
             for task in runningTasks { task.stop() }
+            // WebKit calls an evaluation's handler, with an error, when its web view goes first.
+            for evaluation in evaluations { evaluation.box?.fail(NSError(domain: "WKErrorDomain", code: 3, userInfo: [NSLocalizedDescriptionKey: "The WKWebView was invalidated"])) }
             ks_disconnect_all(UnsafeMutableRawPointer(view), Unmanaged.passUnretained(self).toOpaque())
             Self.views[view] = nil
             g_object_unref(UnsafeMutableRawPointer(widget))
@@ -114,7 +116,7 @@ import FoundationNetworking
     /// `+ (BOOL)handlesURLScheme:(NSString *)urlScheme;`: the schemes WebKit
     /// loads itself (WKWebView.mm, `WebKit::URLSchemeHandler`'s built-ins).
     public static func handlesURLScheme(_ urlScheme: String) -> Bool {
-        ["http", "https", "file", "about", "data", "blob", "ftp", "ws", "wss", "javascript", "webkit-fake-url"].contains(urlScheme.lowercased())
+        ["http", "https", "file", "about", "applewebdata", "data", "blob", "ftp", "ws", "wss", "javascript", "webkit-fake-url"].contains(urlScheme.lowercased())
     }
 
     /// `@property (nonatomic, readonly, copy) WKWebViewConfiguration *configuration;`: a copy each time,
@@ -176,13 +178,16 @@ import FoundationNetworking
     }
 
     /// `- (void)evaluateJavaScript:(NSString *)javaScriptString completionHandler:(void (^ _Nullable)(_Nullable id, NSError * _Nullable error))completionHandler;`
-    /// (the SDK marks the handler `WK_SWIFT_UI_ACTOR` and `NS_SWIFT_SENDABLE`). Runs in the main
-    /// frame's page world; the value arrives as a property list, `undefined` as `nil`.
+    /// Runs in the main frame's page world; the value arrives as a property list (``JSValues``),
+    /// `undefined` as `nil`.
     open func evaluateJavaScript(
         _ javaScriptString: String,
         completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
     ) {
-        let box = Unmanaged.passRetained(EvaluationBox(completionHandler)).toOpaque()
+        let evaluation = EvaluationBox(completionHandler)
+        evaluations.removeAll { $0.box == nil }
+        evaluations.append(WeakEvaluation(box: evaluation))
+        let box = Unmanaged.passRetained(evaluation).toOpaque()
         let utf8 = Array(javaScriptString.utf8)
         utf8.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { text in
@@ -196,6 +201,12 @@ import FoundationNetworking
                     }, box)
             }
         }
+    }
+
+    /// The evaluations that have not finished, to fail if the web view goes first.
+    private var evaluations: [WeakEvaluation] = []
+    private struct WeakEvaluation {
+        weak var box: EvaluationBox?
     }
 
     // MARK: Key-value observing (the Swift overlay's NSObject.observe)
@@ -502,35 +513,65 @@ import FoundationNetworking
 /// What waits for an evaluation's value.
 @MainActor
 private final class EvaluationBox {
-    let completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?
+    private var completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?
 
     init(_ completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?) {
         self.completion = completion
     }
 
-    /// WKWebView.mm: an exception is `WKErrorJavaScriptExceptionOccurred` (4); a value with no
-    /// property-list form is `WKErrorJavaScriptResultTypeIsUnsupported` (5).
+    /// Calls the handler once.
+    private func complete(_ value: Any?, _ error: (any Error)?) {
+        let handler = completion
+        completion = nil
+        handler?(value, error)
+    }
+
+    /// The evaluation ends without a value.
+    func fail(_ error: any Error) {
+        complete(nil, error)
+    }
+
+    /// WKWebView.mm: an exception is `WKErrorJavaScriptExceptionOccurred` (4), its message, line,
+    /// column and source address in the error's user info; a value with no property-list form is
+    /// `WKErrorJavaScriptResultTypeIsUnsupported` (5), as is one WebKitGTK could not hand over
+    /// (`WEBKIT_JAVASCRIPT_ERROR_INVALID_RESULT`: a DOM node, say).
     func finish(_ view: OpaquePointer, _ result: OpaquePointer) {
         var error: OpaquePointer?
         let value = webkit_web_view_evaluate_javascript_finish(view, result, &error)
-        guard let completion else {
-            value.map { g_object_unref(UnsafeMutableRawPointer($0)) }
+        defer { value.map { g_object_unref(UnsafeMutableRawPointer($0)) } }
+        guard completion != nil else {
             error.map(g_error_free)
             return
         }
         if let error {
+            let code = ks_error_code(error)
             let message = String(cString: ks_error_message(error))
             g_error_free(error)
-            return completion(
-                nil, NSError(domain: "WKErrorDomain", code: 4, userInfo: [NSLocalizedDescriptionKey: "A JavaScript exception occurred", "WKJavaScriptExceptionMessage": message]))
+            if code == 601 { return complete(nil, Self.unsupported) }
+            return complete(nil, Self.exception(message))
         }
-        guard let value else { return completion(nil, nil) }
-        defer { g_object_unref(UnsafeMutableRawPointer(value)) }
-        if jsc_value_is_function(value) != 0 {
-            return completion(
-                nil, NSError(domain: "WKErrorDomain", code: 5, userInfo: [NSLocalizedDescriptionKey: "JavaScript execution returned a result of an unsupported type"]))
+        guard let value else { return complete(nil, nil) }
+        switch JSValues.propertyList(value) {
+        case .value(let converted): complete(converted, nil)
+        case .unsupported: complete(nil, Self.unsupported)
         }
-        completion(JSValues.propertyList(value), nil)
+    }
+
+    private static var unsupported: NSError {
+        NSError(domain: "WKErrorDomain", code: 5, userInfo: [NSLocalizedDescriptionKey: "JavaScript execution returned a result of an unsupported type"])
+    }
+
+    /// WebKitGTK writes an exception as `SOURCE:LINE:COLUMN: MESSAGE`; WebKit hands the parts over
+    /// in the error's user info.
+    private static func exception(_ text: String) -> NSError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: "A JavaScript exception occurred", "WKJavaScriptExceptionMessage": text]
+        if let match = text.firstMatch(of: /^(.*):([0-9]+):([0-9]+): (.*)$/.dotMatchesNewlines()) {
+            info["WKJavaScriptExceptionMessage"] = String(match.4)
+            info["WKJavaScriptExceptionLineNumber"] = NSNumber(value: Int(match.2) ?? 0)
+            info["WKJavaScriptExceptionColumnNumber"] = NSNumber(value: Int(match.3) ?? 0)
+            if let source = URL(string: String(match.1)), !match.1.isEmpty { info["WKJavaScriptExceptionSourceURL"] = source }
+        }
+        return NSError(domain: "WKErrorDomain", code: 4, userInfo: info)
     }
 }
 

@@ -1,0 +1,262 @@
+// WebKitExpectations.swift — what WebKit's own API tests (Tools/TestWebKitAPI/Tests/WebKitCocoa in
+// WebKit's repository) assert of the Cocoa API the shim implements, asked of the shim in a real
+// engine. Each check names the WebKit test it comes from; what cannot hold on WebKitGTK is listed in
+// Tests/WebKitShim/README.md instead.
+#if os(Linux)
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Keystone
+import WebKitShim
+
+@MainActor
+struct WebKitExpectations {
+    let check: (String, () async throws -> Void) async -> Void
+
+    func run() async {
+        await check("WebKit's WKWebView.EvaluateJavaScriptErrorCases: a DOM node, or an array holding one, is an unsupported result (WKErrorDomain 5)", domNodes)
+        await check("WebKit's WKWebView.EvaluateJavaScriptErrorCases: a thrown value is WKErrorDomain 4, its message, line and column in the user info", thrownString)
+        await check("WebKit's EvaluateJavaScript.ReturnTypes: Date, undefined, null, containers and objects WebKit has no form for", returnTypes)
+        await check("WebKit's EvaluateJavaScript.ReturnTypes: a script of 100,000 opening braces is WKErrorDomain 4", syntaxError)
+        await check("WebKit's EvaluateJavaScript.EmptyStrings and LongStrings: nothing for an empty script; a megabyte of script runs", stringsOfScript)
+        await check("WebKit's WKWebView.EvaluateJavaScriptBlockCrash: a web view that goes first still calls the handler, with an error", webViewGoesFirst)
+        await check(
+            "WebKit's WKUserContentController.AsyncScriptMessageHandlerBasicPost: a reply fulfils, rejects, is undefined, is not serializable, or is never given",
+            replies)
+        await check("WebKit's WKWebView.EvaluateJavaScriptErrorCases (message bodies): `undefined` arrives as nil, `null` as NSNull", messageBodies)
+        await check("WebKit's WKUserContentController.ScriptMessageHandlerBasicPostIsolatedWorld: a handler of a named world is its world's only", isolatedWorld)
+        await check("WebKit's WKUserContentController.UserScriptRemoveAll: the scripts in the order added, the same objects; then none", userScripts)
+        await check("WebKit's URLSchemeHandler.BuiltinSchemes: WebKit's own schemes, and no other", builtinSchemes)
+        await check("WebKit's WKNavigation.NavigationDelegate: the navigation delegate is held weakly", weakDelegate)
+    }
+
+    // MARK: WKWebViewEvaluateJavaScript.mm
+
+    private func domNodes() async throws {
+        let (webView, window) = try await loaded("<p id='node'>text</p>")
+        for script in ["document.getElementById('node')", "[document.body]"] {
+            let (value, error) = await evaluate(script, in: webView)
+            let code = (error as? NSError).map { "\($0.domain) \($0.code)" }
+            try expect(value == nil && code == "WKErrorDomain 5", "\(script): \(String(describing: value)), \(String(describing: code))")
+        }
+        withExtendedLifetime(window) {}
+    }
+
+    private func thrownString() async throws {
+        let (webView, window) = try await loaded("<p>throws</p>")
+        let (value, error) = await evaluate("var a = 1;\nvar b = 2;\nif (a + b === 3) throw 'something bad';", in: webView)
+        let info = (error as? NSError)?.userInfo ?? [:]
+        try expect(value == nil && (error as? NSError)?.code == 4, "the error: \(String(describing: error))")
+        try expect(info["WKJavaScriptExceptionMessage"] as? String == "something bad", "the message: \(String(describing: info["WKJavaScriptExceptionMessage"]))")
+        try expect((info["WKJavaScriptExceptionLineNumber"] as? NSNumber)?.intValue == 3, "the line: \(String(describing: info["WKJavaScriptExceptionLineNumber"]))")
+        try expect(info["WKJavaScriptExceptionColumnNumber"] is NSNumber, "the column: \(String(describing: info["WKJavaScriptExceptionColumnNumber"]))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func returnTypes() async throws {
+        let (webView, window) = try await loaded("<p>values</p>")
+        let (nested, _) = await evaluate("[{a: null, b: undefined}, [null, undefined, 0]]", in: webView)
+        let pair = nested as? [Any] ?? []
+        let object = pair.first as? [String: Any]
+        let array = pair.last as? [Any]
+        try expect(object?.count == 1 && object?["a"] is NSNull, "an object's undefined member is left out: \(String(describing: object))")
+        try expect(array?.count == 3 && array?[0] is NSNull && array?[1] is NSNull && (array?[2] as? NSNumber) == 0, "an array's undefined is NSNull: \(String(describing: array))")
+        let (mixed, error) = await evaluate(
+            """
+            ({ text: 'a', empty: '', number: 1.5, flag: true, nothing: null, missing: undefined, when: [new Date(86400000)],
+               pattern: /x/, map: new Map([[1, 2]]), set: new Set([1]), buffer: new ArrayBuffer(4),
+               blob: new Blob(['x']), big: 10n, failure: new Error('e') })
+            """, in: webView)
+        let members = mixed as? [String: Any] ?? [:]
+        try expect(error == nil && !members.isEmpty, "the object came back: \(String(describing: error))")
+        try expect(members["text"] as? String == "a" && members["empty"] as? String == "" && (members["number"] as? NSNumber)?.doubleValue == 1.5, "strings and numbers: \(members)")
+        try expect(members["nothing"] is NSNull && members["missing"] == nil, "null and undefined: \(members)")
+        try expect(((members["when"] as? [Any])?.first as? Date) == Date(timeIntervalSince1970: 86400), "a Date is a Date: \(String(describing: members["when"]))")
+        for name in ["pattern", "map", "set", "buffer"] {
+            try expect((members[name] as? [String: Any])?.isEmpty == true, "\(name) is an empty dictionary: \(String(describing: members[name]))")
+        }
+        try expect(members["blob"] is NSNull, "a Blob is NSNull: \(String(describing: members["blob"]))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func syntaxError() async throws {
+        let (webView, window) = try await loaded("<p>braces</p>")
+        let (value, error) = await evaluate(String(repeating: "{", count: 100_000), in: webView)
+        try expect(value == nil && (error as? NSError)?.code == 4, "\(String(describing: error))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func stringsOfScript() async throws {
+        let (webView, window) = try await loaded("<p>strings</p>")
+        let (none, noError) = await evaluate("", in: webView)
+        try expect(none == nil && noError == nil, "an empty script: \(String(describing: none)), \(String(describing: noError))")
+        let long = "var x = '" + String(repeating: "a", count: 1 << 20) + "'; x.slice(0, 1) + 'b'"
+        let (value, error) = await evaluate(long, in: webView)
+        try expect(value as? String == "ab" && error == nil, "a long script: \(String(describing: value)), \(String(describing: error))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func webViewGoesFirst() async throws {
+        var webView: WKWebView? = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let outcome = await withCheckedContinuation { (done: CheckedContinuation<(Bool, Bool), Never>) in
+            webView?.evaluateJavaScript("1 + 1") { value, error in done.resume(returning: (value == nil, error != nil)) }
+            webView = nil
+        }
+        try expect(outcome == (true, true), "value nil \(outcome.0), error \(outcome.1)")
+    }
+
+    // MARK: UserContentController.mm
+
+    private func replies() async throws {
+        let handler = ReplyingHandler()
+        let configuration = WKWebViewConfiguration()
+        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: .page, name: "testHandler")
+        let (webView, window) = try await loaded("<p>replies</p>", configuration: configuration)
+        var outcomes: [String: String] = [:]
+        for body in ["fulfil", "reject", "undefined", "data", "drop"] {
+            let script = """
+                window.outcome = 'pending';
+                window.webkit.messageHandlers.testHandler.postMessage('\(body)').then(
+                  function (value) { window.outcome = 'resolved ' + String(value); },
+                  function (error) { window.outcome = 'rejected ' + String(error && error.message || error); });
+                """
+            _ = await evaluate(script, in: webView)
+            outcomes[body] = try await settled("window.outcome", in: webView)
+        }
+        try expect(outcomes["fulfil"] == "resolved Fulfilled!", "fulfilled: \(String(describing: outcomes["fulfil"]))")
+        try expect(outcomes["reject"]?.hasPrefix("rejected") == true && outcomes["reject"]?.contains("Rejected!") == true, "rejected: \(String(describing: outcomes["reject"]))")
+        try expect(outcomes["undefined"] == "resolved undefined", "undefined: \(String(describing: outcomes["undefined"]))")
+        try expect(outcomes["data"]?.contains("unable to be serialized") == true, "not serializable: \(String(describing: outcomes["data"]))")
+        try expect(outcomes["drop"]?.contains("did not respond to this postMessage") == true, "never given: \(String(describing: outcomes["drop"]))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func messageBodies() async throws {
+        let handler = ReplyingHandler()
+        let configuration = WKWebViewConfiguration()
+        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: .page, name: "testHandler")
+        let (webView, window) = try await loaded("<p>bodies</p>", configuration: configuration)
+        let script = """
+            window.webkit.messageHandlers.testHandler.postMessage(undefined);
+            window.webkit.messageHandlers.testHandler.postMessage(null).then(function () { window.posted = 'both'; });
+            0
+            """
+        _ = await evaluate(script, in: webView)
+        _ = try await settled("window.posted", in: webView, until: "both")
+        try expect(handler.bodies.count == 2, "two messages: \(handler.bodies)")
+        try expect(handler.bodies.first.map { $0 == nil } == true, "undefined arrives as nil: \(handler.bodies)")
+        try expect(handler.bodies.last.map { $0 is NSNull } == true, "null arrives as NSNull: \(handler.bodies)")
+        withExtendedLifetime(window) {}
+    }
+
+    private func isolatedWorld() async throws {
+        let handler = ReplyingHandler()
+        let configuration = WKWebViewConfiguration()
+        let world = WKContentWorld.world(name: "testWorld")
+        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: world, name: "testHandler")
+        configuration.userContentController.addUserScript(
+            WKUserScript(source: "window.webkit.messageHandlers.testHandler.postMessage('Hello')", injectionTime: .atDocumentStart, forMainFrameOnly: true, in: world))
+        let (webView, window) = try await loaded("<p>worlds</p>", configuration: configuration)
+        let (seen, _) = await evaluate("String(!!(window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.testHandler))", in: webView)
+        try expect(handler.bodies.contains { $0 as? String == "Hello" }, "the named world's message: \(handler.bodies)")
+        try expect(seen as? String == "false", "the page world sees the handler: \(String(describing: seen))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func userScripts() async throws {
+        let controller = WKUserContentController()
+        let first = WKUserScript(source: "1", injectionTime: .atDocumentStart, forMainFrameOnly: true, in: .page)
+        let second = WKUserScript(source: "2", injectionTime: .atDocumentEnd, forMainFrameOnly: false, in: .world(name: "testWorld"))
+        controller.addUserScript(first)
+        controller.addUserScript(second)
+        let scripts = controller.userScripts
+        try expect(scripts.count == 2 && scripts[0] === first && scripts[1] === second, "the scripts: \(scripts.count)")
+        controller.removeAllUserScripts()
+        try expect(controller.userScripts.isEmpty, "after removeAllUserScripts: \(controller.userScripts.count)")
+    }
+
+    // MARK: WKURLSchemeHandler-1.mm, Navigation.mm
+
+    private func builtinSchemes() async throws {
+        let builtin = ["about", "applewebdata", "blob", "data", "file", "ftp", "http", "https", "javascript", "webkit-fake-url", "ws", "wss"]
+        let handled = builtin.filter { WKWebView.handlesURLScheme($0) }
+        try expect(handled == builtin, "handled: \(handled)")
+        try expect(!WKWebView.handlesURLScheme("gopher") && !WKWebView.handlesURLScheme("my-custom-scheme"), "gopher and my-custom-scheme are no scheme of WebKit's")
+    }
+
+    private func weakDelegate() async throws {
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        var delegate: RecordingNavigationDelegate? = RecordingNavigationDelegate()
+        webView.navigationDelegate = delegate
+        try expect(webView.navigationDelegate === delegate, "the delegate is set")
+        delegate = nil
+        try expect(webView.navigationDelegate == nil, "the delegate outlived its last reference")
+    }
+
+    // MARK: Helpers
+
+    /// A web view in a window with `html` loaded, once its scripts have run.
+    private func loaded(_ html: String, configuration: WKWebViewConfiguration = WKWebViewConfiguration()) async throws -> (WKWebView, ShimWindow) {
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let window = ShimWindow(showing: webView, title: "WebKit's expectations")
+        webView.loadHTMLString(html + "<script>window.loadedForChecks = 'yes';</script>", baseURL: URL(string: "http://127.0.0.1:9/"))
+        _ = try await settled("window.loadedForChecks", in: webView, until: "yes")
+        return (webView, window)
+    }
+
+    /// The value of `script` and its error.
+    private func evaluate(_ script: String, in webView: WKWebView) async -> (Any?, (any Error)?) {
+        let outcome = await withCheckedContinuation { (done: CheckedContinuation<Evaluated, Never>) in
+            webView.evaluateJavaScript(script) { value, error in done.resume(returning: Evaluated(value: value, error: error)) }
+        }
+        return (outcome.value, outcome.error)
+    }
+
+    /// An evaluation's outcome, handed from its handler on the main actor to the check there.
+    private struct Evaluated: @unchecked Sendable {
+        let value: Any?
+        let error: (any Error)?
+    }
+
+    /// The text of `script`'s value once it is `until` (or no longer "pending"), asked every 10 ms
+    /// for at most 5 s.
+    private func settled(_ script: String, in webView: WKWebView, until: String? = nil) async throws -> String {
+        for _ in 0..<500 {
+            let (value, _) = await evaluate(script, in: webView)
+            let text = value.map { "\($0)" } ?? "undefined"
+            if let until, text == until { return text }
+            if until == nil, text != "pending" { return text }
+            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
+        }
+        throw CheckFailure(why: "\(script) did not settle")
+    }
+}
+
+/// A script message handler that answers as the page's message asks, and keeps the bodies.
+@MainActor
+final class ReplyingHandler: NSObject, WKScriptMessageHandlerWithReply {
+    var bodies: [Any?] = []
+
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        bodies.append(Self.unwrapped(message.body))
+        switch message.body as? String {
+        case "fulfil": replyHandler("Fulfilled!", nil)
+        case "reject": replyHandler(nil, "Rejected!")
+        case "undefined": replyHandler(nil, nil)
+        case "data": replyHandler(Data([1, 2, 3]), nil)
+        case "drop": break
+        default: replyHandler(nil, nil)
+        }
+    }
+
+    /// A body as Objective-C sees it: a nil one (declared nonnull, handed for `undefined`) is nil.
+    static func unwrapped(_ body: Any) -> Any? {
+        let mirror = Mirror(reflecting: body)
+        guard mirror.displayStyle == .optional else { return body }
+        return mirror.children.first.map(\.value)
+    }
+}
+#endif
