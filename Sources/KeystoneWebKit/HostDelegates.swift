@@ -162,8 +162,13 @@ final class HostDelegates: NSObject, WKUIDelegate, WKNavigationDelegate, WKScrip
     func hasMethod(_ selector: String) -> Bool? {
         if Self.passedOnToUI.contains(selector) { return Self.responds(appUIDelegate, to: selector) }
         if Self.passedOnToNavigation.contains(selector) { return Self.responds(appNavigationDelegate, to: selector) }
+        // Without a host the end of the web content process is the app's, or WebKit's own reload.
+        if selector == Self.processTerminated, host == nil { return Self.responds(appNavigationDelegate, to: selector) }
         return nil
     }
+
+    /// The end of the web content process (WKNavigationDelegate.h).
+    static let processTerminated = "webViewWebContentProcessDidTerminate:"
 
     #if os(Linux)
     /// On the shim, an app delegate that says which methods it has is asked; any other is taken to

@@ -142,12 +142,13 @@ extension HostDelegates {
     /// The web content process ended: the app's delegate is told first, whichever web view it was;
     /// for the host's web view the page is gone, and it reloads (as the host's terminationHandler
     /// hears) unless the app's delegate handles the end of the process itself: then the reload is
-    /// the app's, as without Keystone. Without a host, WebKit's own answer: the page reloads.
+    /// the app's, as without Keystone. Without a host WebKit asks only when the app's delegate has
+    /// the method (``hasMethod(_:)``), and reloads the page itself once it is visible otherwise.
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView) {
         let appHandles: Void? = appNavigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
         if let host, webView === host.webView {
             host.webContentProcessDidTerminate(appReloads: appHandles != nil)
-        } else if appHandles == nil, webView.window != nil {
+        } else if appHandles == nil, WKWebViewHost.isVisible(webView) {
             webView.reload()
         }
     }

@@ -77,6 +77,11 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     let session: HostSession
     /// The engine calls the session makes: this web view's.
     private var engine: WebViewEngine?
+    /// Whether the page's web content process ended while the web view was not visible, and the
+    /// host reloads it once it is (``webViewDidAppear()``).
+    var reloadOwed = false
+    /// Watches for a scene, or the app, becoming active while a reload is owed.
+    private var activation: Observation?
     static let documentHandlerName = "keystoneDocument"
     /// The isolated content world of the host's own script: page scripts cannot reach it.
     static let world = WKContentWorld.world(name: "keystone-host")
@@ -116,6 +121,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
             ])
         engine = WebViewEngine(host: self)
         session.engine = engine
+        activation = watchActivation()
         hub.attach(to: self)
         if options.servesBytes, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.attach(self, to: webView)
@@ -147,6 +153,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// delegates, stops serving the byte channel, and ends the page load: Swift's calls waiting for
     /// the page settle with `pageGone`.
     public func detach() {
+        activation = nil
         session.closed()
         if let webView, let transfers = webView.configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) as? TransferSchemeHandler {
             transfers.detach(webView)
@@ -289,13 +296,9 @@ final class WebViewEngine: HostEngine, @unchecked Sendable {
         DispatchQueue.main.asyncAfter(deadline: .now() + seconds, execute: work)
     }
 
-    /// Reloads the page only while the web view is in a window: WebKit reloads a page whose
-    /// process ended only when it is visible.
+    /// Reloads the page once the web view is visible, as WebKit reloads a page whose process ended.
     func reload() {
-        MainActor.assumeIsolated {
-            guard let webView = host?.webView, webView.window != nil else { return }
-            webView.reload()
-        }
+        MainActor.assumeIsolated { host?.reloadWhenVisible() }
     }
 
     func report(_ termination: WebProcessTermination) {

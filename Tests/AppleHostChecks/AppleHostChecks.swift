@@ -60,6 +60,9 @@ final class Checks {
         await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
         await check("the byte channel reads a request's body off the main thread, and the call it carries is answered", bodyReadOffMain)
         await check("the end of the web content process: the app's delegate that handles it reloads, not the host; an unseen view is not reloaded", terminationReload)
+        await check(
+            "a page whose web content process ended while not visible reloads once it is: shown (webViewDidAppear), or its scene back from the background",
+            reloadWhenVisible)
         await WebKitExpectations(check: check).run()
         say("e2e: \(passed) passed, \(failed) failed")
     }
@@ -292,14 +295,44 @@ final class Checks {
             let before = webView.reloads
             // As WebKit tells the web view's navigation delegate.
             webView.navigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
-            // The host's first reload waits no time: it has run once the main queue has moved on.
-            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { done.resume() } }
+            await mainQueueMovesOn()
             reloads[name] = webView.reloads - before
             try expect(terminations.told == (app ? 1 : 0), "\(name): the app's delegate was told \(terminations.told) times")
             host.detach()
             withExtendedLifetime(window) {}
         }
         try expect(reloads == ["app handles it": 0, "host, shown": 1, "host, not shown": 0], "reloads: \(reloads)")
+    }
+
+    private func reloadWhenVisible() async throws {
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let host = try WKWebViewHost(webView: webView, hub: Keystone())
+        defer { host.detach() }
+        // The process ends while the view is in no window: no reload until it is shown.
+        webView.navigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
+        await mainQueueMovesOn()
+        try expect(webView.reloads == 0, "reloaded in no window: \(webView.reloads)")
+        let window = ShimWindow(showing: webView, title: "checks")
+        host.webViewDidAppear()
+        try expect(webView.reloads == 1, "shown, then webViewDidAppear(): \(webView.reloads) reloads")
+        host.webViewDidAppear()
+        try expect(webView.reloads == 1, "a second webViewDidAppear() reloads again: \(webView.reloads)")
+        // In a window of a scene in the background (an iOS app the user left): no reload until the
+        // scene is back in the foreground, which the host hears of itself.
+        UIScene.shimMain.shimMove(to: .background)
+        defer { UIScene.shimMain.shimMove(to: .foregroundActive) }
+        await mainQueueMovesOn()
+        webView.navigationDelegate?.webViewWebContentProcessDidTerminate?(webView)
+        await mainQueueMovesOn(milliseconds: 1100)
+        try expect(webView.reloads == 1, "reloaded in the background: \(webView.reloads)")
+        UIScene.shimMain.shimMove(to: .foregroundActive)
+        try expect(webView.reloads == 2, "the scene came back: \(webView.reloads) reloads")
+        withExtendedLifetime(window) {}
+    }
+
+    /// Returns once the main queue has run what is already on it, and `milliseconds` more.
+    private func mainQueueMovesOn(milliseconds: Int = 50) async {
+        await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { done.resume() } }
     }
 
     private func bodyReadOffMain() async throws {

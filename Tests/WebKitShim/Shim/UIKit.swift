@@ -20,7 +20,16 @@ public typealias ShimPlatformWindow = NSWindow
 }
 
 /// NSWindow.h: `NS_SWIFT_UI_ACTOR @interface NSWindow : NSResponder`.
-@MainActor open class NSWindow: NSObject {}
+@MainActor open class NSWindow: NSObject {
+    /// `@property (getter=isVisible) BOOL visible;`
+    open var isVisible: Bool { true }
+}
+
+/// NSApplication.h: `NS_SWIFT_UI_ACTOR @interface NSApplication : NSResponder`.
+@MainActor open class NSApplication: NSObject {
+    /// `APPKIT_EXTERN NSNotificationName NSApplicationDidBecomeActiveNotification;`
+    public static let didBecomeActiveNotification = Notification.Name("NSApplicationDidBecomeActiveNotification")
+}
 #else
 /// Not SDK API: the view a web view is on this platform.
 public typealias ShimPlatformView = UIView
@@ -52,7 +61,50 @@ public typealias ShimPlatformWindow = UIWindow
 }
 
 /// UIWindow.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIWindow : UIView`.
-@MainActor open class UIWindow: UIView {}
+@MainActor open class UIWindow: UIView {
+    /// `@property(nullable, nonatomic, weak) UIWindowScene *windowScene;`: the shim's one scene
+    /// (``UIScene/shimMain``) for a window that shows a web view.
+    @available(iOS 13.0, *)
+    open weak var windowScene: UIWindowScene? {
+        get { scene }
+        set { scene = newValue }
+    }
+    private weak var scene: UIWindowScene?
+}
+
+/// UIScene.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIScene : UIResponder`: a scene of the app,
+/// in the foreground or not.
+@available(iOS 13.0, *)
+@MainActor open class UIScene: NSObject {
+    /// UIScene.h: `typedef NS_ENUM(NSInteger, UISceneActivationState)`.
+    public enum ActivationState: Int, Sendable {
+        case unattached = -1
+        case foregroundActive = 0
+        case foregroundInactive = 1
+        case background = 2
+    }
+
+    /// `@property(nonatomic, readonly) UISceneActivationState activationState;`
+    open var activationState: ActivationState { state }
+    private var state = ActivationState.foregroundActive
+
+    /// `UIKIT_EXTERN NSNotificationName const UISceneDidActivateNotification;`
+    public static let didActivateNotification = Notification.Name("UISceneDidActivateNotification")
+
+    /// Not SDK API: the scene every window of the shim's is in.
+    public static let shimMain = UIWindowScene()
+
+    /// Not SDK API: moves the scene to `state` as the system would (the app goes to the background
+    /// or comes back), posting what UIKit posts.
+    public func shimMove(to state: ActivationState) {
+        self.state = state
+        if state == .foregroundActive { NotificationCenter.default.post(name: Self.didActivateNotification, object: self) }
+    }
+}
+
+/// UIWindowScene.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIWindowScene : UIScene`.
+@available(iOS 13.0, *)
+@MainActor open class UIWindowScene: UIScene {}
 
 /// UIViewController.h: `UIKIT_EXTERN NS_SWIFT_UI_ACTOR @interface UIViewController : UIResponder`.
 @MainActor open class UIViewController: NSObject {

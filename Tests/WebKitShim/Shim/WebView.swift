@@ -61,13 +61,36 @@ import FoundationNetworking
     var isShown: Bool {
         get { shownIn != nil }
         set {
-            shownIn = newValue ? ShimPlatformWindow() : nil
-            if newValue, reloadsWhenShown {
-                reloadsWhenShown = false
-                reload()
-            }
+            shownIn = newValue ? Self.shownWindow() : nil
+            reloadIfOwed()
         }
     }
+
+    /// A window as the shim shows a web view in: in the app's one scene on UIKit's platforms.
+    private static func shownWindow() -> ShimPlatformWindow {
+        let window = ShimPlatformWindow()
+        #if !os(macOS)
+        window.windowScene = UIScene.shimMain
+        #endif
+        return window
+    }
+
+    /// Whether WebKit counts the web view visible: in a window, of a scene in the foreground.
+    var isVisible: Bool {
+        #if os(macOS)
+        return shownIn?.isVisible == true
+        #else
+        return shownIn.map { $0.windowScene?.activationState != .background } ?? false
+        #endif
+    }
+
+    /// The reload WebKit owes a page whose web content process ended while it was not visible.
+    private func reloadIfOwed() {
+        guard reloadsWhenShown, isVisible else { return }
+        reloadsWhenShown = false
+        reload()
+    }
+
     private var reloadsWhenShown = false
     /// The navigation the app started with `load`/`reload`, whose action no frame started.
     private var appNavigation: (uri: String, navigation: WKNavigation)?
@@ -99,7 +122,15 @@ import FoundationNetworking
         controller.webViews.append(.init(webView: self, view: view))
         for scheme in ownConfiguration.schemeHandlers.keys { ShimSchemeTask.serve(scheme, in: webkit_web_view_get_context(view)) }
         connectSignals()
+        #if !os(macOS)
+        // A page whose web content process ended in the background reloads when its scene is back.
+        activation = NotificationCenter.default.addObserver(forName: UIScene.didActivateNotification, object: nil, queue: nil) { [weak self] _ in
+            MainActor.assumeIsolated { self?.reloadIfOwed() }
+        }
+        #endif
     }
+
+    private var activation: (any NSObjectProtocol)?
 
     // Released on the main thread, where WebKit and every object here live.
     deinit {
@@ -107,6 +138,7 @@ import FoundationNetworking
             for task in runningTasks { task.stop() }
             // WebKit calls an evaluation's handler, with an error, when its web view goes first.
             for evaluation in evaluations { evaluation.box?.fail(NSError(domain: "WKErrorDomain", code: 3, userInfo: [NSLocalizedDescriptionKey: "The WKWebView was invalidated"])) }
+            activation.map(NotificationCenter.default.removeObserver)
             ks_disconnect_all(UnsafeMutableRawPointer(view), Unmanaged.passUnretained(self).toOpaque())
             Self.views[view] = nil
             g_object_unref(UnsafeMutableRawPointer(widget))
@@ -476,7 +508,8 @@ import FoundationNetworking
         if let delegate = navigationDelegate, OptionalRequirement.implemented("webViewWebContentProcessDidTerminate:", by: delegate, { delegate.webViewWebContentProcessDidTerminate(self) }) {
             return
         }
-        if isShown { reload() } else { reloadsWhenShown = true }
+        reloadsWhenShown = true
+        reloadIfOwed()
     }
 
     private func callNavigationDelegate(_ selector: String, _ call: (any WKNavigationDelegate) -> Void) {

@@ -101,3 +101,20 @@ open class JSONSerialization: NSObject {
 extension Error {
     public var localizedDescription: String { "" }
 }
+
+public struct Notification: Sendable {
+    public struct Name: Hashable, Sendable {
+        public init(_ rawValue: String) {}
+    }
+}
+
+open class OperationQueue: NSObject, @unchecked Sendable {}
+
+open class NotificationCenter: NSObject, @unchecked Sendable {
+    open class var `default`: NotificationCenter { NotificationCenter() }
+    open func addObserver(
+        forName name: Notification.Name?, object obj: Any?, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol { NSObject() }
+    open func removeObserver(_ observer: Any) {}
+    open func post(name aName: Notification.Name, object anObject: Any?) {}
+}
