@@ -70,6 +70,13 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// delegate does not: when it implements `webViewWebContentProcessDidTerminate(_:)`, the
     /// reload is the app's, as it is without Keystone.
     public var terminationHandler: (@MainActor (WebProcessTermination) -> Void)?
+    /// Told, with the document's address, when WebKit will run no script of the app's in a
+    /// document the web view committed: the app declares App-Bound Domains (`WKAppBoundDomains` in
+    /// its Info.plist) and the document's domain is not one of them. WebKit then injects neither
+    /// the page runtime nor the host's scripts there and refuses every evaluation
+    /// (`WKErrorJavaScriptAppBoundDomain`), so the bridge is off in that document; the host cannot
+    /// turn it on, and says so here instead of failing silently.
+    public var appBoundDomainHandler: (@MainActor (URL?) -> Void)?
     /// The web view's delegates and the host's script message handler, kept by the content controller.
     let delegates: HostDelegates
     /// What the host decides as every host does: batches, documents, origins, terminations and
@@ -205,6 +212,12 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// an Objective-C exception, not a Swift error, for a value it cannot write (`NaN`, a date), so
     /// the value is checked first.
     nonisolated static func json(_ value: Any?, _ error: (any Error)?) -> Result<Data?, BridgeError> {
+        if let error = error as? NSError, error.domain == "WKErrorDomain", error.code == appBoundDomainRefusal {
+            return .failure(
+                BridgeError(
+                    code: .failed,
+                    message: "WebKit runs no script of the app's in this document: its domain is not among the app's App-Bound Domains (WKAppBoundDomains)"))
+        }
         if let error { return .failure(BridgeError(code: .failed, message: "the script failed: \(error.localizedDescription)")) }
         guard let value, !(value is NSNull) else { return .success(nil) }
         guard JSONSerialization.isValidJSONObject([value]), let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) else {
@@ -227,6 +240,26 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// document runs the host's scripts (an origin outside the allowed ones, a PDF).
     func documentCommitted() {
         session.documentCommitted()
+        guard Self.declaresAppBoundDomains, let webView else { return }
+        // WebKit alone knows whether the document's domain is app-bound: asked with an evaluation
+        // it refuses in any other.
+        let address = webView.url
+        webView.evaluateJavaScript("0") { [weak self] _, error in
+            guard let error = error as? NSError, error.domain == "WKErrorDomain", error.code == Self.appBoundDomainRefusal else { return }
+            self?.appBoundDomainHandler?(address)
+        }
+    }
+
+    /// `WKErrorJavaScriptAppBoundDomain` (WKError.h).
+    nonisolated static let appBoundDomainRefusal = 14
+
+    /// Whether the app declares App-Bound Domains (`WKAppBoundDomains` in its Info.plist).
+    static var declaresAppBoundDomains: Bool {
+        #if os(Linux)
+        return ShimAppBoundDomains.domains != nil
+        #else
+        return Bundle.main.object(forInfoDictionaryKey: "WKAppBoundDomains") != nil
+        #endif
     }
 
     /// A bridge prompt from the host's web view, answered by the hub synchronously.

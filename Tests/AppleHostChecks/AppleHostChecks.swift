@@ -58,6 +58,9 @@ final class Checks {
         await check("a Keystone handler left in the host's own world gives way to the new host instead of raising", handlerLeftBehind)
         await check("a committed document that runs no host script ends the page load: Swift's call to the page settles", documentWithoutHostScript)
         await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
+        await check(
+            "a document of a domain that is not among the app's App-Bound Domains, where WebKit runs no script of the app's: the app is told, and Swift's evaluation says why",
+            appBoundDomains)
         await check("the byte channel reads a request's body off the main thread, and the call it carries is answered", bodyReadOffMain)
         await check("the end of the web content process: the app's delegate that handles it reloads, not the host; an unseen view is not reloaded", terminationReload)
         await check(
@@ -282,6 +285,32 @@ final class Checks {
         try expect(keystone.servesBytes, "the host serves the byte channel while attached")
         host.detach()
         try expect(!keystone.servesBytes, "the hub still serves the byte channel after detach()")
+    }
+
+    private func appBoundDomains() async throws {
+        ShimAppBoundDomains.domains = ["app.example"]
+        defer { ShimAppBoundDomains.domains = nil }
+        let keystone = Keystone(components: KeystoneComponents(policy: DefaultCallPolicy(allowedOrigins: ["http://127.0.0.1:9"])))
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        let window = ShimWindow(showing: webView, title: "checks")
+        let host = try WKWebViewHost(webView: webView, hub: keystone)
+        defer { host.detach() }
+        // A document the host's scripts never reach tells nothing: only the app's handler can.
+        let address = await withCheckedContinuation { (told: CheckedContinuation<String, Never>) in
+            host.appBoundDomainHandler = { url in told.resume(returning: url?.absoluteString ?? "none") }
+            webView.loadHTMLString("<p>elsewhere</p>", baseURL: URL(string: "http://127.0.0.1:9/page.html"))
+        }
+        host.appBoundDomainHandler = nil
+        try expect(address == "http://127.0.0.1:9/page.html", "the app was told of \(address)")
+        let why: String
+        do {
+            _ = try await host.evaluate(javascript: "1")
+            why = "evaluated"
+        } catch {
+            why = error.message
+        }
+        try expect(why.contains("App-Bound Domains"), "Swift's evaluation: \(why)")
+        withExtendedLifetime(window) {}
     }
 
     private func terminationReload() async throws {

@@ -323,11 +323,23 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         }
     }
 
+    /// A user script in WebKitGTK's manager. Where the app declares App-Bound Domains
+    /// (``ShimAppBoundDomains``), WebKit injects no script of the app's into a document of another
+    /// domain: the script is limited to those domains' documents.
     private func add(source: String, time: WKUserScriptInjectionTime, mainFrameOnly: Bool, world: String?) {
         let frames = mainFrameOnly ? KS_WEBKIT_USER_CONTENT_INJECT_TOP_FRAME : KS_WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES
         let injection: UInt32 = time == .atDocumentStart ? KS_WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START : 1  // WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END
+        let patterns = ShimAppBoundDomains.domains.map { domains in domains.flatMap { ["*://\($0)/*", "*://*.\($0)/*"] } }
+        let copies = patterns.map { $0.map { strdup($0) } + [nil] }
+        defer { copies?.forEach { free($0) } }
         let script =
-            world.map { webkit_user_script_new_for_world(source, frames, injection, $0, nil, nil) } ?? webkit_user_script_new(source, frames, injection, nil, nil)
+            copies.map { copies in
+                copies.withUnsafeBufferPointer { list in
+                    let allowed = UnsafePointer<UnsafePointer<CChar>?>(OpaquePointer(list.baseAddress))
+                    return world.map { webkit_user_script_new_for_world(source, frames, injection, $0, allowed, nil) }
+                        ?? webkit_user_script_new(source, frames, injection, allowed, nil)
+                }
+            } ?? (world.map { webkit_user_script_new_for_world(source, frames, injection, $0, nil, nil) } ?? webkit_user_script_new(source, frames, injection, nil, nil))
         webkit_user_content_manager_add_script(manager, script)
         webkit_user_script_unref(script)
     }
@@ -392,6 +404,22 @@ final class PendingReply {
         }
         webkit_script_message_reply_return_value(reply, value)
         g_object_unref(UnsafeMutableRawPointer(value))
+    }
+}
+/// Not SDK API: the app's App-Bound Domains, as an app declares them in its Info.plist
+/// (`WKAppBoundDomains`), or `nil` where it declares none. Where it declares them, WebKit injects no
+/// script of the app's into a document of another domain and refuses to evaluate one there
+/// (`WKErrorJavaScriptAppBoundDomain`, 14); a web view's scripts follow the list as it is when they
+/// are added.
+@MainActor
+public enum ShimAppBoundDomains {
+    public static var domains: [String]?
+
+    /// Whether the document at `url` is of an app-bound domain (or the app declares none).
+    static func admits(_ url: URL?) -> Bool {
+        guard let domains else { return true }
+        guard let host = url?.host?.lowercased() else { return false }
+        return domains.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 }
 #endif

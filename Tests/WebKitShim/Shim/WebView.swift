@@ -217,6 +217,17 @@ import FoundationNetworking
         completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
     ) {
         let evaluation = EvaluationBox(completionHandler)
+        guard ShimAppBoundDomains.admits(url) else {
+            // Answered later, as WebKit answers every evaluation.
+            let refused = evaluation
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    refused.fail(
+                        NSError(domain: "WKErrorDomain", code: 14, userInfo: [NSLocalizedDescriptionKey: "JavaScript execution targeted a frame that is not in an app-bound domain"]))
+                }
+            }
+            return
+        }
         evaluations.removeAll { $0.box == nil }
         evaluations.append(WeakEvaluation(box: evaluation))
         let box = Unmanaged.passRetained(evaluation).toOpaque()

@@ -102,6 +102,13 @@ extension Error {
     public var localizedDescription: String { "" }
 }
 
+open class NSError: NSObject, Error, @unchecked Sendable {
+    public init(domain: String, code: Int, userInfo dict: [String: Any]? = nil) {}
+    open var domain: String { "" }
+    open var code: Int { 0 }
+    open var userInfo: [String: Any] { [:] }
+}
+
 public struct Notification: Sendable {
     public struct Name: Hashable, Sendable {
         public init(_ rawValue: String) {}
@@ -117,4 +124,9 @@ open class NotificationCenter: NSObject, @unchecked Sendable {
     ) -> any NSObjectProtocol { NSObject() }
     open func removeObserver(_ observer: Any) {}
     open func post(name aName: Notification.Name, object anObject: Any?) {}
+}
+
+open class Bundle: NSObject, @unchecked Sendable {
+    open class var main: Bundle { Bundle() }
+    open func object(forInfoDictionaryKey key: String) -> Any? { nil }
 }
