@@ -420,6 +420,19 @@ static inline gulong ks_on_create(WebKitWebView *view, KSCreateHandler handler, 
     return ks_connect(view, "create", (GCallback)handler, data);
 }
 
+// MARK: File inputs (webkit/WebKitFileChooserRequest.h)
+
+typedef struct _WebKitFileChooserRequest WebKitFileChooserRequest;
+extern gboolean webkit_file_chooser_request_get_select_multiple(WebKitFileChooserRequest *request);
+extern void webkit_file_chooser_request_select_files(WebKitFileChooserRequest *request, const gchar *const *files);
+extern void webkit_file_chooser_request_cancel(WebKitFileChooserRequest *request);
+typedef gboolean (*KSFileChooserHandler)(WebKitWebView *view, WebKitFileChooserRequest *request, gpointer data);
+
+/// A file input asks for files: `handler` returns whether it answers the request (now or later).
+static inline gulong ks_on_run_file_chooser(WebKitWebView *view, KSFileChooserHandler handler, gpointer data) {
+    return ks_connect(view, "run-file-chooser", (GCallback)handler, data);
+}
+
 /// The navigation action of a navigation or new-window decision.
 static inline WebKitNavigationAction *ks_navigation_action(WebKitPolicyDecision *decision) {
     return webkit_navigation_policy_decision_get_navigation_action((WebKitNavigationPolicyDecision *)(void *)decision);

@@ -52,6 +52,9 @@ final class Checks {
         await check(
             "the host's delegates have a method they only pass on exactly when the app's delegate has it: without one, WebKit's own behaviour stands",
             passesOnOnlyWhatTheAppHas)
+        await check(
+            "a file input: WebKit's own picker (iOS) where the app's UI delegate has no open panel, the app's answer where it has one",
+            fileInputs)
         await check("an app delegate method whose signature only nearly matches WebKit's is never called", nearMissNeverCalled)
         await check("a link WebKit cannot load is cancelled when the app does not decide, and a new window's navigation allowed, as WebKit does", navigationDefault)
         await check("a WVJB signal the app loads itself (no source frame) is cancelled, and nothing crashes", signalWithoutSourceFrame)
@@ -150,7 +153,7 @@ final class Checks {
         let origin = WKSecurityOrigin(shimOrigin: "https://app.example")
         let lockdown: Void? = delegate.webView?(webView, showLockdownModeFirstUseMessage: "lockdown") { _ in }
         let orientation: Void? = delegate.webView?(webView, requestDeviceOrientationAndMotionPermissionFor: origin, initiatedByFrame: Self.frame(webView)) { _ in }
-        let panel: Void? = delegate.webView?(webView, runOpenPanelWith: WKOpenPanelParameters(), initiatedByFrame: Self.frame(webView)) { _ in }
+        let panel: Void? = delegate.webView?(webView, runOpenPanelWith: WKOpenPanelParameters(shimAllowsMultipleSelection: false), initiatedByFrame: Self.frame(webView)) { _ in }
         try expect(lockdown != nil && orientation != nil && panel != nil, "the host's delegate answers each (lockdown \(lockdown != nil), orientation \(orientation != nil), panel \(panel != nil))")
         try expect(ui.heard == ["lockdown", "orientation", "open panel"], "the app's delegate heard \(ui.heard)")
     }
@@ -190,6 +193,46 @@ final class Checks {
         }
         try expect(alerted && app.alerts == ["hello"], "the app's alert: \(app.alerts)")
         withExtendedLifetime((appUI, appNavigation)) {}
+    }
+
+    private func fileInputs() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("keystone-checks-upload.txt")
+        try Data("upload".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // WebKit's own picker on iOS, as a user chooses with it.
+        ShimFilePicker.chosen = [file]
+        defer { ShimFilePicker.chosen = nil }
+        var chosen: [String: String] = [:]
+        for (name, app) in [("no open panel", RespondingUIDelegate(has: []) as any WKUIDelegate), ("its own, which cancels", RecordingUIDelegate())] {
+            let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+            let window = ShimWindow(showing: webView, title: "checks")
+            webView.uiDelegate = app
+            let host = try WKWebViewHost(webView: webView, hub: Keystone())
+            webView.loadHTMLString(
+                "<input type=file id=file><script>document.getElementById('file').onchange = function () { window.picked = String(this.files.length); };</script>",
+                baseURL: URL(string: "http://127.0.0.1:9/upload.html"))
+            _ = try await pageValue("document.getElementById('file') && document.readyState === 'complete' ? 'ready' : 'loading'", in: webView, until: "ready")
+            _ = try await pageValue("window.picked = 'waiting'; document.getElementById('file').click(); 'clicked'", in: webView, until: "clicked")
+            chosen[name] = try await pageValue("window.picked", in: webView, until: nil, while: "waiting")
+            host.detach()
+            withExtendedLifetime((window, app)) {}
+        }
+        try expect(chosen["no open panel"] == "1", "without an open panel of the app's, WebKit's picker chose \(String(describing: chosen["no open panel"])) files")
+        try expect(chosen["its own, which cancels"] == "waiting", "the app's open panel cancelled: \(String(describing: chosen["its own, which cancels"]))")
+    }
+
+    /// The text of `script`'s value once it is `until`, or once it is no longer `while`, asked every
+    /// 10 ms for at most 2 s (`while` still then: that value).
+    private func pageValue(_ script: String, in webView: WKWebView, until: String?, while waiting: String? = nil) async throws -> String {
+        var last = ""
+        for _ in 0..<200 {
+            last = try await evaluate(script, in: webView)
+            if let until, last == until { return last }
+            if until == nil, last != waiting { return last }
+            await mainQueueMovesOn(milliseconds: 10)
+        }
+        if until == nil { return last }
+        throw CheckFailure(why: "\(script) was \(last)")
     }
 
     private func nearMissNeverCalled() async throws {

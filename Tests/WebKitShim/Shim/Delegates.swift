@@ -20,7 +20,28 @@ import FoundationNetworking
 
 /// WKOpenPanelParameters.h: `WK_SWIFT_UI_ACTOR @interface WKOpenPanelParameters : NSObject`.
 @available(iOS 18.4, macOS 10.12, *)
-@MainActor open class WKOpenPanelParameters: NSObject {}
+@MainActor open class WKOpenPanelParameters: NSObject {
+    private let multiple: Bool
+
+    /// Not SDK API (WebKit makes open-panel parameters): for the shim's checks.
+    public init(shimAllowsMultipleSelection multiple: Bool) {
+        self.multiple = multiple
+    }
+
+    /// `@property (nonatomic, readonly) BOOL allowsMultipleSelection;`
+    open var allowsMultipleSelection: Bool { multiple }
+    /// `@property (nonatomic, readonly) BOOL allowsDirectories;`
+    open var allowsDirectories: Bool { false }
+}
+
+/// Not SDK API: what WebKit's own file picker chooses, where the platform has one.
+@MainActor
+public enum ShimFilePicker {
+    /// The files WebKit's own picker chooses on iOS and visionOS, as a user would, when no UI
+    /// delegate answers the open panel; `nil` (the default) stands for macOS, where WebKit then
+    /// shows no panel and a file input gets no files (WKUIDelegate.h).
+    public static var chosen: [URL]?
+}
 
 /// WKBackForwardListItem.h: `@interface WKBackForwardListItem : NSObject`, made by WebKit only.
 open class WKBackForwardListItem: NSObject {}

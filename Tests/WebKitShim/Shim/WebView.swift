@@ -334,6 +334,31 @@ import FoundationNetworking
                 MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().createWindow() }
                 return nil
             }, me)
+        _ = ks_on_run_file_chooser(
+            view,
+            { _, request, data in
+                guard let request, let data else { return 0 }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().runOpenPanel(request) }
+                return 1
+            }, me)
+    }
+
+    /// WKUIDelegate.h: a UI delegate with the open panel answers a file input (its files, or `nil`
+    /// for Cancel); without one WebKit shows its own picker on iOS and visionOS (``ShimFilePicker``)
+    /// and chooses nothing on macOS.
+    private func runOpenPanel(_ request: OpaquePointer) {
+        let pending = PendingFileChooser(request)
+        let checker = CheckedCompletion("webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:")
+        let parameters = WKOpenPanelParameters(shimAllowsMultipleSelection: webkit_file_chooser_request_get_select_multiple(request) != 0)
+        let implemented = uiDelegate.map { delegate in
+            OptionalRequirement.implemented(checker.selector, by: delegate) {
+                delegate.webView(self, runOpenPanelWith: parameters, initiatedByFrame: mainFrame) { files in if checker.call() { pending.choose(files) } }
+            }
+        }
+        if implemented != true {
+            checker.disarm()
+            pending.choose(ShimFilePicker.chosen)
+        }
     }
 
     /// A frame the shim knows only as the main frame, with the committed document's origin.
@@ -658,6 +683,38 @@ private final class PendingDialog {
         guard open else { return }
         open = false
         if !inSignal { webkit_script_dialog_close(dialog) }
+    }
+}
+
+/// A file input's request WebKitGTK waits on until the shim answers it; one never answered is
+/// cancelled.
+@MainActor
+private final class PendingFileChooser {
+    private let request: OpaquePointer
+    private var open = true
+
+    init(_ request: OpaquePointer) {
+        self.request = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(request)))
+    }
+
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            choose(nil)
+            g_object_unref(UnsafeMutableRawPointer(request))
+        }
+    }
+
+    /// The files chosen, or none (Cancel).
+    func choose(_ files: [URL]?) {
+        guard open else { return }
+        open = false
+        guard let files, !files.isEmpty else { return webkit_file_chooser_request_cancel(request) }
+        let paths = files.map { strdup($0.path) } + [nil]
+        defer { paths.forEach { free($0) } }
+        paths.withUnsafeBufferPointer { list in
+            webkit_file_chooser_request_select_files(request, UnsafePointer<UnsafePointer<CChar>?>(OpaquePointer(list.baseAddress)))
+        }
     }
 }
 
