@@ -29,6 +29,7 @@ struct WebKitExpectations {
         await check("WebKit's WKUserContentController.UserScriptRemoveAll: the scripts in the order added, the same objects; then none", userScripts)
         await check("WebKit's URLSchemeHandler.BuiltinSchemes: WebKit's own schemes, and no other", builtinSchemes)
         await check("WebKit's WKNavigation.NavigationDelegate: the navigation delegate is held weakly", weakDelegate)
+        await check("WebKit's WKURLSchemeHandler.h: a task is stopped when its load is cancelled, as when the page aborts its fetch", abortedFetch)
     }
 
     // MARK: WKWebViewEvaluateJavaScript.mm
@@ -194,6 +195,30 @@ struct WebKitExpectations {
         try expect(webView.navigationDelegate == nil, "the delegate outlived its last reference")
     }
 
+    private func abortedFetch() async throws {
+        let handler = SilentSchemeHandler()
+        let configuration = WKWebViewConfiguration()
+        configuration.setURLSchemeHandler(handler, forURLScheme: "testing")
+        let (webView, window) = try await loaded("<p>aborts</p>", configuration: configuration)
+        let script = """
+            window.aborter = new AbortController();
+            fetch('testing://host/slow', { signal: window.aborter.signal }).catch(function () { window.fetched = 'aborted'; });
+            0
+            """
+        _ = await evaluate(script, in: webView)
+        for _ in 0..<200 where handler.started.isEmpty {
+            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
+        }
+        try expect(handler.started == ["testing://host/slow"], "started: \(handler.started)")
+        _ = await evaluate("window.aborter.abort(); 0", in: webView)
+        _ = try await settled("window.fetched", in: webView, until: "aborted")
+        for _ in 0..<200 where handler.stopped.isEmpty {
+            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
+        }
+        try expect(handler.stopped == ["testing://host/slow"], "stopped: \(handler.stopped)")
+        withExtendedLifetime(window) {}
+    }
+
     // MARK: Helpers
 
     /// A web view in a window with `html` loaded, once its scripts have run.
@@ -230,6 +255,21 @@ struct WebKitExpectations {
             await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
         }
         throw CheckFailure(why: "\(script) did not settle")
+    }
+}
+
+/// A scheme handler that never answers, and notes the tasks it is handed and those stopped.
+@MainActor
+final class SilentSchemeHandler: NSObject, WKURLSchemeHandler {
+    var started: [String] = []
+    var stopped: [String] = []
+
+    func webView(_ webView: WKWebView, start urlSchemeTask: any WKURLSchemeTask) {
+        started.append(urlSchemeTask.request.url?.absoluteString ?? "")
+    }
+
+    func webView(_ webView: WKWebView, stop urlSchemeTask: any WKURLSchemeTask) {
+        stopped.append(urlSchemeTask.request.url?.absoluteString ?? "")
     }
 }
 

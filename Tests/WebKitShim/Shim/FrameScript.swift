@@ -44,19 +44,31 @@ enum FrameScript {
           window.confirm = function confirm_(message) { return apply(confirm, window, [tag + text(message)]); };
           // WebKitGTK's UI process crashes reading a custom scheme's request body that holds a Blob;
           // WebKit's Cocoa API hands such a body over. Its bytes go as a buffer of their own.
+          var handlers = window.webkit && window.webkit.messageHandlers;
+          var hidden = handlers && handlers[settings.hidden];
+          var post = hidden && getPrototypeOf(hidden).postMessage;
           var fetch = window.fetch, Blob_ = typeof Blob === 'function' ? Blob : null;
           if (typeof fetch === 'function' && Blob_ && !settings.world) {
             var readBlob = Blob_.prototype.arrayBuffer, then = Promise.prototype.then, assign = Object.assign, web = /^(https?|blob|data):/i;
+            var Address_ = URL, listen = EventTarget.prototype.addEventListener;
             window.fetch = function fetch_(input, init) {
-              var body = init && init.body;
-              if (!(body instanceof Blob_) || web.test(toText(input && input.url !== undefined ? input.url : input))) return apply(fetch, window, [input, init]);
+              var body = init && init.body, address = toText(input && input.url !== undefined ? input.url : input);
+              if (web.test(address)) return apply(fetch, window, [input, init]);
+              // WebKit stops a scheme task whose fetch the page aborts; WebKitGTK tells no one, so
+              // this frame says so (README.md: when a scheme task is stopped).
+              var signal = init && init.signal;
+              if (post && signal && typeof signal.aborted === 'boolean') {
+                try {
+                  var absolute = new Address_(address, document.baseURI).href;
+                  apply(listen, signal, ['abort', function () { try { apply(post, hidden, [[tag, ['aborts', absolute]]]); } catch (e) {} }]);
+                } catch (e) {}
+              }
+              if (!(body instanceof Blob_)) return apply(fetch, window, [input, init]);
               return apply(then, apply(readBlob, body, []), [function (buffer) { return apply(fetch, window, [input, assign({}, init, { body: buffer })]); }]);
             };
           }
-          var handlers = window.webkit && window.webkit.messageHandlers;
-          var hidden = handlers && handlers[settings.hidden];
           if (hidden) {
-            var prototype = getPrototypeOf(hidden), post = prototype.postMessage;
+            var prototype = getPrototypeOf(hidden);
             prototype.postMessage = function postMessage(body) { return apply(post, this, [[tag, body]]); };
             // WebKitGTK names no navigation's source frame: this frame says which addresses it points
             // its iframes at, before the navigation starts (README.md: frames).

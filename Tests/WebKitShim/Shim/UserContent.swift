@@ -287,10 +287,17 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
                 MainActor.assumeIsolated {
                     let controller = Unmanaged<WKUserContentController>.fromOpaque(data).takeUnretainedValue()
                     if let tagged = FrameScript.untag(value), tagged.world == nil, let report = tagged.body as? [Any], report.count == 2,
-                        report[0] as? String == "navigates", let address = report[1] as? String
+                        let address = report[1] as? String
                     {
-                        controller.navigationSources.append((address, tagged.isMainFrame, tagged.origin))
-                        if controller.navigationSources.count > 64 { controller.navigationSources.removeFirst() }
+                        switch report[0] as? String {
+                        case "navigates":
+                            controller.navigationSources.append((address, tagged.isMainFrame, tagged.origin))
+                            if controller.navigationSources.count > 64 { controller.navigationSources.removeFirst() }
+                        case "aborts":
+                            for case let webView? in controller.webViews.map(\.webView) { webView.pageAborted(address) }
+                        default:
+                            break
+                        }
                     }
                     let answer = jsc_value_new_undefined(jsc_value_get_context(value))
                     webkit_script_message_reply_return_value(reply, answer)

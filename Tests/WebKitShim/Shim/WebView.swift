@@ -103,6 +103,11 @@ import FoundationNetworking
     /// The tasks of this web view's scheme handlers, started and not finished.
     var runningTasks: [ShimSchemeTask] = []
 
+    /// A page aborted its fetch of `address`: WebKit stops the scheme task that serves it.
+    func pageAborted(_ address: String) {
+        runningTasks.first { $0.request.url?.absoluteString == address }?.stop()
+    }
+
     private static var views: [OpaquePointer: WeakView] = [:]
     private struct WeakView { weak var view: WKWebView? }
 
