@@ -105,13 +105,7 @@ final class Checks {
         try await keystone.pageReady()
         host = nil
         // The page load ended with the host: Swift's call to the page settles.
-        let outcome: String
-        do {
-            _ = try await call.value
-            outcome = "answered"
-        } catch {
-            outcome = "\(error.code)"
-        }
+        let outcome = await Self.outcome(of: call)
         try expect(outcome == "\(BridgeError.Code.pageGone)", "Swift's call after the host went: \(outcome)")
         let scripts = configuration.userContentController.userScripts
         try expect(scripts.count == 1 && scripts.first === appScript, "the controller keeps only the app's script: \(scripts.count)")
@@ -308,13 +302,7 @@ final class Checks {
         // engine's commit tells the host the page has changed.
         webView.loadHTMLString("<p>elsewhere</p>", baseURL: URL(string: "http://127.0.0.1:9/"))
         // A call that never settles hangs the checks, which run.sh stops and reports.
-        let outcome: String
-        do {
-            _ = try await call.value
-            outcome = "answered"
-        } catch {
-            outcome = "\(error.code)"
-        }
+        let outcome = await Self.outcome(of: call)
         try expect(outcome == "\(BridgeError.Code.pageGone)", "Swift's call: \(outcome)")
         withExtendedLifetime(window) {}
     }
@@ -431,6 +419,16 @@ final class Checks {
     }
 
     // MARK: Helpers
+
+    /// How a call to the page ended: "answered", or its error's code.
+    private static func outcome(of call: PageCall<JSONValue>) async -> String {
+        do {
+            _ = try await call.value
+            return "answered"
+        } catch {
+            return "\(error.code)"
+        }
+    }
 
     private static func frame(_ webView: WKWebView) -> WKFrameInfo {
         WKFrameInfo(shimMainFrame: true, origin: "https://app.example", webView: webView)
