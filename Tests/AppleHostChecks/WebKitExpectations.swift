@@ -30,6 +30,11 @@ struct WebKitExpectations {
         await check("WebKit's URLSchemeHandler.BuiltinSchemes: WebKit's own schemes, and no other", builtinSchemes)
         await check("WebKit's WKNavigation.NavigationDelegate: the navigation delegate is held weakly", weakDelegate)
         await check("WebKit's WKURLSchemeHandler.h: a task is stopped when its load is cancelled, as when the page aborts its fetch", abortedFetch)
+        await check("WebKit's WKNavigation.DidFailProvisionalNavigation: an unknown scheme fails the load's navigation, NSURLErrorDomain -1002", unknownScheme)
+        await check("WebKit's WKNavigation.LoadRequest: the navigation a load returns is the one its delegate calls name", oneNavigation)
+        await check(
+            "WebKit's DecidePolicyForNavigationActionForHyperlinkThatRedirects: a frame navigating itself is the action's source and target frame, one object",
+            sameFrameNavigation)
     }
 
     // MARK: WKWebViewEvaluateJavaScript.mm
@@ -219,6 +224,47 @@ struct WebKitExpectations {
         withExtendedLifetime(window) {}
     }
 
+    private func unknownScheme() async throws {
+        let delegate = NavigationRecorder()
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        webView.navigationDelegate = delegate
+        let navigation = webView.load(URLRequest(url: URL(string: "non-existant-scheme://")!))
+        for _ in 0..<300 where delegate.failures.isEmpty { await pause() }
+        let failure = delegate.failures.first
+        try expect(failure?.navigation === navigation && failure?.navigation != nil, "the failed navigation is the load's")
+        let error = failure?.error as? NSError
+        try expect(error?.domain == NSURLErrorDomain && error?.code == -1002, "the error: \(String(describing: error))")
+    }
+
+    private func oneNavigation() async throws {
+        let delegate = NavigationRecorder()
+        let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        webView.navigationDelegate = delegate
+        let navigation = webView.loadHTMLString("<p>one navigation</p>", baseURL: URL(string: "http://127.0.0.1:9/one.html"))
+        for _ in 0..<300 where delegate.finished.isEmpty { await pause() }
+        let named = delegate.started + delegate.committed + delegate.finished
+        try expect(named.count == 3 && named.allSatisfy { $0 === navigation }, "start, commit and finish name the load's navigation: \(named.count)")
+    }
+
+    private func sameFrameNavigation() async throws {
+        let delegate = NavigationRecorder()
+        let (webView, window) = try await loaded("<p>links</p>")
+        webView.navigationDelegate = delegate
+        // (Port 9 is one WebKit refuses before asking: another, where nothing listens.)
+        _ = await evaluate("location.href = 'http://127.0.0.1:65000/elsewhere.html'; 0", in: webView)
+        for _ in 0..<300 where delegate.actions.isEmpty { await pause() }
+        let action = delegate.actions.first
+        try expect(
+            action != nil && action?.targetFrame != nil && action?.sourceFrame === action?.targetFrame,
+            "source and target are one frame: \(delegate.actions.count) actions, target \(String(describing: action?.targetFrame)), source nil \(action.map { unsafeBitCast($0.sourceFrame, to: WKFrameInfo?.self) == nil } ?? true)"
+        )
+        withExtendedLifetime(window) {}
+    }
+
+    private func pause() async {
+        await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
+    }
+
     // MARK: Helpers
 
     /// A web view in a window with `html` loaded, once its scripts have run.
@@ -256,6 +302,26 @@ struct WebKitExpectations {
         }
         throw CheckFailure(why: "\(script) did not settle")
     }
+}
+
+/// A navigation delegate that notes what it is told, and cancels every navigation a page starts
+/// (the checks' addresses have no server).
+@MainActor
+final class NavigationRecorder: NSObject, WKNavigationDelegate {
+    var actions: [WKNavigationAction] = []
+    var started: [WKNavigation?] = []
+    var committed: [WKNavigation?] = []
+    var finished: [WKNavigation?] = []
+    var failures: [(navigation: WKNavigation?, error: any Error)] = []
+
+    func webView(_ webView: WKWebView, decidePolicyFor navigationAction: WKNavigationAction, decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy) -> Void) {
+        actions.append(navigationAction)
+        decisionHandler(actions.count > 1 || navigationAction.request.url?.path == "/elsewhere.html" ? .cancel : .allow)
+    }
+    func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) { started.append(navigation) }
+    func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) { committed.append(navigation) }
+    func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) { finished.append(navigation) }
+    func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) { failures.append((navigation, error)) }
 }
 
 /// A scheme handler that never answers, and notes the tasks it is handed and those stopped.

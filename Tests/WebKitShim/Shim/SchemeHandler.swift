@@ -130,6 +130,9 @@ final class ShimSchemeTask: NSObject, WKURLSchemeTask, @unchecked Sendable {
 
     @MainActor private static var served: Set<String> = []
 
+    /// Whether a handler's scheme was registered in the web context.
+    @MainActor static func isServed(_ scheme: String) -> Bool { served.contains(scheme) }
+
     /// Registers `scheme` in the web context once: CORS-enabled (a page's `fetch` of it from another
     /// origin reads the answer when its headers allow it) and not secure, as WebKit's Cocoa API
     /// registers a scheme with a handler (WebPageProxy, `registerURLSchemeHandler`; WebKit has no

@@ -312,9 +312,10 @@ import FoundationNetworking
             }, me)
         _ = ks_on_load_failed(
             view,
-            { _, event, _, error, data in
+            { _, event, uri, error, data in
                 guard let data else { return 0 }
-                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().loadFailed(event, error: error) }
+                let address = uri.map { String(cString: $0) }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().loadFailed(event, address: address, error: error) }
                 return 1  // no error page: WebKit's Cocoa API shows none
             }, me)
         _ = ks_on_web_process_terminated(
@@ -428,8 +429,10 @@ import FoundationNetworking
         var urlRequest = URLRequest(url: URL(string: uri) ?? URL(string: "about:blank")!)
         urlRequest.httpMethod = webkit_uri_request_get_http_method(request).map { String(cString: $0) } ?? "GET"
         // A navigation the app started has no source frame; the shim cannot tell a page's frames
-        // apart here, and names the main frame (README.md: frames).
-        var source: WKFrameInfo? = mainFrame
+        // apart here, and names the main frame (README.md: frames), which navigates itself: one
+        // frame object is both, as WebKit hands it (NavigationState.mm).
+        let target: WKFrameInfo? = type == KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION ? nil : mainFrame
+        var source: WKFrameInfo? = target ?? mainFrame
         if let reported = ownConfiguration.userContentController.takeNavigationSource(uri) {
             source = WKFrameInfo(isMainFrame: reported.isMainFrame, origin: reported.origin, webView: self)
         } else if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
@@ -438,7 +441,7 @@ import FoundationNetworking
         // WebKitGTK's types 0 to 4 are WebKit's; its OTHER (5) is WebKit's `.other` (-1).
         let navigationType = WKNavigationType(rawValue: Int(webkit_navigation_action_get_navigation_type(gtkAction))) ?? .other
         let action = WKNavigationAction(
-            request: urlRequest, sourceFrame: source, targetFrame: type == KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION ? nil : mainFrame,
+            request: urlRequest, sourceFrame: source, targetFrame: target,
             navigationType: navigationType)
         let apply: @MainActor (WKNavigationActionPolicy) -> Void = { policy in
             switch policy {
@@ -531,10 +534,9 @@ import FoundationNetworking
         }
     }
 
-    private func loadFailed(_ event: UInt32, error: OpaquePointer?) {
+    private func loadFailed(_ event: UInt32, address: String?, error: OpaquePointer?) {
         navigationFailed = true
-        let failure = NSError(
-            domain: "WebKitErrorDomain", code: 0, userInfo: [NSLocalizedDescriptionKey: error.map { String(cString: ks_error_message($0)) } ?? "the load failed"])
+        let failure = Self.loadError(address: address, error: error)
         if event == KS_WEBKIT_LOAD_STARTED || event == KS_WEBKIT_LOAD_REDIRECTED {
             callNavigationDelegate("webView:didFailProvisionalNavigation:withError:") { $0.webView(self, didFailProvisionalNavigation: self.navigation, withError: failure) }
         } else {
@@ -556,6 +558,29 @@ import FoundationNetworking
     private func callNavigationDelegate(_ selector: String, _ call: (any WKNavigationDelegate) -> Void) {
         guard let delegate = navigationDelegate else { return }
         _ = OptionalRequirement.implemented(selector, by: delegate) { call(delegate) }
+    }
+
+    /// A failed load's error as WebKit's Cocoa API reports it: an address of a scheme WebKit
+    /// cannot load is `NSURLErrorUnsupportedURL`, a cancelled load `NSURLErrorCancelled`, and
+    /// WebKit's policy errors keep their codes in `WebKitErrorDomain` (WebKitGTK's are the same
+    /// numbers: 100 a type it cannot show, 101 an address, 102 a load a decision interrupted).
+    private static func loadError(address: String?, error: OpaquePointer?) -> NSError {
+        let message = error.map { String(cString: ks_error_message($0)) } ?? "the load failed"
+        let code = error.map { Int(ks_error_code($0)) } ?? 0
+        let scheme = address.flatMap { URL(string: $0)?.scheme?.lowercased() } ?? ""
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let failing = address.flatMap(URL.init(string:)) { info[NSURLErrorFailingURLErrorKey] = failing }
+        let loadable = handlesURLScheme(scheme) || ShimSchemeTask.isServed(scheme)
+        switch code {
+        case _ where (code == 301 || code == 101) && !loadable:
+            return NSError(domain: NSURLErrorDomain, code: NSURLErrorUnsupportedURL, userInfo: info)
+        case 302:
+            return NSError(domain: NSURLErrorDomain, code: NSURLErrorCancelled, userInfo: info)
+        case 100, 101, 102:
+            return NSError(domain: "WebKitErrorDomain", code: code, userInfo: info)
+        default:
+            return NSError(domain: NSURLErrorDomain, code: NSURLErrorUnknown, userInfo: info)
+        }
     }
 
     /// WKUIDelegate's `createWebViewWithConfiguration:…`: the shim makes no related web views.
