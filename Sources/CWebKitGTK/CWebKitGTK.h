@@ -420,6 +420,28 @@ static inline gulong ks_on_create(WebKitWebView *view, KSCreateHandler handler, 
     return ks_connect(view, "create", (GCallback)handler, data);
 }
 
+// MARK: Authentication (webkit/WebKitAuthenticationRequest.h, webkit/WebKitCredential.h)
+
+typedef struct _WebKitAuthenticationRequest WebKitAuthenticationRequest;
+typedef struct _WebKitCredential WebKitCredential;
+#define KS_WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC 2u
+#define KS_WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST 3u
+extern const gchar *webkit_authentication_request_get_host(WebKitAuthenticationRequest *request);
+extern guint webkit_authentication_request_get_port(WebKitAuthenticationRequest *request);
+extern const gchar *webkit_authentication_request_get_realm(WebKitAuthenticationRequest *request);
+extern unsigned int webkit_authentication_request_get_scheme(WebKitAuthenticationRequest *request);
+extern gboolean webkit_authentication_request_is_retry(WebKitAuthenticationRequest *request);
+extern void webkit_authentication_request_authenticate(WebKitAuthenticationRequest *request, WebKitCredential *credential);
+extern void webkit_authentication_request_cancel(WebKitAuthenticationRequest *request);
+extern WebKitCredential *webkit_credential_new(const gchar *username, const gchar *password, unsigned int persistence);
+extern void webkit_credential_free(WebKitCredential *credential);
+typedef gboolean (*KSAuthenticateHandler)(WebKitWebView *view, WebKitAuthenticationRequest *request, gpointer data);
+
+/// A load asks for credentials: `handler` returns whether it answers the request (now or later).
+static inline gulong ks_on_authenticate(WebKitWebView *view, KSAuthenticateHandler handler, gpointer data) {
+    return ks_connect(view, "authenticate", (GCallback)handler, data);
+}
+
 // MARK: File inputs (webkit/WebKitFileChooserRequest.h)
 
 typedef struct _WebKitFileChooserRequest WebKitFileChooserRequest;

@@ -62,6 +62,9 @@ final class Checks {
         await check("a committed document that runs no host script ends the page load: Swift's call to the page settles", documentWithoutHostScript)
         await check("after detach(), the hub serves no byte channel", detachStopsByteChannel)
         await check(
+            "an authentication challenge: WebKit's answer (no credential) where the app's navigation delegate has no challenge method, the app's credential where it has one",
+            authentication)
+        await check(
             "a document of a domain that is not among the app's App-Bound Domains, where WebKit runs no script of the app's: the app is told, and Swift's evaluation says why",
             appBoundDomains)
         await check("the byte channel reads a request's body off the main thread, and the call it carries is answered", bodyReadOffMain)
@@ -318,6 +321,24 @@ final class Checks {
         try expect(!keystone.servesBytes, "the hub still serves the byte channel after detach()")
     }
 
+    private func authentication() async throws {
+        // run.sh passes the suite's HTTP origin, whose /auth/ asks for credentials.
+        guard CommandLine.arguments.count > 1 else { throw CheckFailure(why: "no server origin was given (run.sh gives one)") }
+        let origin = CommandLine.arguments[1]
+        var shown: [String: String] = [:]
+        for (name, app) in [("no challenge method", RespondingNavigationDelegate(has: []) as any WKNavigationDelegate), ("the app's credential", CredentialDelegate())] {
+            let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+            let window = ShimWindow(showing: webView, title: "checks")
+            webView.navigationDelegate = app
+            let host = try WKWebViewHost(webView: webView, hub: Keystone())
+            webView.load(URLRequest(url: URL(string: origin + "/auth/page.html")!))
+            shown[name] = try await pageValue("document.body && document.body.textContent ? document.body.textContent : 'loading'", in: webView, until: nil, while: "loading")
+            host.detach()
+            withExtendedLifetime((window, app)) {}
+        }
+        try expect(shown == ["no challenge method": "denied", "the app's credential": "granted"], "the pages showed \(shown)")
+    }
+
     private func appBoundDomains() async throws {
         ShimAppBoundDomains.domains = ["app.example"]
         defer { ShimAppBoundDomains.domains = nil }
@@ -511,6 +532,18 @@ final class RespondingNavigationDelegate: NSObject, WKNavigationDelegate, ShimSe
     }
 
     func responds(to aSelector: Selector!) -> Bool { methods.contains(NSStringFromSelector(aSelector)) }
+}
+
+/// An app's navigation delegate that answers an authentication challenge with the suite's
+/// credential.
+@MainActor
+final class CredentialDelegate: NSObject, WKNavigationDelegate {
+    func webView(
+        _ webView: WKWebView, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @MainActor @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.useCredential, URLCredential(user: "keystone", password: "secret", persistence: .none))
+    }
 }
 
 /// An app's navigation delegate with no methods of its own.

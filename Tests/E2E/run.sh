@@ -65,7 +65,7 @@ for host in "${hosts[@]}"; do
         --trust-certificate "$certificates/certificate.pem" --timeout "${E2E_TIMEOUT:-300}"
   done
   # What no page can show of the Apple host: its delegates, a host let go, navigations the app starts.
-  [ "$host" = webkit ] && [ -z "${E2E_ONLY:-}" ] && run_one "webkit/checks" timeout 300 "$bin/AppleHostChecks"
+  [ "$host" = webkit ] && [ -z "${E2E_ONLY:-}" ] && run_one "webkit/checks" timeout 300 "$bin/AppleHostChecks" "$origin_a"
 done
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

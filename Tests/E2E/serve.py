@@ -1,13 +1,29 @@
 # serve.py PORTS_FILE SECONDS [CERTIFICATE KEY] — the end-to-end suite's own loopback servers:
 # Tests/E2E/pages served on two HTTP origins that differ only by port (127.0.0.1:A and
 # 127.0.0.1:B), so ports and cross-origin frames are tested for real, and, given a certificate and
-# its key, on an HTTPS origin (127.0.0.1:S), whose documents are secure contexts. Binds free ports,
+# its key, on an HTTPS origin (127.0.0.1:S), whose documents are secure contexts. A path under /auth/
+# asks for HTTP Basic credentials (keystone, secret) and shows what it got. Binds free ports,
 # writes "A B [S]" to PORTS_FILE (a line on standard output for "-"), and stops by itself after SECONDS (run.sh also stops it when it ends).
-import functools, http.server, os, ssl, sys, threading
+import base64, functools, http.server, os, ssl, sys, threading
+
+GRANTED = "Basic " + base64.b64encode(b"keystone:secret").decode()
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+    def do_GET(self):
+        if not self.path.startswith("/auth/"):
+            return super().do_GET()
+        granted = self.headers.get("Authorization") == GRANTED
+        body = b"<!doctype html><p>" + (b"granted" if granted else b"denied") + b"</p>"
+        self.send_response(200 if granted else 401)
+        if not granted:
+            self.send_header("WWW-Authenticate", 'Basic realm="keystone checks"')
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def end_headers(self):
         # Pages may be kept in the back/forward cache: no header here forbids it.

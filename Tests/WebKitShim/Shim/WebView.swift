@@ -340,6 +340,13 @@ import FoundationNetworking
                 MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().createWindow() }
                 return nil
             }, me)
+        _ = ks_on_authenticate(
+            view,
+            { _, request, data in
+                guard let request, let data else { return 0 }
+                MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().authenticate(request) }
+                return 1
+            }, me)
         _ = ks_on_run_file_chooser(
             view,
             { _, request, data in
@@ -347,6 +354,35 @@ import FoundationNetworking
                 MainActor.assumeIsolated { Unmanaged<WKWebView>.fromOpaque(data).takeUnretainedValue().runOpenPanel(request) }
                 return 1
             }, me)
+    }
+
+    /// NavigationState.mm: a navigation delegate with the challenge method answers a load's
+    /// authentication challenge; without one WebKit rejects the protection space, and the load goes
+    /// on without a credential.
+    private func authenticate(_ request: OpaquePointer) {
+        let pending = PendingAuthentication(request)
+        let method =
+            switch webkit_authentication_request_get_scheme(request) {
+            case KS_WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC: NSURLAuthenticationMethodHTTPBasic
+            case KS_WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST: NSURLAuthenticationMethodHTTPDigest
+            default: NSURLAuthenticationMethodDefault
+            }
+        let space = URLProtectionSpace(
+            host: String(cString: webkit_authentication_request_get_host(request)), port: Int(webkit_authentication_request_get_port(request)),
+            protocol: url?.scheme ?? "http", realm: webkit_authentication_request_get_realm(request).map { String(cString: $0) }, authenticationMethod: method)
+        let challenge = URLAuthenticationChallenge(
+            protectionSpace: space, proposedCredential: nil, previousFailureCount: webkit_authentication_request_is_retry(request) != 0 ? 1 : 0,
+            failureResponse: nil, error: nil, sender: ShimChallengeSender())
+        let checker = CheckedCompletion("webView:didReceiveAuthenticationChallenge:completionHandler:")
+        let implemented = navigationDelegate.map { delegate in
+            OptionalRequirement.implemented(checker.selector, by: delegate) {
+                delegate.webView(self, didReceive: challenge) { disposition, credential in if checker.call() { pending.answer(disposition, credential) } }
+            }
+        }
+        if implemented != true {
+            checker.disarm()
+            pending.answer(.rejectProtectionSpace, nil)
+        }
     }
 
     /// WKUIDelegate.h: a UI delegate with the open panel answers a file input (its files, or `nil`
@@ -714,6 +750,49 @@ private final class PendingDialog {
         open = false
         if !inSignal { webkit_script_dialog_close(dialog) }
     }
+}
+
+/// An authentication request WebKitGTK waits on until the shim answers it; one never answered goes
+/// on without a credential.
+@MainActor
+private final class PendingAuthentication {
+    private let request: OpaquePointer
+    private var open = true
+
+    init(_ request: OpaquePointer) {
+        self.request = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(request)))
+    }
+
+    // Released on the main thread, where WebKit and every object here live.
+    deinit {
+        MainActor.assumeIsolated {
+            answer(.rejectProtectionSpace, nil)
+            g_object_unref(UnsafeMutableRawPointer(request))
+        }
+    }
+
+    /// The delegate's answer: its credential, none (the load goes on without one), or Cancel.
+    func answer(_ disposition: URLSession.AuthChallengeDisposition, _ credential: URLCredential?) {
+        guard open else { return }
+        open = false
+        if disposition == .cancelAuthenticationChallenge { return webkit_authentication_request_cancel(request) }
+        guard disposition == .useCredential, let credential, let user = credential.user else {
+            return webkit_authentication_request_authenticate(request, nil)
+        }
+        let made = webkit_credential_new(user, credential.password ?? "", 0)  // WEBKIT_CREDENTIAL_PERSISTENCE_NONE
+        webkit_authentication_request_authenticate(request, made)
+        webkit_credential_free(made)
+    }
+}
+
+/// What a challenge names as its sender: the shim answers through the delegate's completion
+/// handler, as WebKit does.
+private final class ShimChallengeSender: NSObject, URLAuthenticationChallengeSender {
+    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
+    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
+    func cancel(_ challenge: URLAuthenticationChallenge) {}
+    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
+    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
 }
 
 /// A file input's request WebKitGTK waits on until the shim answers it; one never answered is
