@@ -30,6 +30,9 @@ struct WebKitExpectations {
         await check("WebKit's URLSchemeHandler.BuiltinSchemes: WebKit's own schemes, and no other", builtinSchemes)
         await check("WebKit's WKNavigation.NavigationDelegate: the navigation delegate is held weakly", weakDelegate)
         await check("WebKit's WKURLSchemeHandler.h: a task is stopped when its load is cancelled, as when the page aborts its fetch", abortedFetch)
+        await check(
+            "WebKit's EvaluateJavaScript.JavaScriptInFramesFromPostMessage: each frame's message names its frame, main or not, and the frame's address",
+            framesPost)
         await check("WebKit's WKNavigation.DidFailProvisionalNavigation: an unknown scheme fails the load's navigation, NSURLErrorDomain -1002", unknownScheme)
         await check("WebKit's WKNavigation.LoadRequest: the navigation a load returns is the one its delegate calls name", oneNavigation)
         await check(
@@ -224,6 +227,24 @@ struct WebKitExpectations {
         withExtendedLifetime(window) {}
     }
 
+    private func framesPost() async throws {
+        let handler = FrameRecordingHandler()
+        let configuration = WKWebViewConfiguration()
+        let world = WKContentWorld.world(name: "frames")
+        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: world, name: "testHandler")
+        configuration.userContentController.addUserScript(
+            WKUserScript(source: "window.webkit.messageHandlers.testHandler.postMessage(location.href)", injectionTime: .atDocumentStart, forMainFrameOnly: false, in: world))
+        let (_, window) = try await loaded("<iframe src='data:text/html,<p>inner</p>'></iframe>", configuration: configuration)
+        for _ in 0..<300 where handler.frames.count < 2 { await pause() }
+        let main = handler.frames.first { $0.isMainFrame }
+        let sub = handler.frames.first { !$0.isMainFrame }
+        try expect(handler.frames.count == 2 && main != nil && sub != nil && main !== sub, "two frames, one main: \(handler.frames.map(\.isMainFrame))")
+        try expect(main?.request.url?.absoluteString == "http://127.0.0.1:9/", "the main frame's address: \(String(describing: main?.request.url))")
+        try expect(sub?.request.url?.absoluteString.hasPrefix("data:text/html") == true, "the subframe's address: \(String(describing: sub?.request.url))")
+        try expect(handler.matched, "each message's body is its frame's address")
+        withExtendedLifetime(window) {}
+    }
+
     private func unknownScheme() async throws {
         let delegate = NavigationRecorder()
         let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
@@ -322,6 +343,22 @@ final class NavigationRecorder: NSObject, WKNavigationDelegate {
     func webView(_ webView: WKWebView, didCommit navigation: WKNavigation!) { committed.append(navigation) }
     func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) { finished.append(navigation) }
     func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error) { failures.append((navigation, error)) }
+}
+
+/// A script message handler that keeps each message's frame.
+@MainActor
+final class FrameRecordingHandler: NSObject, WKScriptMessageHandlerWithReply {
+    var frames: [WKFrameInfo] = []
+    var matched = true
+
+    func userContentController(
+        _ userContentController: WKUserContentController, didReceive message: WKScriptMessage, replyHandler: @escaping @MainActor @Sendable (Any?, String?) -> Void
+    ) {
+        frames.append(message.frameInfo)
+        // (Foundation writes the address's characters that need it percent-encoded.)
+        if (message.body as? String).flatMap(URL.init(string:)) != message.frameInfo.request.url { matched = false }
+        replyHandler(nil, nil)
+    }
 }
 
 /// A scheme handler that never answers, and notes the tasks it is handed and those stopped.

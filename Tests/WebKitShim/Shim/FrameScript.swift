@@ -35,13 +35,16 @@ enum FrameScript {
           var stringify = JSON.stringify;
           // A file document's origin is opaque to its scripts; WebKit reports it as `file://`.
           var origin = location.protocol === 'file:' ? 'file://' : toText(self.origin);
-          var tag = settings.secret + settings.world + '\n' + (window === window.top ? 'main' : 'sub') + '\n' + origin + '\n';
+          var start = settings.secret + settings.world + '\n' + (window === window.top ? 'main' : 'sub') + '\n' + origin + '\n';
+          // The frame's address as it is when it prompts or posts (`location` cannot be redefined).
+          var here = location;
+          function tag() { return start + toText(here.href) + '\n'; }
           // WebKitGTK hands a dialog's texts over as C strings, which end at a NUL: they go as JSON.
           function text(value) { return stringify(value === undefined ? '' : toText(value)); }
           var prompt = window.prompt, alert = window.alert, confirm = window.confirm;
-          window.prompt = function prompt_(message, defaultText) { return apply(prompt, window, [tag + text(message), text(defaultText)]); };
-          window.alert = function alert_(message) { return apply(alert, window, [tag + text(message)]); };
-          window.confirm = function confirm_(message) { return apply(confirm, window, [tag + text(message)]); };
+          window.prompt = function prompt_(message, defaultText) { return apply(prompt, window, [tag() + text(message), text(defaultText)]); };
+          window.alert = function alert_(message) { return apply(alert, window, [tag() + text(message)]); };
+          window.confirm = function confirm_(message) { return apply(confirm, window, [tag() + text(message)]); };
           // WebKitGTK's UI process crashes reading a custom scheme's request body that holds a Blob;
           // WebKit's Cocoa API hands such a body over. Its bytes go as a buffer of their own.
           var handlers = window.webkit && window.webkit.messageHandlers;
@@ -60,7 +63,7 @@ enum FrameScript {
               if (post && signal && typeof signal.aborted === 'boolean') {
                 try {
                   var absolute = new Address_(address, document.baseURI).href;
-                  apply(listen, signal, ['abort', function () { try { apply(post, hidden, [[tag, ['aborts', absolute]]]); } catch (e) {} }]);
+                  apply(listen, signal, ['abort', function () { try { apply(post, hidden, [[tag(), ['aborts', absolute]]]); } catch (e) {} }]);
                 } catch (e) {}
               }
               if (!(body instanceof Blob_)) return apply(fetch, window, [input, init]);
@@ -69,14 +72,14 @@ enum FrameScript {
           }
           if (hidden) {
             var prototype = getPrototypeOf(hidden);
-            prototype.postMessage = function postMessage(body) { return apply(post, this, [[tag, body]]); };
+            prototype.postMessage = function postMessage(body) { return apply(post, this, [[tag(), body]]); };
             // WebKitGTK names no navigation's source frame: this frame says which addresses it points
             // its iframes at, before the navigation starts (README.md: frames).
             if (!settings.world && typeof HTMLIFrameElement === 'function') {
               var IFrame = HTMLIFrameElement, Address = URL, setAttribute = Element.prototype.setAttribute;
               var src = Object.getOwnPropertyDescriptor(IFrame.prototype, 'src'), lower = String.prototype.toLowerCase;
               var report = function (value) {
-                try { apply(post, hidden, [[tag, ['navigates', new Address(toText(value), document.baseURI).href]]]); } catch (e) {}
+                try { apply(post, hidden, [[tag(), ['navigates', new Address(toText(value), document.baseURI).href]]]); } catch (e) {}
               };
               Object.defineProperty(IFrame.prototype, 'src', {
                 configurable: true, enumerable: src.enumerable, get: src.get,
@@ -91,13 +94,13 @@ enum FrameScript {
         }
         """#
 
-    /// A dialog's text: the frame and world that showed it, and the page's own text. `nil` when
-    /// the text carries no tag.
-    static func untag(text: String) -> (world: String?, isMainFrame: Bool, origin: OriginParts, text: String)? {
+    /// A dialog's text: the frame and world that showed it (and the frame's address then), and the
+    /// page's own text. `nil` when the text carries no tag.
+    static func untag(text: String) -> (world: String?, isMainFrame: Bool, origin: OriginParts, address: String, text: String)? {
         guard text.hasPrefix(secret) else { return nil }
-        let lines = text.dropFirst(secret.count).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false)
-        guard lines.count == 4 else { return nil }
-        return (lines[0].isEmpty ? nil : String(lines[0]), lines[1] == "main", OriginParts(serialized: String(lines[2])), String(lines[3]))
+        let lines = text.dropFirst(secret.count).split(separator: "\n", maxSplits: 4, omittingEmptySubsequences: false)
+        guard lines.count == 5 else { return nil }
+        return (lines[0].isEmpty ? nil : String(lines[0]), lines[1] == "main", OriginParts(serialized: String(lines[2])), String(lines[3]), String(lines[4]))
     }
 
     /// A text the frame script sent as JSON (a dialog's message or default text), as Swift reads an
@@ -109,7 +112,7 @@ enum FrameScript {
 
     /// A script message's value as the frame script posted it, `[tag, body]`: its frame and world,
     /// and its body converted to the property-list types. `nil` when the value carries no tag.
-    static func untag(_ value: OpaquePointer) -> (world: String?, isMainFrame: Bool, origin: OriginParts, body: Any)? {
+    static func untag(_ value: OpaquePointer) -> (world: String?, isMainFrame: Bool, origin: OriginParts, address: String, body: Any)? {
         guard jsc_value_is_array(value) != 0, let first = jsc_value_object_get_property_at_index(value, 0),
             let second = jsc_value_object_get_property_at_index(value, 1)
         else { return nil }
@@ -118,7 +121,9 @@ enum FrameScript {
             g_object_unref(UnsafeMutableRawPointer(second))
         }
         guard jsc_value_is_string(first) != 0, let tag = JSValues.text(first), let parsed = untag(text: tag), parsed.text.isEmpty else { return nil }
-        return (parsed.world, parsed.isMainFrame, parsed.origin, JSValues.propertyList(second).value as Any)
+        // `undefined` is a nil body, which Swift holds as an empty optional.
+        let body: Any = JSValues.propertyList(second).value ?? (Any?.none as Any)
+        return (parsed.world, parsed.isMainFrame, parsed.origin, parsed.address, body)
     }
 }
 

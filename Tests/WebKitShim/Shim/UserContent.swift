@@ -4,6 +4,9 @@
 #if !canImport(WebKit)
 import CWebKitGTK
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import KeystoneHost
 
 // MARK: WKContentWorld.h
@@ -90,21 +93,26 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 @MainActor open class WKFrameInfo: NSObject {
     private let mainFrame: Bool
     private let origin: WKSecurityOrigin
+    private let address: URL
     private weak var view: WKWebView?
 
     /// Not SDK API (WebKit makes frame infos): a frame, for the shim's checks.
     public convenience init(shimMainFrame isMainFrame: Bool, origin serialized: String, webView: WKWebView?) {
-        self.init(isMainFrame: isMainFrame, origin: OriginParts(serialized: serialized), webView: webView)
+        self.init(isMainFrame: isMainFrame, origin: OriginParts(serialized: serialized), address: webView?.url, webView: webView)
     }
 
-    init(isMainFrame: Bool, origin: OriginParts, webView: WKWebView?) {
+    init(isMainFrame: Bool, origin: OriginParts, address: URL?, webView: WKWebView?) {
         self.mainFrame = isMainFrame
         self.origin = WKSecurityOrigin(origin)
+        self.address = address ?? URL(string: "about:blank")!
         self.view = webView
     }
 
     /// `@property (nonatomic, readonly, getter=isMainFrame) BOOL mainFrame;`
     open var isMainFrame: Bool { mainFrame }
+    /// `@property (nonatomic, readonly, copy) NSURLRequest *request;`: the frame's address as the
+    /// frame saw it when it prompted or posted (README.md: frames).
+    open var request: URLRequest { URLRequest(url: address) }
     /// `@property (nonatomic, readonly) WKSecurityOrigin *securityOrigin;`
     open var securityOrigin: WKSecurityOrigin { origin }
     /// `@property (nonatomic, readonly, weak) WKWebView *webView;`
@@ -291,7 +299,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
                     {
                         switch report[0] as? String {
                         case "navigates":
-                            controller.navigationSources.append((address, tagged.isMainFrame, tagged.origin))
+                            controller.navigationSources.append((address, tagged.isMainFrame, tagged.origin, URL(string: tagged.address)))
                             if controller.navigationSources.count > 64 { controller.navigationSources.removeFirst() }
                         case "aborts":
                             for case let webView? in controller.webViews.map(\.webView) { webView.pageAborted(address) }
@@ -309,13 +317,13 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 
     /// Where frames said they point their iframes, oldest first: a navigation to one of these
     /// addresses was started by that frame.
-    var navigationSources: [(address: String, isMainFrame: Bool, origin: OriginParts)] = []
+    var navigationSources: [(address: String, isMainFrame: Bool, origin: OriginParts, frameAddress: URL?)] = []
 
     /// The frame that said it points an iframe at `address`, taken from the list.
-    func takeNavigationSource(_ address: String) -> (isMainFrame: Bool, origin: OriginParts)? {
+    func takeNavigationSource(_ address: String) -> (isMainFrame: Bool, origin: OriginParts, frameAddress: URL?)? {
         guard let index = navigationSources.firstIndex(where: { $0.address == address }) else { return nil }
         let source = navigationSources.remove(at: index)
-        return (source.isMainFrame, source.origin)
+        return (source.isMainFrame, source.origin, source.frameAddress)
     }
 
     /// Puts the user scripts in WebKitGTK's manager again: the shim's frame script first in every
@@ -364,7 +372,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
             webkit_script_message_reply_return_error_message(reply, "the shim cannot tell which frame posted this message")
             return
         }
-        let frame = WKFrameInfo(isMainFrame: tagged.isMainFrame, origin: tagged.origin, webView: webView)
+        let frame = WKFrameInfo(isMainFrame: tagged.isMainFrame, origin: tagged.origin, address: URL(string: tagged.address), webView: webView)
         let message = WKScriptMessage(body: tagged.body, webView: webView, frameInfo: frame, name: registration.name, world: registration.world)
         let pending = PendingReply(reply: reply, context: context)
         let selector = "-[\(type(of: registration.handler)) userContentController:didReceiveScriptMessage:replyHandler:]"

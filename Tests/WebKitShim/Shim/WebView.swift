@@ -404,14 +404,16 @@ import FoundationNetworking
     }
 
     /// A frame the shim knows only as the main frame, with the committed document's origin.
-    private var mainFrame: WKFrameInfo { WKFrameInfo(isMainFrame: true, origin: mainOrigin, webView: self) }
+    private var mainFrame: WKFrameInfo { WKFrameInfo(isMainFrame: true, origin: mainOrigin, address: url, webView: self) }
 
     // MARK: Dialogs (WKUIDelegate.h; without a delegate method, WebKit behaves as if the user cancelled)
 
     private func runDialog(_ dialog: OpaquePointer) {
         let text = String(cString: webkit_script_dialog_get_message(dialog))
         let tagged = FrameScript.untag(text: text)
-        let frame = tagged.map { WKFrameInfo(isMainFrame: $0.isMainFrame, origin: $0.origin, webView: self) } ?? WKFrameInfo(isMainFrame: false, origin: .opaque, webView: self)
+        let frame =
+            tagged.map { WKFrameInfo(isMainFrame: $0.isMainFrame, origin: $0.origin, address: URL(string: $0.address), webView: self) }
+            ?? WKFrameInfo(isMainFrame: false, origin: .opaque, address: nil, webView: self)
         let message = tagged.flatMap { FrameScript.decoded($0.text) } ?? text
         let pending = PendingDialog(dialog)
         defer { pending.signalReturns() }
@@ -470,7 +472,7 @@ import FoundationNetworking
         let target: WKFrameInfo? = type == KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION ? nil : mainFrame
         var source: WKFrameInfo? = target ?? mainFrame
         if let reported = ownConfiguration.userContentController.takeNavigationSource(uri) {
-            source = WKFrameInfo(isMainFrame: reported.isMainFrame, origin: reported.origin, webView: self)
+            source = WKFrameInfo(isMainFrame: reported.isMainFrame, origin: reported.origin, address: reported.frameAddress, webView: self)
         } else if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
             source = nil
         }
