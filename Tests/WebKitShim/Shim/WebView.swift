@@ -360,7 +360,7 @@ import FoundationNetworking
     /// authentication challenge; without one WebKit rejects the protection space, and the load goes
     /// on without a credential.
     private func authenticate(_ request: OpaquePointer) {
-        let pending = PendingAuthentication(request)
+        let pending = PendingRequest(request) { PendingRequest.authenticate($0, .rejectProtectionSpace, nil) }
         let method =
             switch webkit_authentication_request_get_scheme(request) {
             case KS_WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC: NSURLAuthenticationMethodHTTPBasic
@@ -376,12 +376,14 @@ import FoundationNetworking
         let checker = CheckedCompletion("webView:didReceiveAuthenticationChallenge:completionHandler:")
         let implemented = navigationDelegate.map { delegate in
             OptionalRequirement.implemented(checker.selector, by: delegate) {
-                delegate.webView(self, didReceive: challenge) { disposition, credential in if checker.call() { pending.answer(disposition, credential) } }
+                delegate.webView(self, didReceive: challenge) { disposition, credential in
+                    if checker.call() { pending.answer { PendingRequest.authenticate($0, disposition, credential) } }
+                }
             }
         }
         if implemented != true {
             checker.disarm()
-            pending.answer(.rejectProtectionSpace, nil)
+            pending.answer { PendingRequest.authenticate($0, .rejectProtectionSpace, nil) }
         }
     }
 
@@ -389,17 +391,20 @@ import FoundationNetworking
     /// for Cancel); without one WebKit shows its own picker on iOS and visionOS (``ShimFilePicker``)
     /// and chooses nothing on macOS.
     private func runOpenPanel(_ request: OpaquePointer) {
-        let pending = PendingFileChooser(request)
+        let pending = PendingRequest(request) { PendingRequest.choose($0, nil) }
         let checker = CheckedCompletion("webView:runOpenPanelWithParameters:initiatedByFrame:completionHandler:")
         let parameters = WKOpenPanelParameters(shimAllowsMultipleSelection: webkit_file_chooser_request_get_select_multiple(request) != 0)
         let implemented = uiDelegate.map { delegate in
             OptionalRequirement.implemented(checker.selector, by: delegate) {
-                delegate.webView(self, runOpenPanelWith: parameters, initiatedByFrame: mainFrame) { files in if checker.call() { pending.choose(files) } }
+                delegate.webView(self, runOpenPanelWith: parameters, initiatedByFrame: mainFrame) { files in
+                    if checker.call() { pending.answer { PendingRequest.choose($0, files) } }
+                }
             }
         }
         if implemented != true {
             checker.disarm()
-            pending.choose(ShimFilePicker.chosen)
+            let chosen = ShimFilePicker.chosen
+            pending.answer { PendingRequest.choose($0, chosen) }
         }
     }
 
@@ -754,29 +759,37 @@ private final class PendingDialog {
     }
 }
 
-/// An authentication request WebKitGTK waits on until the shim answers it; one never answered goes
-/// on without a credential.
+/// A request WebKitGTK waits on until the shim answers it (an authentication challenge, a file
+/// input): answered once; one never answered gets `unanswered`.
 @MainActor
-private final class PendingAuthentication {
+private final class PendingRequest {
     private let request: OpaquePointer
     private var open = true
+    private let unanswered: @MainActor (OpaquePointer) -> Void
 
-    init(_ request: OpaquePointer) {
+    init(_ request: OpaquePointer, unanswered: @escaping @MainActor (OpaquePointer) -> Void) {
         self.request = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(request)))
+        self.unanswered = unanswered
     }
 
     // Released on the main thread, where WebKit and every object here live.
     deinit {
         MainActor.assumeIsolated {
-            answer(.rejectProtectionSpace, nil)
+            answer(unanswered)
             g_object_unref(UnsafeMutableRawPointer(request))
         }
     }
 
-    /// The delegate's answer: its credential, none (the load goes on without one), or Cancel.
-    func answer(_ disposition: URLSession.AuthChallengeDisposition, _ credential: URLCredential?) {
+    /// Answers the request with `body`, unless it was answered already.
+    func answer(_ body: @MainActor (OpaquePointer) -> Void) {
         guard open else { return }
         open = false
+        body(request)
+    }
+
+    /// An authentication challenge's answer: the delegate's credential, none (the load goes on
+    /// without one, as when WebKit rejects the protection space), or Cancel.
+    static func authenticate(_ request: OpaquePointer, _ disposition: URLSession.AuthChallengeDisposition, _ credential: URLCredential?) {
         if disposition == .cancelAuthenticationChallenge { return webkit_authentication_request_cancel(request) }
         guard disposition == .useCredential, let credential, let user = credential.user else {
             return webkit_authentication_request_authenticate(request, nil)
@@ -784,6 +797,16 @@ private final class PendingAuthentication {
         let made = webkit_credential_new(user, credential.password ?? "", 0)  // WEBKIT_CREDENTIAL_PERSISTENCE_NONE
         webkit_authentication_request_authenticate(request, made)
         webkit_credential_free(made)
+    }
+
+    /// A file input's answer: the files chosen, or none (Cancel).
+    static func choose(_ request: OpaquePointer, _ files: [URL]?) {
+        guard let files, !files.isEmpty else { return webkit_file_chooser_request_cancel(request) }
+        let paths = files.map { strdup($0.path) } + [nil]
+        defer { paths.forEach { free($0) } }
+        paths.withUnsafeBufferPointer { list in
+            webkit_file_chooser_request_select_files(request, UnsafePointer<UnsafePointer<CChar>?>(OpaquePointer(list.baseAddress)))
+        }
     }
 }
 
@@ -795,38 +818,6 @@ private final class ShimChallengeSender: NSObject, URLAuthenticationChallengeSen
     func cancel(_ challenge: URLAuthenticationChallenge) {}
     func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
     func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
-}
-
-/// A file input's request WebKitGTK waits on until the shim answers it; one never answered is
-/// cancelled.
-@MainActor
-private final class PendingFileChooser {
-    private let request: OpaquePointer
-    private var open = true
-
-    init(_ request: OpaquePointer) {
-        self.request = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(request)))
-    }
-
-    // Released on the main thread, where WebKit and every object here live.
-    deinit {
-        MainActor.assumeIsolated {
-            choose(nil)
-            g_object_unref(UnsafeMutableRawPointer(request))
-        }
-    }
-
-    /// The files chosen, or none (Cancel).
-    func choose(_ files: [URL]?) {
-        guard open else { return }
-        open = false
-        guard let files, !files.isEmpty else { return webkit_file_chooser_request_cancel(request) }
-        let paths = files.map { strdup($0.path) } + [nil]
-        defer { paths.forEach { free($0) } }
-        paths.withUnsafeBufferPointer { list in
-            webkit_file_chooser_request_select_files(request, UnsafePointer<UnsafePointer<CChar>?>(OpaquePointer(list.baseAddress)))
-        }
-    }
 }
 
 /// A policy decision WebKitGTK waits on until the shim makes it.
