@@ -33,6 +33,9 @@ struct WebKitExpectations {
         await check(
             "WebKit's EvaluateJavaScript.JavaScriptInFramesFromPostMessage: each frame's message names its frame, main or not, and the frame's address",
             framesPost)
+        await check(
+            "WebKit's WKNavigation.AutomaticVisibleViewReloadAfterWebProcessCrash and AutomaticHiddenViewDelayedReloadAfterWebProcessCrash: one reload, when visible",
+            reloadAfterCrash)
         await check("WebKit's WKNavigation.DidFailProvisionalNavigation: an unknown scheme fails the load's navigation, NSURLErrorDomain -1002", unknownScheme)
         await check("WebKit's WKNavigation.LoadRequest: the navigation a load returns is the one its delegate calls name", oneNavigation)
         await check(
@@ -243,6 +246,28 @@ struct WebKitExpectations {
         try expect(sub?.request.url?.absoluteString.hasPrefix("data:text/html") == true, "the subframe's address: \(String(describing: sub?.request.url))")
         try expect(handler.matched, "each message's body is its frame's address")
         withExtendedLifetime(window) {}
+    }
+
+    private func reloadAfterCrash() async throws {
+        // Hidden: no reload until the view is shown.
+        let hidden = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        hidden.loadHTMLString("<p>hidden</p>", baseURL: URL(string: "http://127.0.0.1:9/hidden.html"))
+        for _ in 0..<50 { await pause() }
+        hidden.killWebContentProcess()
+        for _ in 0..<50 { await pause() }
+        try expect(hidden.reloads == 0, "a hidden view reloaded: \(hidden.reloads)")
+        let shown = ShimWindow(showing: hidden, title: "WebKit's expectations")
+        try expect(hidden.reloads == 1, "shown, it reloads: \(hidden.reloads)")
+        // Visible: one reload, and none for a second crash soon after.
+        let (webView, window) = try await loaded("<p>visible</p>")
+        webView.killWebContentProcess()
+        for _ in 0..<100 where webView.reloads == 0 { await pause() }
+        try expect(webView.reloads == 1, "the first crash reloads: \(webView.reloads)")
+        for _ in 0..<30 { await pause() }
+        webView.killWebContentProcess()
+        for _ in 0..<50 { await pause() }
+        try expect(webView.reloads == 1, "a second crash soon after reloads again: \(webView.reloads)")
+        withExtendedLifetime((window, shown)) {}
     }
 
     private func unknownScheme() async throws {

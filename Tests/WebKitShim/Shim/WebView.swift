@@ -570,6 +570,7 @@ import FoundationNetworking
             mainOrigin = Self.origin(of: url)
             callNavigationDelegate("webView:didCommitNavigation:") { $0.webView(self, didCommit: self.navigation) }
         case KS_WEBKIT_LOAD_FINISHED:
+            clearRecentCrashesSoon()
             if !navigationFailed { callNavigationDelegate("webView:didFinishNavigation:") { $0.webView(self, didFinish: self.navigation) } }
             navigation = nil
         default:
@@ -588,14 +589,35 @@ import FoundationNetworking
     }
 
     /// WebPageProxy::dispatchProcessDidTerminate: a navigation delegate with the method is told
-    /// and WebKit does nothing more; without one WebKit reloads the page, once it is visible.
+    /// and WebKit does nothing more; without one WebKit reloads the page, once it is visible, and
+    /// only once (`maximumWebProcessRelaunchAttempts`) until 30 seconds after a load finishes
+    /// (`resetRecentCrashCountDelay`): a page that takes its process down again stays blank.
     private func processTerminated() {
         for task in runningTasks { task.stop() }
         if let delegate = navigationDelegate, OptionalRequirement.implemented("webViewWebContentProcessDidTerminate:", by: delegate, { delegate.webViewWebContentProcessDidTerminate(self) }) {
             return
         }
+        guard recentCrashes < 1 else { return }
+        recentCrashes += 1
         reloadsWhenShown = true
         reloadIfOwed()
+    }
+
+    /// Automatic reloads since the count was last cleared.
+    private var recentCrashes = 0
+    /// Which finished load's clearing of the count is the latest.
+    private var loadsFinished = 0
+
+    /// WebKit clears the count 30 seconds after a load finishes.
+    private func clearRecentCrashesSoon() {
+        loadsFinished += 1
+        let finished = loadsFinished
+        DispatchQueue.main.asyncAfter(deadline: .now() + 30) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.loadsFinished == finished else { return }
+                self.recentCrashes = 0
+            }
+        }
     }
 
     private func callNavigationDelegate(_ selector: String, _ call: (any WKNavigationDelegate) -> Void) {
