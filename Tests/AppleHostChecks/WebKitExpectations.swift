@@ -164,11 +164,7 @@ struct WebKitExpectations {
 
     private func isolatedWorld() async throws {
         let handler = ReplyingHandler()
-        let configuration = WKWebViewConfiguration()
-        let world = WKContentWorld.world(name: "testWorld")
-        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: world, name: "testHandler")
-        configuration.userContentController.addUserScript(
-            WKUserScript(source: "window.webkit.messageHandlers.testHandler.postMessage('Hello')", injectionTime: .atDocumentStart, forMainFrameOnly: true, in: world))
+        let configuration = Self.posting("'Hello'", to: handler, in: .world(name: "testWorld"), mainFrameOnly: true)
         let (webView, window) = try await loaded("<p>worlds</p>", configuration: configuration)
         let (seen, _) = await evaluate("String(!!(window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.testHandler))", in: webView)
         try expect(handler.bodies.contains { $0 as? String == "Hello" }, "the named world's message: \(handler.bodies)")
@@ -217,26 +213,18 @@ struct WebKitExpectations {
             0
             """
         _ = await evaluate(script, in: webView)
-        for _ in 0..<200 where handler.started.isEmpty {
-            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
-        }
+        for _ in 0..<200 where handler.started.isEmpty { await pause() }
         try expect(handler.started == ["testing://host/slow"], "started: \(handler.started)")
         _ = await evaluate("window.aborter.abort(); 0", in: webView)
         _ = try await settled("window.fetched", in: webView, until: "aborted")
-        for _ in 0..<200 where handler.stopped.isEmpty {
-            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
-        }
+        for _ in 0..<200 where handler.stopped.isEmpty { await pause() }
         try expect(handler.stopped == ["testing://host/slow"], "stopped: \(handler.stopped)")
         withExtendedLifetime(window) {}
     }
 
     private func framesPost() async throws {
         let handler = FrameRecordingHandler()
-        let configuration = WKWebViewConfiguration()
-        let world = WKContentWorld.world(name: "frames")
-        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: world, name: "testHandler")
-        configuration.userContentController.addUserScript(
-            WKUserScript(source: "window.webkit.messageHandlers.testHandler.postMessage(location.href)", injectionTime: .atDocumentStart, forMainFrameOnly: false, in: world))
+        let configuration = Self.posting("location.href", to: handler, in: .world(name: "frames"), mainFrameOnly: false)
         let (_, window) = try await loaded("<iframe src='data:text/html,<p>inner</p>'></iframe>", configuration: configuration)
         for _ in 0..<300 where handler.frames.count < 2 { await pause() }
         let main = handler.frames.first { $0.isMainFrame }
@@ -307,6 +295,16 @@ struct WebKitExpectations {
         withExtendedLifetime(window) {}
     }
 
+    /// A configuration whose `world` has `handler` as `testHandler`, and a script that posts
+    /// `value` to it at each document's start (the main frame's only, or every frame's).
+    private static func posting(_ value: String, to handler: any WKScriptMessageHandlerWithReply, in world: WKContentWorld, mainFrameOnly: Bool) -> WKWebViewConfiguration {
+        let configuration = WKWebViewConfiguration()
+        configuration.userContentController.addScriptMessageHandler(handler, contentWorld: world, name: "testHandler")
+        configuration.userContentController.addUserScript(
+            WKUserScript(source: "window.webkit.messageHandlers.testHandler.postMessage(\(value))", injectionTime: .atDocumentStart, forMainFrameOnly: mainFrameOnly, in: world))
+        return configuration
+    }
+
     private func pause() async {
         await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
     }
@@ -344,7 +342,7 @@ struct WebKitExpectations {
             let text = value.map { "\($0)" } ?? "undefined"
             if let until, text == until { return text }
             if until == nil, text != "pending" { return text }
-            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
+            await pause()
         }
         throw CheckFailure(why: "\(script) did not settle")
     }
