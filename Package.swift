@@ -74,7 +74,8 @@ let package = Package(
         ),
         // Builds the GTK host's web-process extension (C, Sources/KeystoneGTK/WebProcessExtension)
         // into KeystoneGTK's resources: an app gets it by depending on KeystoneGTK, with no product,
-        // file or flag of its own (Docs/Architecture.md, "The web process").
+        // file or flag of its own (Docs/Architecture.md, "The web process"). The shim's own extension
+        // (Tests/WebKitShim/WebProcessExtension) is built the same way.
         .plugin(name: "KeystoneWebProcessExtensionBuilder", capability: .buildTool(), path: "Sources/KeystoneWebProcessExtensionBuilder"),
         .target(name: "KeystoneWebKit", dependencies: ["Keystone", "KeystoneHost"]),
         // The Apple host's own source files, built on Linux with the Cocoa WebKit API implemented over
@@ -83,8 +84,9 @@ let package = Package(
             name: "WebKitShim",
             dependencies: ["Keystone", "KeystoneHost", .target(name: "CWebKitGTK", condition: .when(platforms: [.linux]))],
             path: "Tests/WebKitShim",
-            exclude: ["README.md", "SDK"],
-            swiftSettings: [.define("KEYSTONE_WEBKIT_SHIM")]
+            exclude: ["README.md", "SDK", "WebProcessExtension"],
+            swiftSettings: [.define("KEYSTONE_WEBKIT_SHIM")],
+            plugins: ["KeystoneWebProcessExtensionBuilder"]
         ),
         // `keystone-demo-webkit`: keystone-demo's pages through the Apple host on the shim; its
         // interfaces and command line are keystone-demo's own files.

@@ -266,6 +266,21 @@ extern GVariant *webkit_user_message_get_parameters(WebKitUserMessage *message);
 extern const gchar *g_variant_get_type_string(GVariant *value);
 extern guint32 g_variant_get_uint32(GVariant *value);
 extern guint64 g_variant_get_uint64(GVariant *value);
+extern GVariant *g_variant_new_uint32(guint32 value);
+extern GVariant *g_variant_get_child_value(GVariant *value, gsize index_);
+extern const gchar *g_variant_get_string(GVariant *value, gsize *length);
+extern void g_variant_unref(GVariant *value);
+extern GVariant *g_variant_new_strv(const gchar *const *strv, gssize length);
+
+// A web context of its own, and a web view in it with a user content manager (the shim's web
+// views: Tests/WebKitShim, whose web processes load the shim's extension).
+typedef gsize GType;
+extern WebKitWebContext *webkit_web_context_new(void);
+extern GType webkit_web_view_get_type(void);
+extern gpointer g_object_new(GType object_type, const gchar *first_property_name, ...);
+static inline GtkWidget *ks_web_view_new_in_context(WebKitWebContext *context, WebKitUserContentManager *manager) {
+    return (GtkWidget *)g_object_new(webkit_web_view_get_type(), "web-context", context, "user-content-manager", manager, (void *)0);
+}
 
 extern void webkit_policy_decision_ignore(WebKitPolicyDecision *decision);
 extern WebKitNavigationAction *webkit_navigation_policy_decision_get_navigation_action(WebKitNavigationPolicyDecision *decision);

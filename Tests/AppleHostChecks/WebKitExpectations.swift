@@ -34,6 +34,9 @@ struct WebKitExpectations {
             "WebKit's EvaluateJavaScript.JavaScriptInFramesFromPostMessage: each frame's message names its frame, main or not, and the frame's address",
             framesPost)
         await check(
+            "WebKit's EvaluateJavaScript.JavaScriptInFramesFromPostMessage and JavaScriptInMissingFrameError: a script runs in the frame it is given, in its world; in a frame that has gone it fails, WKErrorDomain 12",
+            framesEvaluate)
+        await check(
             "WebKit's WKNavigation.AutomaticVisibleViewReloadAfterWebProcessCrash and AutomaticHiddenViewDelayedReloadAfterWebProcessCrash: one reload, when visible",
             reloadAfterCrash)
         await check("WebKit's WKNavigation.DidFailProvisionalNavigation: an unknown scheme fails the load's navigation, NSURLErrorDomain -1002", unknownScheme)
@@ -234,6 +237,50 @@ struct WebKitExpectations {
         try expect(sub?.request.url?.absoluteString.hasPrefix("data:text/html") == true, "the subframe's address: \(String(describing: sub?.request.url))")
         try expect(handler.matched, "each message's body is its frame's address")
         withExtendedLifetime(window) {}
+    }
+
+    private func framesEvaluate() async throws {
+        let handler = FrameRecordingHandler()
+        let configuration = Self.posting("location.href", to: handler, in: .world(name: "frames"), mainFrameOnly: false)
+        configuration.userContentController.addUserScript(
+            WKUserScript(source: "var whose = 'the world frames'", injectionTime: .atDocumentStart, forMainFrameOnly: false, in: .world(name: "frames")))
+        let (webView, window) = try await loaded("<iframe src='data:text/html,<p>inner</p><script>var whose = \"the page\"</script>'></iframe>", configuration: configuration)
+        for _ in 0..<300 where handler.frames.count < 2 { await pause() }
+        guard let sub = handler.frames.first(where: { !$0.isMainFrame }), let main = handler.frames.first(where: \.isMainFrame) else {
+            throw CheckFailure(why: "no subframe posted")
+        }
+        let inPage = await evaluate("[location.href.slice(0, 14), typeof whose === 'string' ? whose : 'none']", in: sub, world: .page, of: webView)
+        try expect(inPage.value as? [String] == ["data:text/html", "the page"], "the subframe's page world: \(String(describing: inPage.value)), \(String(describing: inPage.error))")
+        let inWorld = await evaluate("whose", in: sub, world: .world(name: "frames"), of: webView)
+        try expect(inWorld.value as? String == "the world frames", "the subframe's world: \(String(describing: inWorld.value)), \(String(describing: inWorld.error))")
+        let inMain = await evaluate("location.href", in: main, world: .page, of: webView)
+        try expect(inMain.value as? String == "http://127.0.0.1:9/", "the main frame: \(String(describing: inMain.value))")
+        let thrown = await evaluate("null.property", in: sub, world: .page, of: webView)
+        try expect((thrown.error as? NSError)?.code == 4, "an exception in the subframe: \(String(describing: thrown.error))")
+        // A frame names a frame, not a document: after it navigates, its next document.
+        _ = await evaluate("document.querySelector('iframe').src = 'data:text/html,<p>next</p>'", in: webView)
+        var next = ""
+        for _ in 0..<300 where next != "next" {
+            await pause()
+            next = await evaluate("document.body ? document.body.textContent : ''", in: sub, world: .page, of: webView).value as? String ?? ""
+        }
+        try expect(next == "next", "the frame's next document: \(next)")
+        _ = await evaluate("document.querySelector('iframe').remove()", in: webView)
+        let gone = await evaluate("1", in: sub, world: .page, of: webView)
+        let code = (gone.error as? NSError).map { "\($0.domain) \($0.code)" }
+        try expect(code == "WKErrorDomain 12", "a removed frame: \(String(describing: code)), \(String(describing: gone.value))")
+        withExtendedLifetime(window) {}
+    }
+
+    private func evaluate(_ script: String, in frame: WKFrameInfo, world: WKContentWorld, of webView: WKWebView) async -> Evaluated {
+        await withCheckedContinuation { (done: CheckedContinuation<Evaluated, Never>) in
+            webView.evaluateJavaScript(script, in: frame, in: world) { result in
+                switch result {
+                case .success(let value): done.resume(returning: Evaluated(value: ReplyingHandler.unwrapped(value), error: nil))
+                case .failure(let error): done.resume(returning: Evaluated(value: nil, error: error))
+                }
+            }
+        }
     }
 
     private func reloadAfterCrash() async throws {

@@ -9,3 +9,6 @@
 _Static_assert(sizeof(GConnectFlags) == sizeof(unsigned int), "GConnectFlags is an unsigned int");
 _Static_assert(KS_JSC_TYPED_ARRAY_UINT8 == JSC_TYPED_ARRAY_UINT8, "JSC_TYPED_ARRAY_UINT8");
 _Static_assert(sizeof(JSCTypedArrayType) == sizeof(unsigned int), "JSCTypedArrayType is an unsigned int");
+
+// The shim's extension's own further declarations (Tests/WebKitShim/WebProcessExtension).
+#include "../WebKitShim/WebProcessExtension/wkshim-web-process-extension.h"

@@ -52,17 +52,18 @@ enum JSValues {
         guard let walked else { return .value(nil) }
         defer { g_object_unref(UnsafeMutableRawPointer(walked)) }
         guard jsc_value_is_string(walked) != 0, let json = text(walked) else { return .unsupported }
-        guard let tree = try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(repairingLoneSurrogates(json).utf8)) else { return .value(nil) }
-        return .value(propertyList(tagged: tree))
+        return propertyList(walked: json)
     }
 
     /// The walk: `['u']` undefined, `['z']` null, `['s', text]`, `['n', digits]`, `['b', flag]`,
     /// `['d', milliseconds]`, `['a', items]`, `['o', [[key, item], …]]`; a function at the top
     /// is no value (the walk returns none).
-    private static let walk = #"""
+    /// Also run in a frame's own context by the shim's web-process extension (``ShimFrames``),
+    /// where a DOM node is a value WebKit cannot hand over (the walk returns none).
+    static let walk = #"""
         function (root) {
           var describe = Object.prototype.toString, keys = Object.keys, isArray = Array.isArray;
-          var onPath = new Set();
+          var onPath = new Set(), DOMNode = typeof Node === 'function' ? Node : null, noValue = {};
           function item(value, inArray) {
             switch (typeof value) {
               case 'undefined': case 'bigint': case 'symbol': case 'function': return inArray ? ['z'] : ['u'];
@@ -71,6 +72,7 @@ enum JSValues {
               case 'boolean': return ['b', value];
             }
             if (value === null) return ['z'];
+            if (DOMNode && value instanceof DOMNode) throw noValue;
             var kind = describe.call(value);
             if (kind === '[object Date]') return ['d', value.getTime()];
             if (kind === '[object Blob]' || kind === '[object File]' || kind === '[object FileList]' || kind === '[object ImageData]') return ['z'];
@@ -96,9 +98,15 @@ enum JSValues {
             }
           }
           if (typeof root === 'function') return undefined;
-          return JSON.stringify(item(root, false));
+          try { return JSON.stringify(item(root, false)); } catch (e) { if (e === noValue) return undefined; throw e; }
         }
         """#
+
+    /// A value the walk already turned into `json` (in a frame, by the shim's extension).
+    static func propertyList(walked json: String) -> Converted {
+        guard let tree = try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(repairingLoneSurrogates(json).utf8)) else { return .value(nil) }
+        return .value(propertyList(tagged: tree))
+    }
 
     /// A tagged tree as the property-list types.
     private static func propertyList(tagged: JSONValue) -> Any? {

@@ -31,6 +31,7 @@ import KeystoneHost
         if let world = named[name] { return world }
         let world = WKContentWorld(worldName: name)
         named[name] = world
+        ShimFrames.worldsNamed(Array(named.keys))
         return world
     }
     /// `@property (nullable, nonatomic, readonly, copy) NSString *name;`
@@ -95,14 +96,26 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     private let origin: WKSecurityOrigin
     private let address: URL
     private weak var view: WKWebView?
+    /// How the frame's script named the frame; `nil` where no frame script could say (README.md:
+    /// frames).
+    private let frameName: FrameScript.FrameName?
+    /// WebKit's identifier of the frame (the shim's extension's), once known.
+    var frameIdentifier: UInt64? {
+        switch frameName {
+        case .identifier(let identifier): identifier
+        case .pending(let name): ShimFrames.identifier(boundTo: name)
+        case nil: nil
+        }
+    }
 
     /// Not SDK API (WebKit makes frame infos): a frame, for the shim's checks.
     public convenience init(shimMainFrame isMainFrame: Bool, origin serialized: String, webView: WKWebView?) {
         self.init(isMainFrame: isMainFrame, origin: OriginParts(serialized: serialized), address: webView?.url, webView: webView)
     }
 
-    init(isMainFrame: Bool, origin: OriginParts, address: URL?, webView: WKWebView?) {
+    init(isMainFrame: Bool, origin: OriginParts, address: URL?, frame: FrameScript.FrameName? = nil, webView: WKWebView?) {
         self.mainFrame = isMainFrame
+        self.frameName = frame
         self.origin = WKSecurityOrigin(origin)
         self.address = address ?? URL(string: "about:blank")!
         self.view = webView
@@ -283,25 +296,22 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     /// A handler no page can name, in `world`: with it the world has `window.webkit`, whose
     /// handlers' `postMessage` the frame script wraps before any page script runs.
     private func registerHiddenHandler(world: String?) {
-        guard world == nil else {
-            webkit_user_content_manager_register_script_message_handler_with_reply(manager, FrameScript.hiddenHandler(world: world), world)
-            return
-        }
-        // The page world's frame script reports here where its frame points its iframes.
+        // The page world's frame script reports here where its frame points its iframes, and every
+        // world's frame script the identifier of a frame it first named otherwise.
         _ = ks_on_message_with_reply(
-            manager, FrameScript.hiddenHandler(world: nil), nil,
+            manager, FrameScript.hiddenHandler(world: world), world,
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 MainActor.assumeIsolated {
                     let controller = Unmanaged<WKUserContentController>.fromOpaque(data).takeUnretainedValue()
-                    if let tagged = FrameScript.untag(value), tagged.world == nil, let report = tagged.body as? [Any], report.count == 2,
-                        let address = report[1] as? String
-                    {
+                    if let tagged = FrameScript.untag(value), let report = tagged.body as? [Any], report.count == 2, let address = report[1] as? String {
                         switch report[0] as? String {
-                        case "navigates":
-                            controller.navigationSources.append((address, tagged.isMainFrame, tagged.origin, URL(string: tagged.address)))
+                        case "binds":
+                            if case .identifier(let identifier)? = tagged.tag.frame { ShimFrames.bind(address, to: identifier) }
+                        case "navigates" where tagged.tag.world == nil:
+                            controller.navigationSources.append((address, tagged.tag))
                             if controller.navigationSources.count > 64 { controller.navigationSources.removeFirst() }
-                        case "aborts":
+                        case "aborts" where tagged.tag.world == nil:
                             for case let webView? in controller.webViews.map(\.webView) { webView.pageAborted(address) }
                         default:
                             break
@@ -317,13 +327,12 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
 
     /// Where frames said they point their iframes, oldest first: a navigation to one of these
     /// addresses was started by that frame.
-    var navigationSources: [(address: String, isMainFrame: Bool, origin: OriginParts, frameAddress: URL?)] = []
+    var navigationSources: [(address: String, source: FrameScript.Tagged)] = []
 
     /// The frame that said it points an iframe at `address`, taken from the list.
-    func takeNavigationSource(_ address: String) -> (isMainFrame: Bool, origin: OriginParts, frameAddress: URL?)? {
+    func takeNavigationSource(_ address: String) -> FrameScript.Tagged? {
         guard let index = navigationSources.firstIndex(where: { $0.address == address }) else { return nil }
-        let source = navigationSources.remove(at: index)
-        return (source.isMainFrame, source.origin, source.frameAddress)
+        return navigationSources.remove(at: index).source
     }
 
     /// Puts the user scripts in WebKitGTK's manager again: the shim's frame script first in every
@@ -367,12 +376,12 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
         let context = jsc_value_get_context(value)!
         let tagged = FrameScript.untag(value)
         let webView = webViews.first { $0.webView != nil }?.webView
-        guard let tagged, tagged.world == registration.world.worldName else {
+        guard let tagged, tagged.tag.world == registration.world.worldName else {
             // Posted around the frame script (README.md: frames): no frame can be told.
             webkit_script_message_reply_return_error_message(reply, "the shim cannot tell which frame posted this message")
             return
         }
-        let frame = WKFrameInfo(isMainFrame: tagged.isMainFrame, origin: tagged.origin, address: URL(string: tagged.address), webView: webView)
+        let frame = tagged.tag.frameInfo(of: webView)
         let message = WKScriptMessage(body: tagged.body, webView: webView, frameInfo: frame, name: registration.name, world: registration.world)
         let pending = PendingReply(reply: reply, context: context)
         let selector = "-[\(type(of: registration.handler)) userContentController:didReceiveScriptMessage:replyHandler:]"

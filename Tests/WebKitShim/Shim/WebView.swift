@@ -120,7 +120,7 @@ import FoundationNetworking
         gtk_init(nil, nil)
         ownConfiguration = configuration.copied()
         let controller = configuration.userContentController
-        widget = OpaquePointer(g_object_ref_sink(UnsafeMutableRawPointer(webkit_web_view_new_with_user_content_manager(controller.manager))))
+        widget = OpaquePointer(g_object_ref_sink(UnsafeMutableRawPointer(ks_web_view_new_in_context(ShimFrames.context, controller.manager))))
         super.init()
         Self.views[view] = WeakView(view: self)
         controller.webViews.removeAll { $0.webView == nil }
@@ -221,13 +221,33 @@ import FoundationNetworking
         _ javaScriptString: String,
         completionHandler: (@MainActor @Sendable (Any?, (any Error)?) -> Void)? = nil
     ) {
-        let evaluation = EvaluationBox(completionHandler)
+        evaluate(javaScriptString, frame: nil, world: nil, EvaluationBox(completionHandler))
+    }
+
+    /// WebKitSwiftOverlay.swift's `evaluateJavaScript(_:in:in:completionHandler:)`, over
+    /// `evaluateJavaScript:inFrame:inContentWorld:completionHandler:`. In the main frame (`nil`, or
+    /// a main frame's info) WebKitGTK runs it in the world of that name; in a subframe the shim's
+    /// web-process extension runs it in the frame's document of the moment, as WebKit does (a frame
+    /// info names a frame, not a document). A frame that has gone fails with
+    /// `WKErrorJavaScriptInvalidFrameTarget` (12). A nil value arrives as `.success` of an empty
+    /// optional, as the overlay boxes it.
+    @preconcurrency
+    public func evaluateJavaScript(
+        _ javaScript: String,
+        in frame: WKFrameInfo? = nil,
+        in contentWorld: WKContentWorld,
+        completionHandler: (@MainActor (Result<Any, any Error>) -> Void)? = nil
+    ) {
+        let box = EvaluationBox { value, error in completionHandler?(error.map { .failure($0) } ?? .success(value as Any)) }
+        evaluate(javaScript, frame: frame, world: contentWorld.worldName, box)
+    }
+
+    private func evaluate(_ script: String, frame: WKFrameInfo?, world: String?, _ evaluation: EvaluationBox) {
         guard ShimAppBoundDomains.admits(url) else {
             // Answered later, as WebKit answers every evaluation.
-            let refused = evaluation
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    refused.fail(
+                    evaluation.fail(
                         NSError(domain: "WKErrorDomain", code: 14, userInfo: [NSLocalizedDescriptionKey: "JavaScript execution targeted a frame that is not in an app-bound domain"]))
                 }
             }
@@ -235,12 +255,18 @@ import FoundationNetworking
         }
         evaluations.removeAll { $0.box == nil }
         evaluations.append(WeakEvaluation(box: evaluation))
+        if let frame, !frame.isMainFrame {
+            guard let identifier = frame.frameIdentifier else {
+                return DispatchQueue.main.async { MainActor.assumeIsolated { evaluation.finish(.frameGone) } }
+            }
+            return ShimFrames.evaluate(script, inFrame: identifier, world: world, of: view) { evaluation.finish($0) }
+        }
         let box = Unmanaged.passRetained(evaluation).toOpaque()
-        let utf8 = Array(javaScriptString.utf8)
+        let utf8 = Array(script.utf8)
         utf8.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { text in
                 webkit_web_view_evaluate_javascript(
-                    view, text.baseAddress, gssize(text.count), nil, nil, nil,
+                    view, text.baseAddress, gssize(text.count), world, nil, nil,
                     { source, result, data in
                         guard let source, let result, let data else { return }
                         MainActor.assumeIsolated {
@@ -417,7 +443,7 @@ import FoundationNetworking
         let text = String(cString: webkit_script_dialog_get_message(dialog))
         let tagged = FrameScript.untag(text: text)
         let frame =
-            tagged.map { WKFrameInfo(isMainFrame: $0.isMainFrame, origin: $0.origin, address: URL(string: $0.address), webView: self) }
+            tagged.map { $0.frameInfo(of: self) }
             ?? WKFrameInfo(isMainFrame: false, origin: .opaque, address: nil, webView: self)
         let message = tagged.flatMap { FrameScript.decoded($0.text) } ?? text
         let pending = PendingDialog(dialog)
@@ -477,7 +503,7 @@ import FoundationNetworking
         let target: WKFrameInfo? = type == KS_WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION ? nil : mainFrame
         var source: WKFrameInfo? = target ?? mainFrame
         if let reported = ownConfiguration.userContentController.takeNavigationSource(uri) {
-            source = WKFrameInfo(isMainFrame: reported.isMainFrame, origin: reported.origin, address: reported.frameAddress, webView: self)
+            source = reported.frameInfo(of: self)
         } else if let started = appNavigation, started.uri == uri || type == KS_WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && started.uri.isEmpty {
             source = nil
         }
@@ -677,10 +703,32 @@ import FoundationNetworking
 /// What waits for an evaluation's value.
 @MainActor
 private final class EvaluationBox {
-    private var completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?
+    private var completion: (@MainActor (Any?, (any Error)?) -> Void)?
 
-    init(_ completion: (@MainActor @Sendable (Any?, (any Error)?) -> Void)?) {
+    init(_ completion: (@MainActor (Any?, (any Error)?) -> Void)?) {
         self.completion = completion
+    }
+
+    /// What the shim's extension answered for a subframe.
+    func finish(_ outcome: ShimFrames.Outcome) {
+        switch outcome {
+        case .walked(let json):
+            switch JSValues.propertyList(walked: json) {
+            case .value(let converted): complete(converted, nil)
+            case .unsupported: complete(nil, Self.unsupported)
+            }
+        case .unsupported:
+            complete(nil, Self.unsupported)
+        case .frameGone:
+            complete(nil, NSError(domain: "WKErrorDomain", code: 12, userInfo: [NSLocalizedDescriptionKey: "JavaScript execution targeted an invalid frame"]))
+        case .exception(let line, let column, let source, let message):
+            var info: [String: Any] = [
+                NSLocalizedDescriptionKey: "A JavaScript exception occurred", "WKJavaScriptExceptionMessage": message,
+                "WKJavaScriptExceptionLineNumber": NSNumber(value: line), "WKJavaScriptExceptionColumnNumber": NSNumber(value: column),
+            ]
+            if !source.isEmpty, let address = URL(string: source) { info["WKJavaScriptExceptionSourceURL"] = address }
+            complete(nil, NSError(domain: "WKErrorDomain", code: 4, userInfo: info))
+        }
     }
 
     /// Calls the handler once.
