@@ -64,6 +64,16 @@ public struct HostCore: Sendable {
     /// ``documentOrigin``; the caller of what the document does without a frame of its own (a
     /// WebViewJavascriptBridge signal).
     public var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
+    /// The subframe documents that reported themselves in the current page load, by token, for a
+    /// host whose engine cannot tell documents apart itself (WKWebView's).
+    private var subframes: [String: (document: FrameDocument, origin: String?)] = [:]
+    /// The tokens of ``subframes`` by document.
+    private var subframeTokens: [FrameDocument: String] = [:]
+    /// The last number given to a subframe document by this core.
+    private var lastSubframe: UInt64 = 0
+    /// The most subframe documents named at once in a page load: a document past them is a
+    /// subframe that makes synchronous calls only.
+    public static let subframeDocuments = 1024
     private var hasCommittedDocument = false
     /// When the web process ended, within the last ``TerminationLimit/window``.
     private var terminations: [Duration] = []
@@ -156,6 +166,10 @@ public struct HostCore: Sendable {
         documentOrigin = origin
         guard documentToken != token else { return [] }
         let changes = documentToken != nil
+        if changes {
+            subframes.removeAll()
+            subframeTokens.removeAll()
+        }
         documentToken = token
         hasCommittedDocument = true
         return changes ? [.unloadPage] : []
@@ -176,11 +190,66 @@ public struct HostCore: Sendable {
         return [.unloadPage]
     }
 
-    /// The page load's document is gone: neither its token nor its origin stands any more.
+    /// The page load's document is gone: neither its token nor its origin stands any more, nor any
+    /// of its subframes' documents.
     private mutating func forgetDocument() {
         documentToken = nil
         documentOrigin = nil
+        subframes.removeAll()
+        subframeTokens.removeAll()
     }
+
+    // MARK: Subframe documents
+
+    /// A subframe's isolated world reported its document's `token` from a frame of `origin`, as the
+    /// engine says: the document's number (the same again for a document restored from the
+    /// back/forward cache), or `nil` for a document the host's scripts never run in (an origin not
+    /// allowed) or past ``subframeDocuments``.
+    public mutating func subframeStarted(token: String, origin: String?) -> FrameDocument? {
+        if let known = subframes[token] { return known.origin == origin ? known.document : nil }
+        guard allowsDocument(of: origin), subframes.count < Self.subframeDocuments else { return nil }
+        lastSubframe += 1
+        let document = FrameDocument(rawValue: lastSubframe)
+        subframes[token] = (document, origin)
+        subframeTokens[document] = token
+        return document
+    }
+
+    /// The subframe document of `token` has ended (or was found gone): its number, once.
+    public mutating func subframeEnded(token: String) -> FrameDocument? {
+        guard let ended = subframes.removeValue(forKey: token) else { return nil }
+        subframeTokens.removeValue(forKey: ended.document)
+        return ended.document
+    }
+
+    /// The subframe document `document` has gone: whether it was named.
+    public mutating func subframeEnded(_ document: FrameDocument) -> Bool {
+        guard let token = subframeTokens[document] else { return false }
+        return subframeEnded(token: token) != nil
+    }
+
+    /// Whether the subframe document `document` is named in the current page load.
+    public func namesSubframe(_ document: FrameDocument) -> Bool {
+        subframeTokens[document] != nil
+    }
+
+    /// The document a subframe's prompt names by `token`, when the engine says the prompt came from
+    /// a subframe of the origin that document reported from; `nil` otherwise.
+    public func subframeDocument(token: String, frame: CallerFrame) -> FrameDocument? {
+        guard frame.isAttested, !frame.isMainFrame, let known = subframes[token], known.origin == frame.origin else { return nil }
+        return known.document
+    }
+
+    /// `script`, for the subframe document `document`, wrapped to run only in that document (its
+    /// frame may hold another by now), with the completion value ``subframeScriptRan`` where it
+    /// ran and `""` where it did not; `nil` for a document not named.
+    public func guarded(_ script: String, inSubframe document: FrameDocument) -> String? {
+        guard let token = subframeTokens[document] else { return nil }
+        return "if(window.__keystoneDocument===\(JSONText(quoting: token).string)){\(script)\n;\"\(Self.subframeScriptRan)\"}else{\"\"}"
+    }
+
+    /// The completion value of a script ``guarded(_:inSubframe:)`` that ran in its document.
+    public static let subframeScriptRan = "ran"
 
     // MARK: The web process
 

@@ -60,22 +60,71 @@ public enum HostScripts {
     /// (`restore ` and the token) each time the engine restores the document from its back/forward
     /// cache; then says hello to the page world. A host hands each report to its session
     /// (``HostSession/documentReported(_:from:)``).
-    public static func documentReporting(post: String) -> String {
+    ///
+    /// With `subframes`, for a host whose engine names the frame of each report but has no way of
+    /// its own to tell a subframe's documents apart (WKWebView's), a subframe's document reports
+    /// itself too: `frame ` and its token at its start and on its restore, `frame-end ` and its
+    /// token when it is hidden for good (``HostSession/subframeReported(_:from:)``).
+    public static func documentReporting(post: String, subframes: Bool = false) -> String {
         """
         (function () {
-          var token = null;
+          var token = null, top = window === window.top, reports = top || \(subframes);
           function send(report) { \(post); }
           window.addEventListener('keystone:document', function (event) {
-            if (token !== null || window !== window.top || typeof event.detail !== 'string') return;
+            if (token !== null || !reports || typeof event.detail !== 'string') return;
             token = event.detail;
-            send('start ' + token);
+            send((top ? 'start ' : 'frame ') + token);
           });
           window.addEventListener('pageshow', function (event) {
-            if (event.persisted && token !== null) send('restore ' + token);
+            if (event.persisted && token !== null) send((top ? 'restore ' : 'frame ') + token);
+          });
+          window.addEventListener('pagehide', function (event) {
+            if (!top && !event.persisted && token !== null) send('frame-end ' + token);
           });
           window.dispatchEvent(new CustomEvent('keystone:hello', { detail: '' }));
         })();
         """
+    }
+
+    /// Page world, in subframes, for a host whose engine names the frame of each prompt but not
+    /// its document (WKWebView's): a bridge prompt's default text starts with ``documentMark``,
+    /// the document's token and a new line, so that its answers and Swift's calls reach the
+    /// document that made it (``HostSession/caller(ofPromptWith:frame:)``). A page script that
+    /// writes another document's token gains nothing: the host takes it only from a frame of the
+    /// origin that document reported from.
+    public static let subframePrompts = """
+        (function () {
+          if (window === window.top) return;
+          var prompt = window.prompt, apply = Reflect.apply, toText = String;
+          var mark = \(JSONText(quoting: documentMark).string) + window.__keystoneDocument + '\\n';
+          window.prompt = function (message, defaultText) {
+            if (typeof message === 'string' && message.indexOf('_dsbridge=') === 0) {
+              return apply(prompt, window, [message, mark + (defaultText === undefined ? '' : toText(defaultText))]);
+            }
+            return apply(prompt, window, arguments);
+          };
+        })();
+        """
+
+    /// What starts a subframe's bridge prompt's default text, before its document's token
+    /// (``subframePrompts``): no JSON text starts with it.
+    public static let documentMark = "\u{1}keystone-document "
+
+    /// Whether `text` could be a document's token as ``documentNaming`` makes them: 1 to 64 letters
+    /// and digits.
+    package static func isDocumentToken(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// A subframe's report of its document (``documentReporting(post:subframes:)``): its token,
+    /// and whether the document has ended; `nil` for anything else.
+    package static func subframeReport(_ text: some StringProtocol) -> (token: String, ended: Bool)? {
+        for (prefix, ended) in [("frame ", false), ("frame-end ", true)] where text.hasPrefix(prefix) {
+            let token = text.dropFirst(prefix.count)
+            guard isDocumentToken(token) else { return nil }
+            return (String(token), ended)
+        }
+        return nil
     }
 
     /// The token and whether the document was restored, from an isolated world's report; `nil` for

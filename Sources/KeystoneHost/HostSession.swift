@@ -170,6 +170,72 @@ public final class HostSession: @unchecked Sendable {
         }
     }
 
+    // MARK: Subframe documents
+
+    /// What a subframe's report changed (``subframeReported(_:from:)``).
+    public enum SubframeReport: Sendable, Hashable {
+        /// The document started (or was restored), numbered so: deliver to it in the frame the
+        /// report came from.
+        case started(FrameDocument)
+        /// The document has ended; the hub has heard.
+        case ended(FrameDocument)
+    }
+
+    /// The host's isolated world in a subframe reported `text` from `frame`, as the engine names
+    /// it: its document's start, restore or end (`HostScripts/documentReporting(post:subframes:)`),
+    /// for a host whose engine cannot tell a subframe's documents apart itself. `nil` when nothing
+    /// changed (not a subframe's report, an origin not allowed, a document already ended).
+    public func subframeReported(_ text: String, from frame: CallerFrame) -> SubframeReport? {
+        guard !frame.isMainFrame, frame.isAttested, let report = HostScripts.subframeReport(text) else { return nil }
+        guard report.ended else { return core.subframeStarted(token: report.token, origin: frame.origin).map(SubframeReport.started) }
+        guard let document = core.subframeEnded(token: report.token) else { return nil }
+        hub.frameDidUnload(document)
+        return .ended(document)
+    }
+
+    /// The caller of a bridge prompt whose default text is `defaultText`, from `frame` as the
+    /// engine names it, and the default text the hub reads: a subframe's prompt that names its
+    /// document (`HostScripts/subframePrompts`) is that document's when the engine's frame is of the
+    /// document's origin; the mark is taken off every prompt, from any frame.
+    ///
+    /// The page world's scripts may run before the isolated world's report of the document reaches
+    /// the host (WebKit runs the worlds' document-start scripts in no set order, and a prompt does
+    /// not wait for a message), so a prompt may name its document first: it is numbered then, of the
+    /// origin the engine gives, and `named` says so (deliver to it in the prompt's frame until the
+    /// report comes). A name a page script makes up names a document that is in no frame: the first
+    /// script for it finds it gone.
+    public func caller(ofPromptWith defaultText: String?, frame: CallerFrame) -> PromptCaller {
+        guard let defaultText, defaultText.hasPrefix(HostScripts.documentMark) else { return PromptCaller(defaultText: defaultText, frame: frame) }
+        let rest = defaultText.dropFirst(HostScripts.documentMark.count)
+        guard let newline = rest.firstIndex(of: "\n") else { return PromptCaller(defaultText: defaultText, frame: frame) }
+        let text = String(rest[rest.index(after: newline)...])
+        let token = String(rest[..<newline])
+        if let document = core.subframeDocument(token: token, frame: frame) {
+            return PromptCaller(defaultText: text, frame: CallerFrame(isMainFrame: false, origin: frame.origin, document: document))
+        }
+        guard !frame.isMainFrame, frame.isAttested, HostScripts.isDocumentToken(token), let document = core.subframeStarted(token: token, origin: frame.origin) else {
+            return PromptCaller(defaultText: text, frame: frame)
+        }
+        return PromptCaller(defaultText: text, frame: CallerFrame(isMainFrame: false, origin: frame.origin, document: document), named: document)
+    }
+
+    /// Who made a bridge prompt (``caller(ofPromptWith:frame:)``).
+    public struct PromptCaller: Sendable, Hashable {
+        /// The prompt's default text, without the document's mark.
+        public var defaultText: String?
+        /// The caller, with its subframe document where it named one.
+        public var frame: CallerFrame
+        /// The subframe document the prompt numbered, before its report came.
+        public var named: FrameDocument?
+    }
+
+    /// The host found the subframe document `document` gone (its frame has gone, or holds another
+    /// document): the hub hears, once.
+    public func subframeGone(_ document: FrameDocument) {
+        guard core.subframeEnded(document) else { return }
+        hub.frameDidUnload(document)
+    }
+
     /// The web process ended for `reason`: the page load ends, the app hears of it, and the page is
     /// reloaded as ``HostCore`` says, unless `reloads` is `false` (the app reloads it itself).
     public func webProcessTerminated(_ reason: WebProcessTermination.Reason, reloads: Bool = true) {

@@ -41,6 +41,14 @@ import WebKit
 /// each main document names itself there (and again when the engine restores it from its
 /// back/forward cache), and the host guards every batch with the name of the document it was made
 /// for. The end of the web content process is a page change too.
+///
+/// With `injectsIntoSubframes`, a subframe's document names itself the same way, with the frame
+/// WebKit says posted it (`WKScriptMessage.frameInfo`, its origin the engine's), and its bridge
+/// prompts name that document: its asynchronous calls, streams and byte transfers are answered in
+/// it, and Swift can call its handlers. The host evaluates in the frame WebKit named
+/// (`evaluateJavaScript(_:in:in:completionHandler:)`), guarded by the document's name, since a
+/// `WKFrameInfo` names a frame and not its document; a document that ended, or a frame that has
+/// gone (`WKErrorJavaScriptInvalidFrameTarget`), ends the document's calls.
 @MainActor
 public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// How the host serves pages: the options every host takes.
@@ -89,6 +97,8 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     var reloadOwed = false
     /// Watches for a scene, or the app, becoming active while a reload is owed.
     private var activation: Observation?
+    /// The frame each named subframe document reported from, where its scripts are evaluated.
+    private var subframes: [FrameDocument: WKFrameInfo] = [:]
     static let documentHandlerName = "keystoneDocument"
     /// The isolated content world of the host's own script: page scripts cannot reach it.
     static let world = WKContentWorld.world(name: "keystone-host")
@@ -110,7 +120,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         self.options = options
         self.session = try HostSession(hub: hub, options: options)
         self.webView = webView
-        let source = try HostScripts.pageWorld(injectsPageRuntime: options.injectsPageRuntime)
+        let source = try HostScripts.pageWorld(relay: options.injectsIntoSubframes ? HostScripts.subframePrompts : "", injectsPageRuntime: options.injectsPageRuntime)
         // A host let go without detach() left its delegates in front of the app's: the app's are
         // taken over from them, and their scripts and handler give way.
         let appUI = previous?.appUIDelegate ?? webView.uiDelegate
@@ -118,13 +128,15 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
         previous?.release()
         delegates = HostDelegates(webView: webView, controller: controller, appUIDelegate: appUI, appNavigationDelegate: appNavigation)
         super.init()
-        let reporting = HostScripts.documentReporting(post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(report)")
+        let reporting = HostScripts.documentReporting(
+            post: "window.webkit.messageHandlers.\(Self.documentHandlerName).postMessage(report)", subframes: options.injectsIntoSubframes)
         delegates.attach(
             self,
             scripts: [
                 WKUserScript(
                     source: session.core.scriptsOnlyForAllowedOrigins(source), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: .page),
-                WKUserScript(source: session.core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: true, in: Self.world),
+                WKUserScript(
+                    source: session.core.scriptsOnlyForAllowedOrigins(reporting), injectionTime: .atDocumentStart, forMainFrameOnly: !options.injectsIntoSubframes, in: Self.world),
             ])
         engine = WebViewEngine(host: self)
         session.engine = engine
@@ -166,6 +178,7 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
             transfers.detach(webView)
         }
         delegates.release()
+        subframes.removeAll()
         webView = nil
     }
 
@@ -229,12 +242,50 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     // MARK: Page changes
 
     /// The isolated world's report of a new main document: once per main document, at its start,
-    /// and each time the engine restores it from its back/forward cache. Only the host's isolated
-    /// world can post it; a report from another web view sharing the controller is ignored.
+    /// and each time the engine restores it from its back/forward cache; or of a subframe's
+    /// document, its start and its end. Only the host's isolated world can post it; a report from
+    /// another web view sharing the controller is ignored.
     func receiveDocumentReport(_ message: WKScriptMessage) {
         guard let webView, message.webView === webView, let text = message.body as? String else { return }
-        session.documentReported(text, from: Self.callerFrame(message.frameInfo))
+        let frame = message.frameInfo
+        guard !frame.isMainFrame else { return session.documentReported(text, from: Self.callerFrame(frame)) }
+        switch session.subframeReported(text, from: Self.callerFrame(frame)) {
+        case .started(let document)?:
+            // Documents of page loads that ended are no longer named.
+            subframes = subframes.filter { session.core.namesSubframe($0.key) }
+            subframes[document] = frame
+        case .ended(let document)?:
+            subframes.removeValue(forKey: document)
+        case nil:
+            break
+        }
     }
+
+    /// Evaluates `script` in the subframe document `document`, in the frame it reported from, and
+    /// calls `done`; a document that is not its frame's any more, or a frame that has gone, ends.
+    func evaluate(_ script: String, inSubframe document: FrameDocument, done: @escaping @Sendable () -> Void) {
+        guard let webView, let frame = subframes[document], let guarded = session.core.guarded(script, inSubframe: document) else {
+            subframes.removeValue(forKey: document)
+            session.subframeGone(document)
+            return done()
+        }
+        webView.evaluateJavaScript(guarded, in: frame, in: .page) { [weak self] result in
+            switch result {
+            case .success(let ran as String) where ran == HostCore.subframeScriptRan:
+                break
+            case .failure(let error as NSError) where error.domain == "WKErrorDomain" && error.code != Self.invalidFrameTarget:
+                // The script itself threw: the document is still there.
+                break
+            default:
+                self?.subframes.removeValue(forKey: document)
+                self?.session.subframeGone(document)
+            }
+            done()
+        }
+    }
+
+    /// `WKErrorJavaScriptInvalidFrameTarget` (WKError.h): the frame has gone.
+    nonisolated static let invalidFrameTarget = 12
 
     /// The engine committed a new main document: the page load ends, whether or not the new
     /// document runs the host's scripts (an origin outside the allowed ones, a PDF).
@@ -264,7 +315,9 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
 
     /// A bridge prompt from the host's web view, answered by the hub synchronously.
     func answerPrompt(_ prompt: String, defaultText: String?, frame: WKFrameInfo) -> String? {
-        hub.handlePrompt(prompt, defaultText: defaultText, frame: Self.callerFrame(frame))
+        let caller = session.caller(ofPromptWith: defaultText, frame: Self.callerFrame(frame))
+        if let named = caller.named { subframes[named] = frame }
+        return hub.handlePrompt(prompt, defaultText: caller.defaultText, frame: caller.frame)
     }
 
     /// The web content process of the host's web view ended: the page is gone and the app hears
@@ -320,6 +373,13 @@ final class WebViewEngine: HostEngine, @unchecked Sendable {
                         return .success(String(decoding: json, as: UTF8.self))
                     })
             }
+        }
+    }
+
+    func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void) {
+        MainActor.assumeIsolated {
+            guard let host else { return done() }
+            host.evaluate(script, inSubframe: frame, done: done)
         }
     }
 

@@ -179,4 +179,83 @@ struct HostSessionTests {
         session.closed()
         #expect(!keystone.servesBytes)
     }
+
+    // MARK: Subframe documents (a host whose engine names frames, not documents: WKWebView's)
+
+    let widget = CallerFrame(isMainFrame: false, origin: "https://widget.example")
+
+    @Test func aSubframesReportNumbersItsDocumentAndItsPromptsNameItFromAFrameOfThatOriginOnly() throws {
+        let session = try session()
+        session.documentReported("start top", from: top)
+        guard case .started(let document)? = session.subframeReported("frame w1", from: widget) else {
+            Issue.record("the report numbered no document")
+            return
+        }
+        #expect(session.subframeReported("frame w1", from: widget) == .started(document))  // restored: the same
+        let marked = HostScripts.documentMark + "w1\n" + #"{"data":1}"#
+        let caller = session.caller(ofPromptWith: marked, frame: widget)
+        #expect(caller.defaultText == #"{"data":1}"#)
+        #expect(caller.frame == CallerFrame(isMainFrame: false, origin: "https://widget.example", document: document))
+        #expect(caller.named == nil)
+        // Another origin's frame, or the main frame, naming that document: the mark goes, no document.
+        for frame in [CallerFrame(isMainFrame: false, origin: "https://ad.example"), top] {
+            let other = session.caller(ofPromptWith: marked, frame: frame)
+            #expect(other.defaultText == #"{"data":1}"#)
+            #expect(other.frame.document == nil)
+        }
+        // An unmarked prompt is as it was; a report from the main frame or of nonsense names nothing.
+        let unmarked = session.caller(ofPromptWith: #"{"data":1}"#, frame: widget)
+        #expect(unmarked.defaultText == #"{"data":1}"# && unmarked.frame == widget && unmarked.named == nil)
+        #expect(session.subframeReported("frame w2", from: top) == nil)
+        #expect(session.subframeReported("frame W-2!", from: widget) == nil)
+        #expect(session.subframeReported("start w3", from: widget) == nil)
+        #expect(session.core.guarded("go()", inSubframe: document)?.contains(#"window.__keystoneDocument==="w1""#) == true)
+        // Its end: once.
+        #expect(session.subframeReported("frame-end w1", from: widget) == .ended(document))
+        #expect(session.subframeReported("frame-end w1", from: widget) == nil)
+        #expect(session.core.guarded("go()", inSubframe: document) == nil)
+        #expect(session.caller(ofPromptWith: marked, frame: widget).named != document)
+    }
+
+    @Test func aPromptThatComesBeforeItsDocumentsReportNumbersTheDocumentTheReportThenNames() throws {
+        let session = try session()
+        let caller = session.caller(ofPromptWith: HostScripts.documentMark + "early\n{}", frame: widget)
+        let document = try #require(caller.named)
+        #expect(caller.frame.document == document)
+        #expect(session.subframeReported("frame early", from: widget) == .started(document))
+        // The same name from a frame of another origin is no one's.
+        #expect(session.subframeReported("frame early", from: CallerFrame(isMainFrame: false, origin: "https://ad.example")) == nil)
+        #expect(session.caller(ofPromptWith: HostScripts.documentMark + "early\n{}", frame: CallerFrame(isMainFrame: false, origin: "https://ad.example")).frame.document == nil)
+        // An unattested prompt, or one whose name is not a document's, names none.
+        #expect(session.caller(ofPromptWith: HostScripts.documentMark + "other\n{}", frame: .unattested).named == nil)
+        #expect(session.caller(ofPromptWith: HostScripts.documentMark + "no such name\n{}", frame: widget).named == nil)
+    }
+
+    @Test func aSubframeDocumentGoesWithItsPageLoadAndWhenTheHostFindsItGone() throws {
+        let session = try session()
+        session.documentReported("start top", from: top)
+        guard case .started(let first)? = session.subframeReported("frame a", from: widget),
+            case .started(let second)? = session.subframeReported("frame b", from: widget)
+        else {
+            Issue.record("the reports numbered no documents")
+            return
+        }
+        #expect(first != second)
+        session.subframeGone(first)
+        #expect(!session.core.namesSubframe(first))
+        #expect(session.core.namesSubframe(second))
+        session.documentCommitted()
+        #expect(!session.core.namesSubframe(second))
+        #expect(session.caller(ofPromptWith: HostScripts.documentMark + "b\n{}", frame: widget).frame.document != second)
+    }
+
+    @Test func aSubframeOfAnOriginTheHubDoesNotAllowIsNeverNumbered() throws {
+        var core = try HostCore(allowedOrigins: ["https://app.example"])
+        #expect(core.subframeStarted(token: "x", origin: "https://widget.example") == nil)
+        #expect(core.subframeStarted(token: "x", origin: nil) == nil)
+        #expect(core.subframeStarted(token: "y", origin: "https://app.example") != nil)
+        var open = HostCore()
+        for index in 0..<HostCore.subframeDocuments { #expect(open.subframeStarted(token: "t\(index)", origin: "https://a.example") != nil) }
+        #expect(open.subframeStarted(token: "past", origin: "https://a.example") == nil)
+    }
 }

@@ -69,6 +69,24 @@ struct SubframeDocumentTests {
         #expect(!page.receivedMessages.contains { if case .result(_, let value, _) = $0 { value.string == #""frame""# } else { false } })
     }
 
+    @Test func aCallMadeBeforeTheSubframesRuntimeAnnouncesItselfIsAnsweredToKeystonesRuntime() async throws {
+        // The runtime announces itself a turn after the document's scripts ran; a page that calls
+        // first, streaming, still gets its stream's end.
+        // (The in-memory page will not call before it has announced itself: its runtime's call, as
+        // the wire has it.)
+        let frame = page.addSubframe(origin: "https://embed.example")
+        _ = frame.prompt("frame.count", argumentText: #"{"data":2,"_dscbstub":"dscb1_f","_dsinline":true}"#)
+        await untilNoCallRuns(keystone)
+        #expect(frame.receivedBatches.count >= 1)
+        #expect(frame.receivedBatches.allSatisfy { $0.frame == frame.frame.document && $0.runtime == .keystone })
+        // A plain page's call, the same way, is answered as a plain page's.
+        let plain = page.addSubframe(origin: "https://embed.example", runtime: .dsbridge)
+        _ = plain.prompt("frame.count", argumentText: #"{"data":2,"_dscbstub":"dscb1_f"}"#)
+        await untilNoCallRuns(keystone)
+        #expect(plain.receivedBatches.count >= 1)
+        #expect(plain.receivedBatches.allSatisfy { $0.runtime == .dsbridge })
+    }
+
     @Test func swiftCallsASubframesHandlersThroughItsFrameAndAMethodsContextReachesTheCallingFrame() async throws {
         let frame = subframe()
         frame.register("ask") { arguments in .string("frame answers \(arguments.first?.stringValue ?? "")") }

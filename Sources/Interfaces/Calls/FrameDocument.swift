@@ -3,7 +3,7 @@
 /// results of the frame's calls and Swift's calls of the frame's handlers.
 ///
 /// A host names a subframe's document only when it can evaluate scripts in it (the WebKitGTK host
-/// through Keystone's web-process extension). The name stands for that document alone: once the
+/// through Keystone's web-process extension, the Apple host in the frame WebKit names). The name stands for that document alone: once the
 /// frame navigates or is removed, the host says the document has gone (`BridgeHub`'s
 /// `frameDidUnload`), and nothing more reaches it. A subframe the host names no document for can
 /// make synchronous calls only.

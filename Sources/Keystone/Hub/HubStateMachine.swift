@@ -412,6 +412,24 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         subframes.enter(frame, document: document)
     }
 
+    /// Whether the document `frame` called from is known to run Keystone's runtime.
+    func knowsKeystoneRuntime(of frame: CallerFrame) -> Bool {
+        guard let document = frame.subframeDocument else { return !frame.isAttestedMainFrame || page.runtime == .keystone }
+        return subframes.runtime(of: document) == .keystone
+    }
+
+    /// A call from `frame` spoke as only Keystone's runtime does (`CallWrapper/speaksKeystone`): its
+    /// document's results go to that runtime from now on, though it has not announced itself yet
+    /// (a call made before the runtime's `_dsb.dsinit` would otherwise be answered as a plain
+    /// page's, and a stream of it would never end).
+    mutating func heardKeystoneRuntime(from frame: CallerFrame) {
+        if let document = frame.subframeDocument {
+            subframes.heardKeystone(document)
+        } else if frame.isAttestedMainFrame {
+            page.heardKeystone()
+        }
+    }
+
     /// The subframe document `frame` registered its handlers (`_dsb.dsinit`), announcing `runtime`.
     mutating func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) {
         subframes.initialize(frame, runtime: runtime)

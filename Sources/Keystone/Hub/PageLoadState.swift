@@ -70,6 +70,12 @@ struct PageLoadState<Pending: Sendable>: Sendable {
         return waiters.keys.sorted().compactMap { waiters[$0] }
     }
 
+    /// A call of the main frame's spoke as only Keystone's runtime does: results go to that runtime
+    /// from now on, before the page announces itself too.
+    mutating func heardKeystone() {
+        runtime = .keystone
+    }
+
     /// `waiter` waits for the page to be ready: `nil` when it is (tell the waiter now), otherwise
     /// the id that ``stopWaiting(_:)`` takes.
     mutating func wait(_ waiter: Pending) -> Int? {

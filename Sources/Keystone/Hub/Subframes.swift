@@ -43,6 +43,12 @@ struct Subframes: Sendable {
         if runtime == .keystone { documents[document]?.runtime = .keystone }
     }
 
+    /// A call of the document's spoke as only Keystone's runtime does: its results go to that
+    /// runtime, before it announces itself too.
+    mutating func heardKeystone(_ document: FrameDocument) {
+        documents[document]?.runtime = .keystone
+    }
+
     /// The runtime the document announced; `nil` for a document the page load does not reach.
     func runtime(of document: FrameDocument) -> PageRuntime? {
         documents[document]?.runtime

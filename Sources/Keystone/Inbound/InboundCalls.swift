@@ -105,12 +105,14 @@ final class InboundCalls: Sendable {
         // subframe document the host delivers to. Any other subframe's callback name may be the
         // name of one of the main frame's own callbacks.
         let releasable = frame.isReachable ? wrapper.callbackStub.map { PageCallback($0, in: frame.subframeDocument) } : nil
-        let (name, pageLoad, isDurableByDefault): (MethodName, PageLoad, Bool)
+        let (name, pageLoad, isDurableByDefault, knowsRuntime): (MethodName, PageLoad, Bool, Bool)
         do {
             name = try components.resolver.resolve(method)
             let access: PageAccess
             let isAsynchronous = wrapper.callbackStub != nil
-            (pageLoad, access, isDurableByDefault) = storage.read { ($0.pageLoad, $0.access(for: frame), isAsynchronous && $0.isDurableByDefault(name)) }
+            (pageLoad, access, isDurableByDefault, knowsRuntime) = storage.read {
+                ($0.pageLoad, $0.access(for: frame), isAsynchronous && $0.isDurableByDefault(name), !wrapper.speaksKeystone || $0.knowsKeystoneRuntime(of: frame))
+            }
             try components.policy.admit(name, from: frame, access: access)
         } catch {
             return storage.refuse(error, callback: releasable)
@@ -132,6 +134,7 @@ final class InboundCalls: Sendable {
                 return storage.refuse(refusal, callback: releasable)
             }
         }
+        if !knowsRuntime { storage.update { $0.heardKeystoneRuntime(from: frame) } }
         // A durable call: made with the page's key, or of a method durable by default.
         if wrapper.durableKey != nil || isDurableByDefault {
             guard wrapper.parts == nil else {

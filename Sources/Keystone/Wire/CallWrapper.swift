@@ -22,6 +22,11 @@ package struct CallWrapper: Sendable {
     /// only): the call runs once under it and outlives its page load.
     package var durableKey: String?
 
+    /// Whether the call says what only Keystone's runtime says (``acceptsInlineAnswer``,
+    /// ``speaksParts``, ``durableKey``): the document that made it runs Keystone's runtime, whether
+    /// or not it has announced itself yet.
+    package var speaksKeystone: Bool { acceptsInlineAnswer || speaksParts || durableKey != nil }
+
     /// The parts a page's argument has, as its call announces them (`"_dsparts"`).
     package enum Parts: Sendable, Hashable {
         /// `Data` values of these sizes, which `data` names by their index (`[N, …]`).
