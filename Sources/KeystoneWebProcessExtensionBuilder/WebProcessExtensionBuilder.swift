@@ -22,8 +22,9 @@ struct WebProcessExtensionBuilder: BuildToolPlugin {
         let folder = context.package.directoryURL.appending(path: path + "/WebProcessExtension")
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).sorted { $0.path < $1.path }
         guard let source = files.first(where: { $0.pathExtension == "c" }) else { return [] }
-        // Every extension declares WebKitGTK's API through Keystone's header.
-        let declarations = context.package.directoryURL.appending(path: "Sources/KeystoneGTK/WebProcessExtension/keystone-web-process-extension.h")
+        // Every extension declares WebKitGTK's API, and keeps its frames, through Keystone's headers.
+        let shared = context.package.directoryURL.appending(path: "Sources/KeystoneGTK/WebProcessExtension")
+        let headers = ["keystone-web-process-extension.h", "keystone-frame-list.h"].map { shared.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: source.deletingPathExtension().lastPathComponent + ".so")
         return [
             .buildCommand(
@@ -33,7 +34,7 @@ struct WebProcessExtensionBuilder: BuildToolPlugin {
                     "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2", "-fPIC", "-fvisibility=hidden", "-shared",
                     "-o", output.path, source.path,
                 ],
-                inputFiles: files + [declarations],
+                inputFiles: Array(Set(files + headers)).sorted { $0.path < $1.path },
                 outputFiles: [output]
             )
         ]

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "keystone-web-process-extension.h"
+#include "keystone-frame-list.h"
 
 // The name of the extension's announcement and the version of what it speaks: the host answers an
 // announcement of another version as it would no announcement.
@@ -47,28 +48,13 @@ static WebKitScriptWorld *host_world;
 // which a page reads exactly as a JavaScript number.
 static guint64 last_document;
 
-// A subframe document the host's isolated world runs in: its frame (held weakly), its page's id and
-// its number. One per frame: a frame's next document replaces it.
-typedef struct {
-    WebKitFrame *frame;
-    guint64 page;
-    guint64 number;
-} Document;
-static Document *documents;
-static size_t document_count, document_capacity;
-
-static Document *document_of_frame(WebKitFrame *frame) {
-    for (size_t i = 0; i < document_count; i++)
-        if (documents[i].frame == frame) return &documents[i];
-    return 0;
-}
+// The subframe documents the host's isolated world runs in: each one's frame (held weakly), its
+// page's id and its number. One per frame: a frame's next document replaces it.
+static KeystoneFrameList documents;
 
 // The document numbered `number` of the page `page`, while it is its frame's document.
-static Document *document_numbered(guint64 number, WebKitWebPage *page) {
-    guint64 page_id = webkit_web_page_get_id(page);
-    for (size_t i = 0; i < document_count; i++)
-        if (documents[i].number == number && documents[i].page == page_id) return &documents[i];
-    return 0;
+static KeystoneFrameEntry *document_numbered(guint64 number, WebKitWebPage *page) {
+    return keystone_frame_list_numbered(&documents, number, webkit_web_page_get_id(page));
 }
 
 // Tells the page's web view that the document `number` has gone.
@@ -79,16 +65,16 @@ static void tell_gone(guint64 page_id, guint64 number) {
 }
 
 // Forgets `document` and tells its web view it has gone.
-static void forget(Document *document) {
+static void forget(KeystoneFrameEntry *document) {
     guint64 page_id = document->page, number = document->number;
-    *document = documents[--document_count];
+    keystone_frame_list_remove(&documents, document);
     tell_gone(page_id, number);
 }
 
 // A frame has been destroyed (removed from its page, or its page closed).
 static void frame_destroyed(gpointer data, GObject *frame) {
     (void)data;
-    Document *document = document_of_frame((WebKitFrame *)frame);
+    KeystoneFrameEntry *document = keystone_frame_list_find(&documents, (WebKitFrame *)frame);
     if (document) forget(document);
 }
 
@@ -98,7 +84,7 @@ static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, We
     (void)world;
     (void)page;
     (void)data;
-    Document *document = document_of_frame(frame);
+    KeystoneFrameEntry *document = keystone_frame_list_find(&documents, frame);
     if (!document) return;
     g_object_weak_unref((GObject *)frame, frame_destroyed, 0);
     forget(document);
@@ -109,30 +95,17 @@ static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, We
 static void host_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
     (void)data;
     if (webkit_frame_is_main_frame(frame)) return;
-    Document *document = document_of_frame(frame);
+    KeystoneFrameEntry *document = keystone_frame_list_find(&documents, frame);
     if (document) {
         tell_gone(document->page, document->number);
     } else {
-        if (document_count == document_capacity) {
-            size_t capacity = document_capacity ? 2 * document_capacity : 16;
-            Document *grown = realloc(documents, capacity * sizeof(Document));
-            if (!grown) return;
-            documents = grown;
-            document_capacity = capacity;
-        }
-        document = &documents[document_count++];
-        document->frame = frame;
+        document = keystone_frame_list_add(&documents, frame);
+        if (!document) return;
         g_object_weak_ref((GObject *)frame, frame_destroyed, 0);
     }
     document->page = webkit_web_page_get_id(page);
     document->number = ++last_document;
-    char digits[24];
-    snprintf(digits, sizeof digits, "%llu", (unsigned long long)document->number);
-    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
-    JSCValue *value = jsc_value_new_string(context, digits);
-    jsc_context_set_value(context, KEYSTONE_DOCUMENT_GLOBAL, value);
-    g_object_unref(value);
-    g_object_unref(context);
+    keystone_set_number_global(frame, world, KEYSTONE_DOCUMENT_GLOBAL, document->number);
 }
 
 // Runs the host's script in the subframe document its message names, while that document is its
@@ -141,7 +114,7 @@ static void evaluate(WebKitWebPage *page, WebKitUserMessage *message) {
     GVariant *parameters = webkit_user_message_get_parameters(message);
     if (parameters && strcmp(g_variant_get_type_string(parameters), "(ts)") == 0) {
         GVariant *number = g_variant_get_child_value(parameters, 0), *script = g_variant_get_child_value(parameters, 1);
-        Document *document = document_numbered(g_variant_get_uint64(number), page);
+        KeystoneFrameEntry *document = document_numbered(g_variant_get_uint64(number), page);
         if (document) {
             gsize length = 0;
             const char *code = g_variant_get_string(script, &length);
@@ -289,7 +262,7 @@ static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message
         GVariant *number = g_variant_get_child_value(parameters, 2);
         guint64 document_number = g_variant_get_uint64(number);
         g_variant_unref(number);
-        Document *document = document_number ? document_numbered(document_number, page) : 0;
+        KeystoneFrameEntry *document = document_number ? document_numbered(document_number, page) : 0;
         frame = document_number ? (document ? document->frame : 0) : webkit_web_page_get_main_frame(page);
     }
     // A document that has gone takes nothing: its relay has gone with it.

@@ -36,47 +36,25 @@ static WebKitScriptWorld *world_named(const char *name) {
     return 0;
 }
 
-typedef struct {
-    WebKitFrame *frame;
-    guint64 page;
-    guint64 identifier;
-} Frame;
-static Frame *frames;
-static size_t frame_count, frame_capacity;
-
-static Frame *frame_entry(WebKitFrame *frame) {
-    for (size_t i = 0; i < frame_count; i++)
-        if (frames[i].frame == frame) return &frames[i];
-    return 0;
-}
+// The frames whose page world has been cleared, each with its page's id and its identifier.
+static KeystoneFrameList frames;
 
 static void frame_destroyed(gpointer data, GObject *gone) {
     (void)data;
-    Frame *entry = frame_entry((WebKitFrame *)gone);
-    if (entry) *entry = frames[--frame_count];
+    KeystoneFrameEntry *entry = keystone_frame_list_find(&frames, (WebKitFrame *)gone);
+    if (entry) keystone_frame_list_remove(&frames, entry);
 }
 
 // A new document's page world: the frame is known from now on, and its scripts can read its name.
 static void page_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data) {
     (void)data;
-    if (!frame_entry(frame)) {
-        if (frame_count == frame_capacity) {
-            size_t capacity = frame_capacity ? 2 * frame_capacity : 16;
-            Frame *grown = realloc(frames, capacity * sizeof(Frame));
-            if (!grown) return;
-            frames = grown;
-            frame_capacity = capacity;
-        }
-        frames[frame_count++] = (Frame){frame, webkit_web_page_get_id(page), webkit_frame_get_id(frame)};
+    if (!keystone_frame_list_find(&frames, frame)) {
+        KeystoneFrameEntry *entry = keystone_frame_list_add(&frames, frame);
+        if (!entry) return;
+        *entry = (KeystoneFrameEntry){frame, webkit_web_page_get_id(page), webkit_frame_get_id(frame)};
         g_object_weak_ref((GObject *)frame, frame_destroyed, 0);
     }
-    char digits[24];
-    snprintf(digits, sizeof digits, "%llu", (unsigned long long)webkit_frame_get_id(frame));
-    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
-    JSCValue *value = jsc_value_new_string(context, digits);
-    jsc_context_set_value(context, WKSHIM_FRAME_GLOBAL, value);
-    g_object_unref(value);
-    g_object_unref(context);
+    keystone_set_number_global(frame, world, WKSHIM_FRAME_GLOBAL, webkit_frame_get_id(frame));
 }
 
 static void reply(WebKitUserMessage *message, guint32 status, const char *text) {
@@ -94,9 +72,8 @@ static void evaluate(WebKitWebPage *page, WebKitUserMessage *message) {
     gsize length = 0;
     const char *code = g_variant_get_string(parts[2], &length);
     const char *walk = g_variant_get_string(parts[3], 0);
-    WebKitFrame *frame = 0;
-    for (size_t i = 0; i < frame_count; i++)
-        if (frames[i].identifier == identifier && frames[i].page == page_id) frame = frames[i].frame;
+    KeystoneFrameEntry *entry = keystone_frame_list_numbered(&frames, identifier, page_id);
+    WebKitFrame *frame = entry ? entry->frame : 0;
     if (!frame) {
         reply(message, 2, "");
     } else {

@@ -6,6 +6,7 @@
 #define WKSHIM_WEB_PROCESS_EXTENSION_H
 
 #include "../../../Sources/KeystoneGTK/WebProcessExtension/keystone-web-process-extension.h"
+#include "../../../Sources/KeystoneGTK/WebProcessExtension/keystone-frame-list.h"
 
 typedef struct _JSCException JSCException;
 
