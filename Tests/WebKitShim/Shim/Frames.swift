@@ -88,7 +88,8 @@ enum ShimFrames {
     /// that has gone.
     private nonisolated static func outcome(_ reply: OpaquePointer) -> Outcome {
         guard let parameters = webkit_user_message_get_parameters(reply), String(cString: g_variant_get_type_string(parameters)) == "(us)" else { return .frameGone }
-        let status = g_variant_get_child_value(parameters, 0), text = g_variant_get_child_value(parameters, 1)
+        let status = g_variant_get_child_value(parameters, 0)
+        let text = g_variant_get_child_value(parameters, 1)
         defer {
             g_variant_unref(status)
             g_variant_unref(text)
