@@ -35,7 +35,14 @@ let package = Package(
         // What a host is built with: the decisions every host makes alike, its options and scripts,
         // and the byte channel's custom-scheme transport.
         .target(name: "KeystoneHost", dependencies: ["Keystone"]),
-        .target(name: "KeystoneTesting", dependencies: ["Keystone", "KeystoneHost"]),
+        // The in-memory page runs the page runtime that ships in JavaScriptCore: Apple's framework,
+        // and on Linux Debian's libjavascriptcoregtk-4.1, whose C API is declared by CJavaScriptCore.
+        .target(
+            name: "KeystoneTesting",
+            dependencies: ["Keystone", "KeystoneHost", .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))],
+            resources: [.copy("Resources/page-world.js")]
+        ),
+        .systemLibrary(name: "CJavaScriptCore", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
         .executableTarget(
             name: "KeystoneDemo",
             dependencies: [

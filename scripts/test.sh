@@ -32,6 +32,8 @@ bash scripts/apple-sdk-check.sh
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-4.1) Tests/Declarations/check.c
 # shellcheck disable=SC2046
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-web-extension-4.1) Tests/Declarations/check-extension.c
+# shellcheck disable=SC2046
+cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags javascriptcoregtk-4.1) Tests/Declarations/check-jsc.c
 swift build --build-tests --enable-code-coverage -Xswiftc -warnings-as-errors
 swift test --skip-build --enable-code-coverage
 # The demo and the real-engine pages run instrumented binaries too: their profiles count.

@@ -107,7 +107,15 @@
         reject(error);
       }));
       if (!hasNative()) return call.failWith(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
-      sendNative(method, wrap(data, call.name, false, undefined, key)).then(function (text) { call.answered(text); }, function (error) {
+      // The value is kept with its outcome and may be sent again from a later document: its bytes
+      // go as base64 in their places, as a `Data` in JSON, never over the byte channel.
+      var reads = [];
+      mapParts(data, function (bytes) { reads.push(toBase64(bytes)); return null; });
+      Promise.all(reads).then(function (texts) {
+        var next = 0;
+        var value = reads.length ? mapParts(data, function () { return texts[next++]; }) : data;
+        return sendNative(method, wrap(value, call.name, false, undefined, key));
+      }).then(function (text) { call.answered(text); }, function (error) {
         call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
       });
     });

@@ -1,0 +1,81 @@
+// JavaScriptPageTests.swift — the page runtime that ships, run in JavaScriptCore against a hub:
+// calls of every kind, Swift's calls of the page's handlers, and the runtime's own timers on the
+// test's clock.
+import Foundation
+import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
+import Testing
+
+/// What the runtime's page calls.
+struct ScriptedInterface: BridgeInterface {
+    func exposeMethods(to methods: inout MethodList) {
+        methods.sync("add") { (pair: [Int]) in pair.reduce(0, +) }
+        methods.async("echo") { (text: String) async in text }
+        methods.multiResponse("count") { (to: Int, writer: ResponseWriter<Int>) in
+            for n in 1...to { try await writer.write(n) }
+        }
+        methods.async("fail") { () async throws -> Int in throw BridgeError(code: .invalidArgument, message: "no") }
+        methods.async("measure") { (report: Report) async in report.photo.bytes.map(Int.init) }
+    }
+}
+
+/// A report with a photo's bytes inside it.
+struct Report: Codable, Sendable {
+    struct Photo: Codable, Sendable {
+        var bytes: Data
+        var caption: String
+    }
+    var photo: Photo
+}
+
+@Suite("The shipped runtime in JavaScriptCore", .timeLimit(.minutes(1)))
+struct JavaScriptPageTests {
+    let keystone: Keystone
+    let page: JavaScriptPage
+
+    init() throws {
+        keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+        try keystone.register(ScriptedInterface(), namespace: "s")
+        page = try JavaScriptPage(hub: keystone, clock: ManualClock())
+    }
+
+    @Test func theRuntimeAnnouncesItselfAndASynchronousCallIsAnswered() async throws {
+        await page.settle()
+        #expect(try await page.evaluate("typeof dsBridge + ' ' + (window._keystone && window._keystone.version)") == .string("object 1"))
+        #expect(try await page.evaluate("dsBridge.call('s.add', [2, 3])") == .number(5))
+    }
+
+    @Test func asynchronousCallsStreamsAndRefusalsGoThroughTheRuntimesPromises() async throws {
+        await page.settle()
+        #expect(try await page.invoke("s.echo", .string("hi")) == .string("hi"))
+        let refused = await #expect(throws: BridgeError.self) { try await page.invoke("s.fail") }
+        #expect(refused?.code == .invalidArgument)
+        try await page.evaluate(
+            """
+            window.counted = [];
+            (async function () { for await (var n of dsBridge.stream('s.count', 3)) counted.push(n); window.streamDone = true; })();
+            """)
+        for _ in 0..<100 where try await page.evaluate("window.streamDone === true") != .bool(true) { await page.settle() }
+        #expect(try await page.evaluate("counted") == .array([.number(1), .number(2), .number(3)]))
+    }
+
+    @Test func swiftCallsAHandlerThePageRegistered() async throws {
+        try await page.evaluate("dsBridge.register('greet', function (name) { return 'hello ' + name; })")
+        await page.settle()
+        #expect(try await keystone.call("greet", "Ada", as: String.self) == "hello Ada")
+    }
+
+    @Test func bytesInsideADurableCallsValueArriveByteExact() async throws {
+        await page.settle()
+        let value: JSONValue = try await page.evaluate(
+            """
+            window.sent = dsBridge.invoke('s.measure', { photo: { bytes: new Uint8Array([0, 1, 254, 255]), caption: 'c' } }, { durable: 'report-1' });
+            window.sent.then(function (value) { window.outcome = value; }, function (error) { window.outcome = 'code ' + error.code + ': ' + error.message; });
+            0
+            """)
+        #expect(value == .number(0))
+        for _ in 0..<100 where try await page.evaluate("window.outcome === undefined") == .bool(true) { await page.settle() }
+        #expect(try await page.evaluate("window.outcome") == .array([.number(0), .number(1), .number(254), .number(255)]))
+    }
+}
