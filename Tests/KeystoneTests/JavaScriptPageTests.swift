@@ -78,4 +78,24 @@ struct JavaScriptPageTests {
         for _ in 0..<100 where try await page.evaluate("window.outcome === undefined") == .bool(true) { await page.settle() }
         #expect(try await page.evaluate("window.outcome") == .array([.number(0), .number(1), .number(254), .number(255)]))
     }
+
+    @Test func aDurableCallRefusedBeforeItRanLeavesItsKeyToTheCorrectedCall() async throws {
+        await page.settle()
+        try await page.evaluate("window.first = dsBridge.invoke('s.measure', { photo: { bytes: 12, caption: 'c' } }, { durable: 'fixed' }); 0")
+        let refused = try await Self.outcome(of: "window.first", in: page)
+        #expect(refused?.code == .invalidArgument)
+        try await page.evaluate("window.second = dsBridge.invoke('s.measure', { photo: { bytes: new Uint8Array([5, 6]), caption: 'c' } }, { durable: 'fixed' }); 0")
+        #expect(try await Self.outcome(of: "window.second", in: page) == nil)
+        #expect(try await page.evaluate("window.__outcome.value") == .array([.number(5), .number(6)]))
+    }
+
+    /// The error the promise at `expression` was rejected with (`window.__outcome` holds it, or the
+    /// value it was fulfilled with); `nil` when it was fulfilled.
+    static func outcome(of expression: String, in page: JavaScriptPage) async throws -> BridgeError? {
+        try await page.evaluate(
+            "window.__outcome = undefined; \(expression).then(function (v) { window.__outcome = { value: v }; }, function (e) { window.__outcome = { code: e.code }; }); 0")
+        for _ in 0..<100 where try await page.evaluate("window.__outcome === undefined") == .bool(true) { await page.settle() }
+        guard case .number(let code) = try await page.evaluate("window.__outcome.code === undefined ? null : window.__outcome.code") else { return nil }
+        return BridgeError(code: BridgeError.Code(rawValue: Int(code)), message: "")
+    }
 }

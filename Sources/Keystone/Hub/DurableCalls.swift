@@ -128,6 +128,15 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         return (entry.listeners, readyWaiters(of: key.origin))
     }
 
+    /// The call under `key` never ran (its argument did not decode, or it is of a kind a durable
+    /// call cannot be): nothing is kept, so the key is free for a corrected call; the callbacks that
+    /// waited hear the error, and the `recovered()` calls of its origin go on.
+    mutating func abandon(_ key: Key) -> (listeners: [Listener], recovered: [(Waiter, [DurableRecovered])]) {
+        guard let entry = entries[key], entry.outcome == nil else { return ([], []) }
+        entries[key] = nil
+        return (entry.listeners, readyWaiters(of: key.origin))
+    }
+
     /// `recovered()` from a document of `origin` in `pageLoad`: the outcomes of calls that earlier
     /// page loads started, not yet acknowledged and not handed to another page load that is still
     /// current, each handed to this one; `nil` while such a call still runs (the waiter is told

@@ -65,9 +65,11 @@ struct InboundCallRunner {
                 return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
             }
         } catch {
+            let neverRan = error is InvalidArgument
             let error = Self.bridgeError(error, calling: call.name)
             if call.durableKey != nil {
-                inbound.finishDurable(call, outcome: .failure(error))
+                // An argument that did not decode: the method never ran, and its key stays free.
+                if neverRan { inbound.abandonDurable(call, error: error) } else { inbound.finishDurable(call, outcome: .failure(error)) }
                 return .accepted
             }
             if isAnsweredLater, let callback = call.pageCallback {
@@ -133,7 +135,7 @@ struct InboundCallRunner {
         let (inbound, call) = (inbound, call)
         guard case .single(let run) = work else {
             let error = BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(call.name)\" answers many")
-            return inbound.finishDurable(call, outcome: .failure(error))
+            return inbound.abandonDurable(call, error: error)
         }
         Task {
             let outcome: DurableOutcome

@@ -60,6 +60,15 @@ extension InboundCalls {
         for (waiter, handed) in recovered { waiter(handed) }
     }
 
+    /// The durable call `call` never ran (`DurableCalls/abandon(_:)`): its key is free again, and
+    /// the callbacks waiting for it hear `error`.
+    func abandonDurable(_ call: InboundCall, error: BridgeError) {
+        guard let key = call.durableKey, let origin = call.frame.origin else { return }
+        let (listeners, recovered) = updateDurable { $0.durable.abandon(DurableKey(origin: origin, key: key)) }
+        for listener in listeners { deliver(.failure(error), to: listener) }
+        for (waiter, handed) in recovered { waiter(handed) }
+    }
+
     /// `outcome` to `listener`'s callback, while its page load and document are there.
     private func deliver(_ outcome: DurableOutcome, to listener: DurableListener) {
         let name = listener.callback.name
