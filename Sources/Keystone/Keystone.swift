@@ -273,8 +273,9 @@ public final class Keystone: BridgeHub, PageConnection {
     /// subframe document the host delivers to (`CallerFrame.document`, as a call of the frame's
     /// reported it, or one of ``subframes``). What is sent through it fails with `pageGone` once
     /// that page load or document has gone, instead of reaching the next; a call of a subframe
-    /// document that has not registered its handlers fails at once. A method's `context.page` is
-    /// this for the frame that called.
+    /// document that has not registered its handlers waits for them, as a call of the main frame
+    /// does, and fails `pageGone` if the document goes first. A method's `context.page` is this for
+    /// the frame that called.
     ///
     /// ```swift
     /// for frame in keystone.subframes {

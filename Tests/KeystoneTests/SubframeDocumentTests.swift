@@ -87,6 +87,28 @@ struct SubframeDocumentTests {
         #expect(plain.receivedBatches.allSatisfy { $0.runtime == .dsbridge })
     }
 
+    @Test func swiftsCallOfASubframeThatHasNotRegisteredItsHandlersWaitsForThemAsTheMainFramesDoes() async throws {
+        // The frame calls as it loads; the method calls back into it before its runtime announced
+        // itself: the call waits, and goes once the frame has registered its handlers.
+        let frame = page.addSubframe(origin: "https://embed.example")
+        _ = frame.prompt("frame.callBack", argumentText: #"{"data":"early","_dscbstub":"dscb1_w"}"#)
+        for _ in 0..<100_000 where keystone.pendingCallCount < 1 { await Task.yield() }
+        #expect(keystone.pendingCallCount == 1)
+        #expect(frame.receivedMessages.isEmpty)
+        frame.register("ask") { arguments in .string("answered \(arguments.first?.stringValue ?? "")") }
+        frame.initialize()
+        await untilNoCallRuns(keystone)
+        #expect(frame.receivedMessages.contains { if case .result("dscb1_w", let value, _) = $0 { value.string == #""answered early""# } else { false } })
+        // A frame that goes before registering them fails the call that waited, pageGone.
+        let leaving = page.addSubframe(origin: "https://embed.example")
+        _ = leaving.prompt("frame.callBack", argumentText: #"{"data":"late","_dscbstub":"dscb1_l"}"#)
+        for _ in 0..<100_000 where keystone.pendingCallCount < 1 { await Task.yield() }
+        #expect(keystone.pendingCallCount == 1)
+        leaving.remove()
+        await untilNoCallRuns(keystone)
+        #expect(keystone.pendingCallCount == 0)
+    }
+
     @Test func swiftCallsASubframesHandlersThroughItsFrameAndAMethodsContextReachesTheCallingFrame() async throws {
         let frame = subframe()
         frame.register("ask") { arguments in .string("frame answers \(arguments.first?.stringValue ?? "")") }

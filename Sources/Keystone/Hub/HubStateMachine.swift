@@ -77,7 +77,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     private(set) var page: PageLoadState<Pending>
-    private(set) var subframes: Subframes
+    private(set) var subframes: Subframes<Outgoing>
     /// The page's durable calls, which outlive their page load.
     var durable: DurableCalls<RecoveryWaiter>
     private var swiftCalls: SwiftCalls<Pending>
@@ -125,6 +125,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         let outgoing = Outgoing(message: message, parts: parts, call: call)
         if let frame {
             guard let runtime = subframes.runtime(of: frame) else { return nil }
+            if message.swiftCallId != nil, !subframes.isReady(frame) { return subframes.wait(outgoing, for: frame) ? [] : nil }
             return [.deliver(prepare(outgoing, runtime: runtime, frame: frame), runtime, self.pageLoad, frame)]
         }
         guard isPageReady else {
@@ -188,8 +189,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard pageLoad == nil || pageLoad == self.pageLoad else {
             return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
         }
-        if let frame, !subframes.isReady(frame) {
-            return .refused(pending, BridgeError(code: .pageGone, message: "the frame's document has gone, or has not registered its handlers"))
+        if let frame, subframes.runtime(of: frame) == nil {
+            return .refused(pending, BridgeError(code: .pageGone, message: "the frame's document has gone"))
         }
         guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
         switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
@@ -235,6 +236,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         guard let call = swiftCalls.cancel(id: id) else { return (nil, []) }
         if call.hasParts { transfers.withdraw(.swiftCall(id), in: pageLoad) }
         if let frame = call.frame {
+            if subframes.withdraw(from: frame, where: { $0.message.swiftCallId == id }) { return (call.pending, []) }
             guard subframes.runtime(of: frame) == .keystone else { return (call.pending, []) }
             return (call.pending, [.deliver(.cancel(callbackId: id), .keystone, pageLoad, frame)])
         }
@@ -430,9 +432,12 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         }
     }
 
-    /// The subframe document `frame` registered its handlers (`_dsb.dsinit`), announcing `runtime`.
-    mutating func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) {
-        subframes.initialize(frame, runtime: runtime)
+    /// The subframe document `frame` registered its handlers (`_dsb.dsinit`), announcing `runtime`:
+    /// Swift's calls that waited for it go, in order.
+    mutating func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) -> [Output] {
+        let waited = subframes.initialize(frame, runtime: runtime)
+        guard let runtime = subframes.runtime(of: frame) else { return [] }
+        return waited.map { .deliver(prepare($0, runtime: runtime, frame: frame), runtime, pageLoad, frame) }
     }
 
     /// The subframe document `frame` has gone: Swift's calls of its handlers fail, its running

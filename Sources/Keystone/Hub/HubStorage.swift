@@ -85,9 +85,10 @@ final class HubStorage: Sendable {
         ready.forEach { $0.receive(.none, true) }
     }
 
-    /// The subframe document `frame` registered its handlers, announcing `runtime`.
+    /// The subframe document `frame` registered its handlers, announcing `runtime`: Swift's calls
+    /// that waited for it go.
     func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) {
-        update { $0.frameDidInitialize(frame, runtime: runtime) }
+        apply { machine in ((), machine.frameDidInitialize(frame, runtime: runtime)) }
     }
 
     /// The subframe document `frame` has gone: Swift's calls of its handlers fail with `pageGone`,

@@ -7,14 +7,16 @@
 ///
 /// A document enters with its first call and leaves when the host says it has gone
 /// (`frameDidUnload`) or the page load ends. Its results go to it whether or not it has announced
-/// itself (it called, so its runtime runs); Swift's calls of its handlers wait for nothing: they
-/// reach a document that has registered them (`_dsb.dsinit`) and are refused otherwise. At most
-/// `limit` documents are kept at once.
-struct Subframes: Sendable {
+/// itself (it called, so its runtime runs); Swift's calls of its handlers wait for it to register
+/// them (`_dsb.dsinit`), as the main frame's do, and fail when it goes first. At most `limit`
+/// documents are kept at once.
+struct Subframes<Waiting: Sendable>: Sendable {
     struct Document: Sendable {
         var frame: CallerFrame
         var runtime = PageRuntime.dsbridge
         var isReady = false
+        /// Swift's messages for the document's handlers, in order, until it registers them.
+        var waiting: [Waiting] = []
     }
 
     /// The most documents kept at once.
@@ -37,10 +39,29 @@ struct Subframes: Sendable {
     }
 
     /// The document has registered its handlers, announcing `runtime`; Keystone's runtime, once
-    /// announced, stays (a page with two bridge scripts initializes twice).
-    mutating func initialize(_ document: FrameDocument, runtime: PageRuntime) {
+    /// announced, stays (a page with two bridge scripts initializes twice). What waited for it, in
+    /// order.
+    mutating func initialize(_ document: FrameDocument, runtime: PageRuntime) -> [Waiting] {
+        guard documents[document] != nil else { return [] }
         documents[document]?.isReady = true
         if runtime == .keystone { documents[document]?.runtime = .keystone }
+        defer { documents[document]?.waiting = [] }
+        return documents[document]?.waiting ?? []
+    }
+
+    /// `message` waits for the document to register its handlers; `false` when the document is
+    /// not kept.
+    mutating func wait(_ message: Waiting, for document: FrameDocument) -> Bool {
+        guard documents[document] != nil else { return false }
+        documents[document]?.waiting.append(message)
+        return true
+    }
+
+    /// Takes back the first message waiting for `document` that `matches`; whether one did.
+    mutating func withdraw(from document: FrameDocument, where matches: (Waiting) -> Bool) -> Bool {
+        guard let index = documents[document]?.waiting.firstIndex(where: matches) else { return false }
+        documents[document]?.waiting.remove(at: index)
+        return true
     }
 
     /// A call of the document's spoke as only Keystone's runtime does: its results go to that
