@@ -34,6 +34,19 @@ struct Binary: BridgeInterface {
 }
 
 /// A value with bytes beside its metadata, as a page sends it.
+/// A method durable by default whose input holds bytes.
+struct DurableSum: BridgeInterface {
+    struct Named: Codable, Sendable {
+        var name: String
+        var bytes: Data
+    }
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("sum") { (named: Named) async in named.bytes.reduce(0) { $0 + Int($1) } }
+        methods.durable("sum")
+    }
+}
+
 struct Photo: Codable, Sendable, Equatable {
     var name: String
     var bytes: Data
@@ -111,6 +124,21 @@ struct ByteTransferTests {
         await untilNoCallRuns(keystone)
         let result: [String] = page.receivedMessages.compactMap { if case .result("dscb80_x", let value, true) = $0 { value.string } else { nil } }
         #expect(result == [#"{"name":"n","count":3,"thumbs":[0,2]}"#])
+        #expect(keystone.openTransferCount == 0)
+    }
+
+    @Test func aMethodDurableByDefaultTakesTheBytesKeystonesRuntimeSendsOverTheChannel() async throws {
+        // Called as any method is (no key), its bytes announced as parts: it runs durably once they
+        // are here, and its outcome reaches the call's callback.
+        try keystone.register(DurableSum(), namespace: "kept")
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
+        page.initialize()
+        let answer = page.prompt("kept.sum", argumentText: #"{"data":{"name":"n","bytes":0},"_dscbstub":"dscb81_d","_dsparts":[3]}"#)
+        let address = try #require(ticketAddress(answer))
+        #expect(keystone.piece(0, of: address, Data([1, 2, 250]), origin: "https://app.example") == .done)
+        for _ in 0..<100_000 where !page.receivedMessages.contains(where: { if case .result("dscb81_d", _, _) = $0 { true } else { false } }) { await Task.yield() }
+        let result = page.receivedMessages.compactMap { if case .result("dscb81_d", let value, _) = $0 { value.string } else { nil } }
+        #expect(result == ["253"])
         #expect(keystone.openTransferCount == 0)
     }
 

@@ -31,6 +31,9 @@ public struct InboundCall: Sendable {
     /// The page's idempotency key, for a durable call: it runs once under the key, for its page's
     /// origin, and outlives its page load (`DurableCalls`).
     package var durableKey: String?
+    /// Whether the call, of a method durable by default, runs durably once its parts are here (the
+    /// page sent its bytes over the byte channel, and no key).
+    package var runsDurably = false
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
     /// for tests.
@@ -49,7 +52,9 @@ public struct InboundCall: Sendable {
 
     /// The same call, with the parts the page sent beside its JSON.
     func with(received: [Data]) -> InboundCall {
-        InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: parts?.with(received: received))
+        var call = InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: parts?.with(received: received))
+        call.runsDurably = runsDurably
+        return call
     }
 
     /// The same call, with the argument the page is sending as a stream. It never answers inline:

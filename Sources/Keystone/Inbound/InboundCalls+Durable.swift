@@ -13,17 +13,23 @@ extension InboundCalls {
     /// and its bytes as base64 in its JSON: the outcome is kept as it was sent. A call of a method
     /// durable by default that the page made without a key (`key` is `nil`) runs under a key drawn
     /// here, which nothing sends again.
-    func startDurable(_ call: InboundCall, key: String?, pageLoad: PageLoad) -> CallAnswer {
+    func startDurable(_ call: InboundCall, key: String?, pageLoad: PageLoad, isAnsweredLater: Bool = false) -> CallAnswer {
         guard let callback = call.pageCallback else {
             return storage.refuse(BridgeError(code: .malformedMessage, message: "a durable call is made with a callback"), callback: nil)
         }
+        // A call whose page has had its answer already (its parts' ticket) hears a refusal through
+        // its callback.
+        func refuse(_ error: BridgeError) -> CallAnswer {
+            guard isAnsweredLater else { return storage.refuse(error, callback: callback) }
+            storage.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame)
+            return .accepted
+        }
         let limit = components.limits.durableKeyBytes
         if let key, key.isEmpty || key.utf8.count > limit {
-            let error = BridgeError(code: .limitExceeded, message: "a durable call's key is empty or longer than BridgeLimits.durableKeyBytes (\(limit) bytes)")
-            return storage.refuse(error, callback: callback)
+            return refuse(BridgeError(code: .limitExceeded, message: "a durable call's key is empty or longer than BridgeLimits.durableKeyBytes (\(limit) bytes)"))
         }
         guard let origin = call.frame.origin else {
-            return storage.refuse(BridgeError(code: .notAllowed, message: "a durable call is kept for its page's origin, and this page has none"), callback: callback)
+            return refuse(BridgeError(code: .notAllowed, message: "a durable call is kept for its page's origin, and this page has none"))
         }
         let (key, isKeyless) = (key ?? ByteTickets.newToken(), key == nil)
         let durable = DurableKey(origin: origin, key: key)
@@ -31,14 +37,15 @@ extension InboundCalls {
         let now = elapsed()
         switch updateDurable({ $0.durable.begin(durable, method: call.name.description, listener: listener, isKeyless: isKeyless, now: now) }) {
         case .refused(let error):
-            return storage.refuse(error, callback: callback)
+            return refuse(error)
         case .joined:
             return .accepted
         case .finished(let outcome):
             deliver(outcome, to: listener)
             return .accepted
         case .run:
-            var running = InboundCall(name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false, parts: nil)
+            // Only a call of a method durable by default has parts: they came over the byte channel.
+            var running = InboundCall(name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false, parts: call.parts)
             running.durableKey = key
             _ = InboundCallRunner(inbound: self, call: running, pageLoad: pageLoad, isAnsweredLater: true).answer()
             return .accepted

@@ -137,6 +137,13 @@ final class InboundCalls: Sendable {
         if !knowsRuntime { storage.update { $0.heardKeystoneRuntime(from: frame) } }
         // A durable call: made with the page's key, or of a method durable by default.
         if wrapper.durableKey != nil || isDurableByDefault {
+            // A call of a method durable by default made as any other (Keystone's runtime sends its
+            // bytes over the channel): it runs durably once they are here, under a key of its own.
+            if wrapper.durableKey == nil, case .sizes? = wrapper.parts, let announced = wrapper.parts {
+                var durable = call
+                durable.runsDurably = true
+                return byteChannel.start(durable, announced, pageLoad: pageLoad, runner: self)
+            }
             guard wrapper.parts == nil else {
                 let error = BridgeError(code: .malformedMessage, message: "a durable call sends its bytes as base64 in its JSON")
                 return storage.refuse(error, callback: releasable)
@@ -211,7 +218,8 @@ extension InboundCalls: ByteCallRunner {
     /// Runs `call`, made during the page load `pageLoad`; `isAnsweredLater` when the page has had its
     /// answer already (its parts' ticket).
     func run(_ call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool) -> CallAnswer {
-        InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater).answer()
+        guard call.runsDurably else { return InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater).answer() }
+        return startDurable(call, key: nil, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
     }
 }
 
