@@ -251,8 +251,8 @@ public final class InMemoryPage: EvaluationTarget {
             state.withLock { state in
                 state.frame.document = document
                 state.isInitialized = false
-                state.callbacks.removeAll()
             }
+            endCallbacks()
             return
         }
         changeDocument {
@@ -328,8 +328,22 @@ public final class InMemoryPage: EvaluationTarget {
         documentChange.withLock { _ in
             let before = hub.pageLoad
             change()
-            if hub.pageLoad != before { state.withLock { $0.isInitialized = false } }
+            if hub.pageLoad != before {
+                state.withLock { $0.isInitialized = false }
+                endCallbacks()
+            }
         }
+    }
+
+    /// The document's calls that wait for their results settle `pageGone`: the document that made
+    /// them has gone, and nothing reaches it any more.
+    func endCallbacks() {
+        let open = state.withLock { state in
+            defer { state.callbacks.removeAll() }
+            return Array(state.callbacks.values)
+        }
+        let gone = BridgeError(code: .pageGone, message: "the document that made the call has gone")
+        for continuation in open { continuation.finish(throwing: gone) }
     }
 
     /// A synchronous call, as `dsBridge.call(method, data)`; throws the `BridgeError` the native

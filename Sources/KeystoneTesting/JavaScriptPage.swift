@@ -46,6 +46,8 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     private var native: JSObjectRef
     fileprivate var lines: [String] = []
     private var lastSettlement = 0
+    private var conditions: [(String, CheckedContinuation<Void, Never>)] = []
+    private var isChecking = false
     fileprivate var settlements: [Int: CheckedContinuation<Result<JSONValue, BridgeError>, Never>] = [:]
 
     /// A page of `origin` at `address` (the origin's root by default), attached to `hub`, with
@@ -109,6 +111,34 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// Returns once `expression` is true in the page: checked now, and again after each script,
+    /// batch or timer the page runs, so a test waits for what Swift's work delivers without
+    /// polling or sleeping.
+    public func until(_ expression: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.conditions.append((expression, continuation))
+                self.checkConditions()
+            }
+        }
+    }
+
+    /// Resumes the waiters whose expression is now true. The queue's only.
+    private func checkConditions() {
+        guard !isChecking, !conditions.isEmpty else { return }
+        isChecking = true
+        defer { isChecking = false }
+        let waiting = conditions
+        conditions = []
+        for (expression, continuation) in waiting {
+            if case .success(.bool(true)) = run("!!(" + expression + ")") {
+                continuation.resume()
+            } else {
+                conditions.append((expression, continuation))
+            }
+        }
     }
 
     /// Returns once the page has nothing left to run now: every script, batch and timer of no
@@ -187,6 +217,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         let fire: @Sendable () -> Void = { [self] in
             engine.waiting -= 1
             call("fire", with: [JSValueMakeNumber(context, Double(id))])
+            checkConditions()
         }
         guard milliseconds > 0 else { return queue.async(execute: fire) }
         let sleep = sleep
@@ -213,6 +244,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
 
     /// Runs `script` now (on the queue) and returns its completion value as JSON.
     fileprivate func run(_ script: String) -> Result<JSONValue, BridgeError> {
+        defer { checkConditions() }
         var exception: JSValueRef?
         let source = Self.string(script)
         defer { JSStringRelease(source) }

@@ -56,7 +56,7 @@ struct JavaScriptPageTests {
             window.counted = [];
             (async function () { for await (var n of dsBridge.stream('s.count', 3)) counted.push(n); window.streamDone = true; })();
             """)
-        for _ in 0..<100 where try await page.evaluate("window.streamDone === true") != .bool(true) { await page.settle() }
+        await page.until("window.streamDone === true")
         #expect(try await page.evaluate("counted") == .array([.number(1), .number(2), .number(3)]))
     }
 
@@ -75,7 +75,7 @@ struct JavaScriptPageTests {
             0
             """)
         #expect(value == .number(0))
-        for _ in 0..<100 where try await page.evaluate("window.outcome === undefined") == .bool(true) { await page.settle() }
+        await page.until("window.outcome !== undefined")
         #expect(try await page.evaluate("window.outcome") == .array([.number(0), .number(1), .number(254), .number(255)]))
     }
 
@@ -94,7 +94,7 @@ struct JavaScriptPageTests {
     static func outcome(of expression: String, in page: JavaScriptPage) async throws -> BridgeError? {
         try await page.evaluate(
             "window.__outcome = undefined; \(expression).then(function (v) { window.__outcome = { value: v }; }, function (e) { window.__outcome = { code: e.code }; }); 0")
-        for _ in 0..<100 where try await page.evaluate("window.__outcome === undefined") == .bool(true) { await page.settle() }
+        await page.until("window.__outcome !== undefined")
         guard case .number(let code) = try await page.evaluate("window.__outcome.code === undefined ? null : window.__outcome.code") else { return nil }
         return BridgeError(code: BridgeError.Code(rawValue: Int(code)), message: "")
     }

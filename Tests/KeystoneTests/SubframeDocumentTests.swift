@@ -87,6 +87,28 @@ struct SubframeDocumentTests {
         #expect(plain.receivedBatches.allSatisfy { $0.runtime == .dsbridge })
     }
 
+    @Test(arguments: ["navigate", "terminate", "subframe"])
+    func aDocumentsAwaitedCallSettlesPageGoneWhenTheDocumentGoes(how: String) async throws {
+        let caller = how == "subframe" ? subframe() : page
+        let outcome = Task { () -> BridgeError? in
+            do {
+                _ = try await caller.invoke("frame.forever", as: Int.self)
+                return nil
+            } catch {
+                return BridgeError(error)
+            }
+        }
+        for _ in 0..<100_000 where keystone.runningCallCount < 1 { await Task.yield() }
+        #expect(keystone.runningCallCount == 1)
+        switch how {
+        case "navigate", "subframe": caller.navigate()
+        default: _ = caller.terminateWebProcess(at: .zero)
+        }
+        #expect(await outcome.value?.code == .pageGone)
+        await untilNoCallRuns(keystone)
+        #expect(cancelled.withLock { $0 } == 1)
+    }
+
     @Test func swiftsCallOfASubframeThatHasNotRegisteredItsHandlersWaitsForThemAsTheMainFramesDoes() async throws {
         // The frame calls as it loads; the method calls back into it before its runtime announced
         // itself: the call waits, and goes once the frame has registered its handlers.
