@@ -16,6 +16,8 @@ help=$(timeout 20 "$demo" --help)
 for flag in $(sed -nE 's/.*Flag\(name: "(--[a-z-]+)".*/\1/p' Sources/KeystoneDemo/KeystoneDemo.swift); do
     grep -A1 -E "^  $flag( |$)" <<<"$help" | grep -q "e.g. keystone-demo " || fail "--help lists $flag with an example"
 done
+# Docs/Demo.md shows the help as the demo prints it.
+python3 -c 'import sys; sys.exit(0 if sys.argv[1] in open("Docs/Demo.md").read() else 1)' "$help" || fail "Docs/Demo.md shows --help as the demo prints it"
 
 refused() {  # refused WHAT EXPECTED-TEXT ARGUMENTS…
     local what=$1 expected=$2
