@@ -154,6 +154,8 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
 
     // MARK: EvaluationTarget
 
+    /// Runs `batch` in the page as its host's session does: after what waits, only while its page
+    /// load is the current one, guarded to its document.
     public func evaluate(_ batch: ScriptBatch) {
         session.evaluate(batch) {}
     }
