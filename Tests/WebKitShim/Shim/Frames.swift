@@ -39,15 +39,33 @@ enum ShimFrames {
     private static var bound: [String: UInt64] = [:]
     private static var boundOrder: [String] = []
 
+    /// What waits for a name to be bound (``identifier(of:_:)``).
+    private static var waiting: [String: [@MainActor (UInt64?) -> Void]] = [:]
+
     /// A frame script named its frame `name` until it learned the frame's `identifier`.
     static func bind(_ name: String, to identifier: UInt64) {
         guard bound.updateValue(identifier, forKey: name) == nil else { return }
         boundOrder.append(name)
         if boundOrder.count > 4096 { bound.removeValue(forKey: boundOrder.removeFirst()) }
+        for body in waiting.removeValue(forKey: name) ?? [] { body(identifier) }
     }
 
     static func identifier(boundTo name: String) -> UInt64? {
         bound[name]
+    }
+
+    /// Hands `body` the identifier of `frame`: at once when its script knew it, or as soon as the
+    /// page world's script has told the frame's other worlds (a moment after a message WebKit
+    /// would have named the frame in); `nil` for a frame no script named, or whose name is not
+    /// bound within two seconds (it went first).
+    static func identifier(of frame: WKFrameInfo, _ body: @escaping @MainActor (UInt64?) -> Void) {
+        guard case .pending(let name)? = frame.frameName, bound[name] == nil else { return body(frame.frameIdentifier) }
+        waiting[name, default: []].append(body)
+        DispatchQueue.main.asyncAfter(deadline: .now() + 2) {
+            MainActor.assumeIsolated {
+                for body in waiting.removeValue(forKey: name) ?? [] { body(nil) }
+            }
+        }
     }
 
     /// What the extension answers.

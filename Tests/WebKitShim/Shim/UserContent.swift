@@ -98,7 +98,7 @@ public enum WKUserScriptInjectionTime: Int, Sendable {
     private weak var view: WKWebView?
     /// How the frame's script named the frame; `nil` where no frame script could say (README.md:
     /// frames).
-    private let frameName: FrameScript.FrameName?
+    let frameName: FrameScript.FrameName?
     /// WebKit's identifier of the frame (the shim's extension's), once known.
     var frameIdentifier: UInt64? {
         switch frameName {

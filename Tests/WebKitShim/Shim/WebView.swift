@@ -256,10 +256,13 @@ import FoundationNetworking
         evaluations.removeAll { $0.box == nil }
         evaluations.append(WeakEvaluation(box: evaluation))
         if let frame, !frame.isMainFrame {
-            guard let identifier = frame.frameIdentifier else {
-                return DispatchQueue.main.async { MainActor.assumeIsolated { evaluation.finish(.frameGone) } }
+            let view = view
+            return ShimFrames.identifier(of: frame) { identifier in
+                guard let identifier else {
+                    return DispatchQueue.main.async { MainActor.assumeIsolated { evaluation.finish(.frameGone) } }
+                }
+                ShimFrames.evaluate(script, inFrame: identifier, world: world, of: view) { evaluation.finish($0) }
             }
-            return ShimFrames.evaluate(script, inFrame: identifier, world: world, of: view) { evaluation.finish($0) }
         }
         let box = Unmanaged.passRetained(evaluation).toOpaque()
         let utf8 = Array(script.utf8)
