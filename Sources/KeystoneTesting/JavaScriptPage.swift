@@ -14,7 +14,7 @@ import CJavaScriptCore
 
 /// A page that runs Keystone's shipped page runtime (`keystone-bridge.js`) and any script a test
 /// gives it in JavaScriptCore (Apple's framework; Debian's `libjavascriptcoregtk-4.1` on Linux),
-/// attached to a hub through the same ``HostSession`` a real host uses. Nothing of what the page
+/// attached to a hub through the same `HostSession` a real host uses. Nothing of what the page
 /// does is re-implemented in Swift: a test of it tests the runtime an app ships.
 ///
 /// The page's window has what the runtime and ordinary page code reach for (events, `location`,
