@@ -82,6 +82,17 @@ extension InMemoryPage {
         for continuation in met { continuation.resume() }
     }
 
+    /// The document's calls that wait for their results settle `pageGone`: the document that made
+    /// them has gone, and nothing reaches it any more.
+    func endCallbacks() {
+        let open = state.withLock { state in
+            defer { state.callbacks.removeAll() }
+            return Array(state.callbacks.values)
+        }
+        let gone = BridgeError(code: .pageGone, message: "the document that made the call has gone")
+        for continuation in open { continuation.finish(throwing: gone) }
+    }
+
     func deliver(_ message: PageMessage) {
         switch message {
         case .result(let callback, let value, let complete):

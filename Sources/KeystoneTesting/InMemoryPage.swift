@@ -335,17 +335,6 @@ public final class InMemoryPage: EvaluationTarget {
         }
     }
 
-    /// The document's calls that wait for their results settle `pageGone`: the document that made
-    /// them has gone, and nothing reaches it any more.
-    func endCallbacks() {
-        let open = state.withLock { state in
-            defer { state.callbacks.removeAll() }
-            return Array(state.callbacks.values)
-        }
-        let gone = BridgeError(code: .pageGone, message: "the document that made the call has gone")
-        for continuation in open { continuation.finish(throwing: gone) }
-    }
-
     /// A synchronous call, as `dsBridge.call(method, data)`; throws the `BridgeError` the native
     /// side answered with. An asynchronous method called this way runs without a callback, as
     /// ``post(_:_:)`` says, and this returns what the call answered at once (`""`).

@@ -44,11 +44,11 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     // Read and written on `queue` only.
     private var context: JSGlobalContextRef
     private var native: JSObjectRef
-    fileprivate var lines: [String] = []
+    var lines: [String] = []
     private var lastSettlement = 0
     private var conditions: [(String, CheckedContinuation<Void, Never>)] = []
     private var isChecking = false
-    fileprivate var settlements: [Int: CheckedContinuation<Result<JSONValue, BridgeError>, Never>] = [:]
+    var settlements: [Int: CheckedContinuation<Result<JSONValue, BridgeError>, Never>] = [:]
 
     /// A page of `origin` at `address` (the origin's root by default), attached to `hub`, with
     /// Keystone's runtime loaded and its document reported; its timers run on `clock`.
@@ -214,7 +214,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     }
 
     /// A timer of the page's, `milliseconds` from now: run on the page's queue, after what waits.
-    fileprivate func schedule(timer id: Int, after milliseconds: Double) {
+    func schedule(timer id: Int, after milliseconds: Double) {
         engine.waiting += 1
         let fire: @Sendable () -> Void = { [self] in
             engine.waiting -= 1
@@ -262,7 +262,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         return decoded.map { .success($0) } ?? .failure(BridgeError(code: .failed, message: "the script's value has no JSON form"))
     }
 
-    fileprivate func text(_ value: JSValueRef) -> String {
+    func text(_ value: JSValueRef) -> String {
         guard let string = JSValueToStringCopy(context, value, nil) else { return "" }
         defer { JSStringRelease(string) }
         return Self.swiftString(string)
@@ -274,7 +274,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         JSObjectSetProperty(context, object, key, value, 0, nil)
     }
 
-    fileprivate static func string(_ text: String) -> JSStringRef {
+    static func string(_ text: String) -> JSStringRef {
         let units = Array(text.utf16)
         return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     }
@@ -289,7 +289,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         (try? DefaultJSONSerializer().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
-    fileprivate static func error(_ json: JSONValue) -> BridgeError {
+    static func error(_ json: JSONValue) -> BridgeError {
         guard case .object(let members) = json else { return BridgeError(code: .failed, message: "rejected") }
         let code = members.first { $0.0 == "code" }.flatMap { if case .number(let n) = $0.1 { Int(n) } else { nil } }
         let message = members.first { $0.0 == "message" }.flatMap { if case .string(let s) = $0.1 { s } else { nil } } ?? ""
@@ -305,7 +305,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
 
     private static let pages = Locked<[UnsafeRawPointer: Weak]>([:])
 
-    fileprivate static func page(of context: JSContextRef) -> JavaScriptPage? {
+    static func page(of context: JSContextRef) -> JavaScriptPage? {
         let global = JSContextGetGlobalContext(context)
         return pages.withLock { $0[UnsafeRawPointer(global!)]?.page }
     }
@@ -355,55 +355,4 @@ extension JavaScriptPage {
             queue.async(execute: run)
         }
     }
-}
-
-// MARK: The natives' C functions (each finds its page by its context)
-
-private func nativePrompt(
-    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
-) -> JSValueRef? {
-    guard let context, let page = JavaScriptPage.page(of: context), let arguments else { return nil }
-    let text = count > 0 ? page.text(arguments[0]!) : ""
-    let defaultText = count > 1 && JSValueIsString(context, arguments[1]) ? page.text(arguments[1]!) : nil
-    guard let answer = page.hub.handlePrompt(text, defaultText: defaultText, frame: CallerFrame(isMainFrame: true, origin: page.origin)) else {
-        return JSValueMakeNull(context)
-    }
-    let string = JavaScriptPage.string(answer)
-    defer { JSStringRelease(string) }
-    return JSValueMakeString(context, string)
-}
-
-private func nativeSchedule(
-    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
-) -> JSValueRef? {
-    guard let context, let page = JavaScriptPage.page(of: context), let arguments, count > 1 else { return nil }
-    page.schedule(timer: Int(JSValueToNumber(context, arguments[0], nil)), after: JSValueToNumber(context, arguments[1], nil))
-    return JSValueMakeUndefined(context)
-}
-
-private func nativeConsole(
-    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
-) -> JSValueRef? {
-    guard let context, let page = JavaScriptPage.page(of: context), let arguments, count > 0 else { return nil }
-    page.lines.append(page.text(arguments[0]!))
-    return JSValueMakeUndefined(context)
-}
-
-private func nativeError(
-    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
-) -> JSValueRef? {
-    guard let context, let page = JavaScriptPage.page(of: context), let arguments, count > 0 else { return nil }
-    page.lines.append("error: " + page.text(arguments[0]!))
-    return JSValueMakeUndefined(context)
-}
-
-private func nativeSettled(
-    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
-) -> JSValueRef? {
-    guard let context, let page = JavaScriptPage.page(of: context), let arguments, count > 2 else { return nil }
-    let id = Int(JSValueToNumber(context, arguments[0], nil))
-    let fulfilled = JSValueToNumber(context, arguments[1], nil) != 0
-    let json = (try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(page.text(arguments[2]!).utf8))) ?? .null
-    page.settlements.removeValue(forKey: id)?.resume(returning: fulfilled ? .success(json) : .failure(JavaScriptPage.error(json)))
-    return JSValueMakeUndefined(context)
 }
