@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "KeystoneTesting",
             dependencies: ["Keystone", "KeystoneHost", .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))],
-            resources: [.copy("Resources/page-world.js")]
+            resources: [.copy("Resources/page-world.js"), .copy("Resources/page-calls.js"), .copy("Resources/dsbridge-standin.js")]
         ),
         .systemLibrary(name: "CJavaScriptCore", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
         .executableTarget(

@@ -1,7 +1,7 @@
 // CJavaScriptCore.h — the part of JavaScriptCore's C API (the same API as Apple's JavaScriptCore
 // framework) that KeystoneTesting's page uses on Linux, from Debian's libjavascriptcoregtk-4.1,
 // declared here so the package builds with no header search paths and no flags. Every type is the
-// real headers' (JavaScriptCore/JSBase.h, JSContextRef.h, JSObjectRef.h, JSStringRef.h,
+// real headers' (JavaScriptCore/JSBase.h, JSContextRef.h, JSObjectRef.h, JSStringRef.h, JSTypedArray.h,
 // JSValueRef.h), every function declared as they declare it: Tests/Declarations/check-jsc.c
 // compiles this file after them.
 #ifndef KEYSTONE_CJAVASCRIPTCORE_H
@@ -64,5 +64,15 @@ extern JSValueRef JSObjectGetProperty(JSContextRef ctx, JSObjectRef object, JSSt
 extern JSValueRef JSObjectCallAsFunction(JSContextRef ctx, JSObjectRef object, JSObjectRef thisObject, size_t argumentCount,
                                          const JSValueRef arguments[], JSValueRef *exception);
 extern bool JSObjectIsFunction(JSContextRef ctx, JSObjectRef object);
+
+// JSTypedArray.h: bytes in and out without a copy through strings (no function that names the
+// array type is declared: the headers' enum has no tag to declare it by again).
+typedef void (*JSTypedArrayBytesDeallocator)(void *bytes, void *deallocatorContext);
+extern JSObjectRef JSObjectMakeArrayBufferWithBytesNoCopy(JSContextRef ctx, void *bytes, size_t byteLength,
+                                                          JSTypedArrayBytesDeallocator bytesDeallocator, void *deallocatorContext,
+                                                          JSValueRef *exception);
+extern void *JSObjectGetTypedArrayBytesPtr(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+extern size_t JSObjectGetTypedArrayByteLength(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+extern size_t JSObjectGetTypedArrayByteOffset(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
 
 #endif

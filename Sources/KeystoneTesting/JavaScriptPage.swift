@@ -18,10 +18,11 @@ import CJavaScriptCore
 /// does is re-implemented in Swift: a test of it tests the runtime an app ships.
 ///
 /// The page's window has what the runtime and ordinary page code reach for (events, `location`,
-/// `navigator`, `crypto`, `btoa`/`atob`, timers, `prompt`), no DOM. Its timers run on the clock
-/// the page is given (a ``ManualClock`` in a deterministic test; a timer of no delay runs right
-/// after the script that set it), and its random numbers are the same in every run. Everything the
-/// page runs, it runs on one queue of its own, in order.
+/// `navigator`, `crypto`, `btoa`/`atob`, `AbortController`, `ReadableStream`, `TextEncoder`, timers,
+/// `prompt`, WebKit's script message handler, and a `fetch` of the byte channel its host serves), no
+/// DOM. Its timers run on the clock the page is given (a ``ManualClock`` in a deterministic test; a
+/// timer of no delay runs right after the script that set it), and its random numbers are the same
+/// in every run. Everything the page runs, it runs on one queue of its own, in order.
 ///
 /// ```swift
 /// let page = try JavaScriptPage(hub: keystone)
@@ -35,38 +36,65 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     public let origin: String
     /// What the page wrote with `console.log` (and its other levels), and what its event listeners
     /// threw, in order.
-    public var consoleLines: [String] { queue.sync { lines } }
+    public var consoleLines: [String] { onQueue { lines } }
 
-    private let queue = DispatchQueue(label: "KeystoneTesting.JavaScriptPage")
-    private let session: HostSession
-    private let engine: ScriptEngine
-    private let sleep: @Sendable (Duration) async throws -> Void
+    let queue: DispatchQueue
+    /// Held while the page runs anything: one thing at a time, on the thread that asks for it (a
+    /// synchronous call runs on its caller's, as a host's does), or on `queue` for what is later.
+    let lock: PageLock
+    let setup: Setup
+    /// The host's session: the page's own, or its main frame's for a subframe.
+    let session: HostSession
+    let engine: ScriptEngine
+    let sleep: @Sendable (Duration) async throws -> Void
+    /// The main frame's page, for a subframe.
+    weak var parent: JavaScriptPage?
+
     // Read and written on `queue` only.
-    private var context: JSGlobalContextRef
-    private var native: JSObjectRef
+    /// The document the page shows now.
+    var document: PageDocument
+    /// Earlier documents the engine keeps for going back (``restoreFromBackForwardCache()``).
+    var history: [PageDocument] = []
     var lines: [String] = []
-    private var lastSettlement = 0
-    private var conditions: [(String, CheckedContinuation<Void, Never>)] = []
-    private var isChecking = false
-    var settlements: [Int: CheckedContinuation<Result<JSONValue, BridgeError>, Never>] = [:]
+    var lastCall = 0
+    var conditions: [(String, CheckedContinuation<Void, Never>)] = []
+    var isChecking = false
+    /// What runs once a suspended page resumes; `nil` while it runs.
+    var held: [@Sendable () -> Void]?
+    /// The subframes of this page, by their current documents.
+    var subframes: [FrameDocument: JavaScriptPage] = [:]
+    var lastFrameDocument: UInt64 = 0
+    /// The frame the page's calls report.
+    var currentFrame: CallerFrame
+    /// Swift's handlers and listeners of the page's code, by number, and the scripts that register
+    /// them in each document.
+    var handlers: [Int: PageHandler] = [:]
+    var lastHandler = 0
+    var registrations: [String] = []
+    /// Timers of no delay waiting to fire, in order.
+    var readyTimers: [(Int, WeakDocument)] = []
+
+    /// How a page is made: who it is, what it runs, and what its host serves it.
+    struct Setup: Sendable {
+        var frame: CallerFrame
+        var address: String
+        /// The page's runtime: Keystone's, or the dsbridge.js stand-in.
+        var runtime: PageRuntime = .keystone
+        /// The page's own scripts, run after its runtime.
+        var scripts: [String] = []
+        /// Whether a new document stays `loading` until ``finishLoading()``.
+        var loads = false
+        /// Whether the host serves the page Keystone's byte channel.
+        var servesBytes = false
+    }
 
     /// A page of `origin` at `address` (the origin's root by default), attached to `hub`, with
     /// Keystone's runtime loaded and its document reported; its timers run on `clock`.
     /// - Throws: `BridgeError` when the runtime cannot be read from the package's resources, or a
     ///   script of its own fails to run.
-    public init<C: Clock<Duration> & Sendable>(hub: any BridgeHub, origin: String = "https://app.example", address: String? = nil, clock: C) throws(BridgeError) {
-        self.hub = hub
-        self.origin = origin
-        sleep = { duration in try await clock.sleep(for: duration) }
-        session = HostSession(everyOriginOf: hub, options: HostOptions())
-        engine = ScriptEngine()
-        context = JSGlobalContextCreate(nil)
-        native = JSObjectMakeFunctionWithCallback(context, nil, nil)
-        engine.page = self
-        session.engine = engine
-        let started = queue.sync { Result { () throws(BridgeError) in try startDocument(address: address ?? origin + "/") } }
-        try started.get()
-        hub.attach(to: self)
+    public convenience init<C: Clock<Duration> & Sendable>(hub: any BridgeHub, origin: String = "https://app.example", address: String? = nil, clock: C) throws(BridgeError) {
+        let setup = Setup(frame: CallerFrame(isMainFrame: true, origin: origin), address: address ?? origin + "/")
+        try self.init(hub: hub, setup: setup, clock: clock, attaches: true)
     }
 
     /// A page whose timers run on the continuous clock.
@@ -74,11 +102,43 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         try self.init(hub: hub, origin: origin, address: address, clock: ContinuousClock())
     }
 
+    /// A main frame's page made as `setup` says; the hub delivers to it when it `attaches`.
+    init<C: Clock<Duration> & Sendable>(hub: any BridgeHub, setup: Setup, clock: C, attaches: Bool) throws(BridgeError) {
+        self.hub = hub
+        self.setup = setup
+        origin = setup.frame.origin ?? "null"
+        queue = DispatchQueue(label: "KeystoneTesting.JavaScriptPage")
+        lock = PageLock()
+        sleep = { duration in try await clock.sleep(for: duration) }
+        session = HostSession(everyOriginOf: hub, options: HostOptions())
+        engine = ScriptEngine()
+        document = PageDocument()
+        currentFrame = setup.frame
+        engine.page = self
+        session.engine = engine
+        if setup.servesBytes { session.serveBytes(over: URLSchemeTransport.keystone, isSecure: true) }
+        try onQueue { () throws(BridgeError) in try startDocument() }
+        if attaches { hub.attach(to: self) }
+    }
+
+    /// A subframe of `parent`, whose document the host delivers to.
+    init(subframeOf parent: JavaScriptPage, setup: Setup) throws(BridgeError) {
+        hub = parent.hub
+        self.setup = setup
+        origin = setup.frame.origin ?? "null"
+        queue = parent.queue
+        lock = parent.lock
+        sleep = parent.sleep
+        session = parent.session
+        engine = parent.engine
+        document = PageDocument()
+        currentFrame = setup.frame
+        self.parent = parent
+        try onQueue { () throws(BridgeError) in try startDocument() }
+    }
+
     deinit {
-        let (context, native) = (context, native)
-        Self.pages.withLock { $0[UnsafeRawPointer(context)] = nil }
-        JSValueUnprotect(context, native)
-        JSGlobalContextRelease(context)
+        for document in history + [document] { document.end() }
     }
 
     // MARK: Running scripts
@@ -90,7 +150,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     @discardableResult
     public func evaluate(_ script: String) async throws(BridgeError) -> JSONValue {
         let result: Result<JSONValue, BridgeError> = await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.run(script)) }
+            queue.async { continuation.resume(returning: self.onQueue { self.run(script) }) }
         }
         return try result.get()
     }
@@ -99,18 +159,12 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     /// promise resolves to, as JSON.
     /// - Throws: `BridgeError` with the code and message the promise was rejected with.
     public func invoke(_ method: String, _ argument: JSONValue = .null) async throws(BridgeError) -> JSONValue {
-        let result: Result<JSONValue, BridgeError> = await withCheckedContinuation { continuation in
-            queue.async {
-                self.lastSettlement += 1
-                let id = self.lastSettlement
-                self.settlements[id] = continuation
-                let call = "dsBridge.invoke(\(JSONText(quoting: method).string), \(Self.json(argument)))"
-                if case .failure(let error) = self.run("__keystoneTesting.settle(\(id), \(call))") {
-                    self.settlements.removeValue(forKey: id)?.resume(returning: .failure(error))
-                }
-            }
+        let json = String(decoding: (try? DefaultJSONSerializer().encode(argument)) ?? Data("null".utf8), as: UTF8.self)
+        let settled = await settle { id in
+            "__keystoneTesting.invoke(\(id), \(JSONText(quoting: method).string), \(json), undefined, '')"
         }
-        return try result.get()
+        let (text, _) = try settled.get()
+        return (try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(text.utf8))) ?? .null
     }
 
     /// Returns once `expression` is true in the page: checked now, and again after each script,
@@ -119,14 +173,27 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     public func until(_ expression: String) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
-                self.conditions.append((expression, continuation))
-                self.checkConditions()
+                self.onQueue {
+                    self.conditions.append((expression, continuation))
+                    self.checkConditions()
+                }
             }
         }
     }
 
+    /// Returns once the page has nothing left to run now: every script, batch and timer of no
+    /// delay queued so far, and those they queued in turn.
+    public func settle() async {
+        for _ in 0..<10_000 {
+            let idle: Bool = await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: self.onQueue { self.engine.waiting == 0 }) }
+            }
+            if idle { return }
+        }
+    }
+
     /// Resumes the waiters whose expression is now true. The queue's only.
-    private func checkConditions() {
+    func checkConditions() {
         guard !isChecking, !conditions.isEmpty else { return }
         isChecking = true
         defer { isChecking = false }
@@ -141,15 +208,43 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         }
     }
 
-    /// Returns once the page has nothing left to run now: every script, batch and timer of no
-    /// delay queued so far, and those they queued in turn.
-    public func settle() async {
-        for _ in 0..<10_000 {
-            let idle: Bool = await withCheckedContinuation { continuation in
-                queue.async { continuation.resume(returning: self.engine.waiting == 0) }
+    /// Opens call `id` of the current document, runs the script `start(id)` makes, and returns how
+    /// the call settled: its value's JSON and parts, or its error. A call whose document goes first
+    /// settles `pageGone`.
+    func settle(_ start: @escaping @Sendable (Int) -> String, parts: [Data] = []) async -> Result<(String, [Data]), BridgeError> {
+        await withCheckedContinuation { continuation in
+            self.soon {
+                self.lastCall += 1
+                let id = self.lastCall
+                self.document.calls[id] = .settle { continuation.resume(returning: $0) }
+                if case .failure(let error) = self.run(start(id), parts: parts) {
+                    self.document.calls.removeValue(forKey: id)?.end(.failure(error))
+                }
             }
-            if idle { return }
         }
+    }
+
+    // MARK: On the page's queue
+
+    /// Runs `work` in the page, on the current thread, once nothing else runs there, and returns
+    /// what it returns: at once when the thread runs the page already (a handler of the page's
+    /// calling the page).
+    func onQueue<T, Failure: Error>(_ work: () throws(Failure) -> T) throws(Failure) -> T {
+        lock.lock()
+        let owner = lock.owner
+        lock.owner = ObjectIdentifier(Thread.current)
+        defer {
+            lock.owner = owner
+            lock.unlock()
+        }
+        return try work()
+    }
+
+    /// Runs `script` now (on the queue) in the current document and returns its completion value
+    /// as JSON; `parts` are the page's `__keystoneParts` while it runs.
+    func run(_ script: String, parts: [Data] = []) -> Result<JSONValue, BridgeError> {
+        defer { checkConditions() }
+        return document.run(script, parts: parts)
     }
 
     // MARK: EvaluationTarget
@@ -162,131 +257,17 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
 
     // MARK: The document
 
-    /// A new context with the window, the natives and the host's page-world scripts; the host
-    /// hears of the document as a real one's does.
-    private func startDocument(address: String) throws(BridgeError) {
-        Self.pages.withLock { $0[UnsafeRawPointer(context)] = Weak(self) }
-        native = makeNative()
-        JSValueProtect(context, native)
-        set("__keystoneNative", to: native, on: JSContextGetGlobalObject(context)!)
-        let settings = "{\"href\":\(JSONText(quoting: address).string),\"origin\":\(JSONText(quoting: origin).string)}"
-        guard let prelude = Bundle.module.url(forResource: "page-world", withExtension: "js"), let source = try? String(contentsOf: prelude, encoding: .utf8)
-        else { throw BridgeError(code: .notFound, message: "page-world.js is missing from the KeystoneTesting bundle") }
-        _ = try run("(" + source + ")(__keystoneNative, \(settings));").get()
-        _ = try run(Self.settleScript + "\ndelete globalThis.__keystoneNative;").get()
-        _ = try run(try HostScripts.pageWorld(injectsPageRuntime: true)).get()
+    /// A new document in a context of its own, with the window, the natives, the host's page-world
+    /// scripts, the page's runtime and its own scripts; the host hears of it as of a real one.
+    func startDocument() throws(BridgeError) {
+        document = try PageDocument(page: self)
+        for script in registrations { _ = try run(script).get() }
+        guard setup.frame.isMainFrame else { return }
         session.documentCommitted()
         if case .success(.string(let token)) = run("window.__keystoneDocument") {
-            session.documentReported("start " + token, from: CallerFrame(isMainFrame: true, origin: origin))
+            document.token = token
+            session.documentReported("start " + token, from: setup.frame)
         }
-    }
-
-    /// Settles the promise of ``invoke(_:_:)`` number `id` in Swift.
-    private static let settleScript = """
-        globalThis.__keystoneTesting = { settle: (function (native) {
-          return function (id, promise) {
-            Promise.resolve(promise).then(function (value) {
-              native.settled(id, true, JSON.stringify(value === undefined ? null : value));
-            }, function (error) {
-              native.settled(id, false, JSON.stringify({ code: error && error.code, message: String(error && error.message !== undefined ? error.message : error) }));
-            });
-          };
-        })(__keystoneNative) };
-        """
-
-    // MARK: The natives
-
-    /// The object the window's natives hang from: `prompt`, `schedule`, `console`, `error`,
-    /// `settled` (and `fire`, which the window adds for Swift to call).
-    private func makeNative() -> JSObjectRef {
-        let empty = Self.string("({})")
-        defer { JSStringRelease(empty) }
-        let object = JSValueToObject(context, JSEvaluateScript(context, empty, nil, nil, 1, nil), nil)!
-        let functions: [(String, JSObjectCallAsFunctionCallback)] = [
-            ("prompt", nativePrompt), ("schedule", nativeSchedule), ("console", nativeConsole), ("error", nativeError), ("settled", nativeSettled),
-        ]
-        for (name, callback) in functions {
-            let key = Self.string(name)
-            defer { JSStringRelease(key) }
-            set(name, to: JSObjectMakeFunctionWithCallback(context, key, callback), on: object)
-        }
-        return object
-    }
-
-    /// A timer of the page's, `milliseconds` from now: run on the page's queue, after what waits.
-    func schedule(timer id: Int, after milliseconds: Double) {
-        engine.waiting += 1
-        let fire: @Sendable () -> Void = { [self] in
-            engine.waiting -= 1
-            call("fire", with: [JSValueMakeNumber(context, Double(id))])
-            checkConditions()
-        }
-        guard milliseconds > 0 else { return queue.async(execute: fire) }
-        let sleep = sleep
-        let queue = queue
-        Task {
-            try? await sleep(.milliseconds(milliseconds))
-            queue.async(execute: fire)
-        }
-    }
-
-    /// Calls the native object's function `name` (one the window added) with `arguments`.
-    private func call(_ name: String, with arguments: [JSValueRef?]) {
-        let key = Self.string(name)
-        defer { JSStringRelease(key) }
-        guard let function = JSValueToObject(context, JSObjectGetProperty(context, native, key, nil), nil) else { return }
-        var exception: JSValueRef?
-        arguments.withUnsafeBufferPointer { buffer in
-            _ = JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
-        }
-        if let exception { lines.append("error: " + text(exception)) }
-    }
-
-    // MARK: Values
-
-    /// Runs `script` now (on the queue) and returns its completion value as JSON.
-    fileprivate func run(_ script: String) -> Result<JSONValue, BridgeError> {
-        defer { checkConditions() }
-        var exception: JSValueRef?
-        let source = Self.string(script)
-        defer { JSStringRelease(source) }
-        let value = JSEvaluateScript(context, source, nil, nil, 1, &exception)
-        if let exception { return .failure(BridgeError(code: .failed, message: "the script threw: " + text(exception))) }
-        guard let value, !JSValueIsUndefined(context, value) else { return .success(.null) }
-        var failure: JSValueRef?
-        guard let json = JSValueCreateJSONString(context, value, 0, &failure) else {
-            return failure == nil ? .success(.null) : .failure(BridgeError(code: .failed, message: "the script's value has no JSON form"))
-        }
-        defer { JSStringRelease(json) }
-        let decoded = try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(Self.swiftString(json).utf8))
-        return decoded.map { .success($0) } ?? .failure(BridgeError(code: .failed, message: "the script's value has no JSON form"))
-    }
-
-    func text(_ value: JSValueRef) -> String {
-        guard let string = JSValueToStringCopy(context, value, nil) else { return "" }
-        defer { JSStringRelease(string) }
-        return Self.swiftString(string)
-    }
-
-    private func set(_ name: String, to value: JSValueRef?, on object: JSObjectRef) {
-        let key = Self.string(name)
-        defer { JSStringRelease(key) }
-        JSObjectSetProperty(context, object, key, value, 0, nil)
-    }
-
-    static func string(_ text: String) -> JSStringRef {
-        let units = Array(text.utf16)
-        return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
-    }
-
-    private static func swiftString(_ string: JSStringRef) -> String {
-        let count = JSStringGetLength(string)
-        guard count > 0, let characters = JSStringGetCharactersPtr(string) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF16.self)
-    }
-
-    private static func json(_ value: JSONValue) -> String {
-        (try? DefaultJSONSerializer().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     static func error(_ json: JSONValue) -> BridgeError {
@@ -295,31 +276,39 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         let message = members.first { $0.0 == "message" }.flatMap { if case .string(let s) = $0.1 { s } else { nil } } ?? ""
         return BridgeError(code: code.flatMap(BridgeError.Code.init(rawValue:)) ?? .failed, message: message)
     }
-
-    // MARK: Which page a native call is for
-
-    private struct Weak: @unchecked Sendable {
-        weak var page: JavaScriptPage?
-        init(_ page: JavaScriptPage) { self.page = page }
-    }
-
-    private static let pages = Locked<[UnsafeRawPointer: Weak]>([:])
-
-    static func page(of context: JSContextRef) -> JavaScriptPage? {
-        let global = JSContextGetGlobalContext(context)
-        return pages.withLock { $0[UnsafeRawPointer(global!)]?.page }
-    }
 }
 
-/// The engine calls of a ``JavaScriptPage``'s session: its context's, on its queue.
-private final class ScriptEngine: HostEngine, @unchecked Sendable {
+/// A page's lock, which knows the thread that holds it.
+final class PageLock: @unchecked Sendable {
+    private let recursive = NSRecursiveLock()
+    private let holder = Locked<ObjectIdentifier?>(nil)
+
+    func lock() { recursive.lock() }
+    func unlock() { recursive.unlock() }
+
+    /// The thread that holds the lock, while one does.
+    var owner: ObjectIdentifier? {
+        get { holder.withLock { $0 } }
+        set { holder.withLock { $0 = newValue } }
+    }
+
+    /// Whether the current thread holds the lock.
+    var isHeld: Bool { owner == ObjectIdentifier(Thread.current) }
+}
+
+/// The engine calls of a ``JavaScriptPage``'s session: its documents', on its queue.
+final class ScriptEngine: HostEngine, @unchecked Sendable {
     weak var page: JavaScriptPage?
     /// What is queued to run on the page's queue and has not run yet. The queue's only.
     var waiting = 0
+    /// Ends the calls a test waits on whose callbacks a script of native's closed.
+    static let sweep = "globalThis.__keystoneTesting && __keystoneTesting.sweep()"
 
     func evaluate(_ script: String, valueLimit: Int?, completion: @escaping @Sendable (Result<String?, BridgeError>) -> Void) {
         guard let page else { return completion(.failure(BridgeError(code: .pageGone, message: "the page has gone"))) }
-        switch page.run(script) {
+        let result = page.run(script)
+        _ = page.run(Self.sweep)
+        switch result {
         case .success(let value):
             guard valueLimit != nil else { return completion(.success(nil)) }
             completion(.success(String(decoding: (try? DefaultJSONSerializer().encode(value)) ?? Data("null".utf8), as: UTF8.self)))
@@ -328,25 +317,50 @@ private final class ScriptEngine: HostEngine, @unchecked Sendable {
         }
     }
 
-    func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
-        guard let page else { return dropped() }
-        page.later(after: delay, work)
+    func evaluate(_ script: String, in frame: FrameDocument, done: @escaping @Sendable () -> Void) {
+        defer { done() }
+        guard let subframe = page?.subframes[frame] else { return }
+        _ = subframe.run(script)
+        _ = subframe.run(Self.sweep)
     }
 
+    /// What is for now runs now, as an engine runs a script it is handed before the call returns:
+    /// a batch reaches the page before the hub's evaluator hands over the next.
+    func runLater(after delay: Duration, _ work: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) {
+        guard let page else { return dropped() }
+        guard delay == .zero else { return page.later(after: delay, work) }
+        page.onQueue {
+            if page.held != nil { return page.held!.append(work) }
+            work()
+            page.checkConditions()
+        }
+    }
+
+    /// The page is reloaded by ``JavaScriptPage/terminateWebProcess(at:)`` itself, at once.
     func reload() {}
 
-    func report(_ termination: WebProcessTermination) {}
+    let lastReport = Locked<WebProcessTermination?>(nil)
+
+    func report(_ termination: WebProcessTermination) {
+        lastReport.withLock { $0 = termination }
+    }
 }
 
 extension JavaScriptPage {
-    /// Runs `work` on the page's queue after `delay` (none: after what waits there).
-    fileprivate func later(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on the page's queue after `delay` (none: after what waits there), or once the
+    /// page resumes when it is suspended then.
+    func later(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
         let engine = engine
         let queue = queue
-        queue.async { engine.waiting += 1 }
-        let run: @Sendable () -> Void = {
-            engine.waiting -= 1
-            work()
+        onQueue { engine.waiting += 1 }
+        let run: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            self.onQueue {
+                engine.waiting -= 1
+                if self.held != nil { return self.held!.append(work) }
+                work()
+                self.checkConditions()
+            }
         }
         guard delay > .zero else { return queue.async(execute: run) }
         let sleep = sleep

@@ -16,9 +16,9 @@ struct UnloadInterleavingTests {
         page.initialize()
         try keystone.emit("news", "for the first page")
         evaluator.inTheGap.withLock { $0 = { try? keystone.emit("news", "for the next page") } }
-        keystone.pageDidUnload()
+        page.navigate()  // the host reports the page load's end as its next document commits
         #expect(heard.withLock { $0 } == ["for the first page"])
-        page.initialize()  // the next page
+        page.initialize()  // the next page announces itself
         #expect(heard.withLock { $0 } == ["for the first page", "for the next page"])
     }
 }

@@ -7,7 +7,8 @@ import Testing
 @Suite("WebViewJavascriptBridge style", .timeLimit(.minutes(1)))
 struct WVJBStyleTests {
     @Test func handlersRegisterWithoutATypeOfTheirOwnAndAnswerCallHandler() async throws {
-        let (keystone, page) = makeBridge()
+        let (keystone, _) = makeBridge()
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)  // the runtime with WVJB's page API
         try keystone.register(namespace: "") { handlers in
             handlers.async("testObjcCallback") { (_: JSONValue?) async in "Response from testObjcCallback" }
             handlers.sync("add") { (pair: [Int]) in pair.reduce(0, +) }
@@ -23,7 +24,8 @@ struct WVJBStyleTests {
     }
 
     @Test func swiftCallsAWVJBHandlerWithOneDataValue() async throws {
-        let (keystone, page) = makeBridge()
+        let (keystone, _) = makeBridge()
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
         page.registerHandler("testJavascriptHandler") { data, respond in respond(["got": data]) }
         page.initialize()
         #expect(try await keystone.call("testJavascriptHandler", ["foo": "bar"], as: JSONValue.self) == ["got": ["foo": "bar"]])

@@ -51,7 +51,9 @@
   });
   var documentTarget = new EventTargetLike();
   global.document = {
-    readyState: 'complete',
+    // A document whose scripts are still being added reads `loading` until the page says they
+    // have all run (`native.finishLoading`), as a browser's parser does.
+    readyState: settings.loading ? 'loading' : 'complete',
     baseURI: settings.href,
     addEventListener: function () { return EventTargetLike.prototype.addEventListener.apply(documentTarget, arguments); },
     removeEventListener: function () { return EventTargetLike.prototype.removeEventListener.apply(documentTarget, arguments); },
@@ -81,6 +83,15 @@
       return array;
     }
   };
+
+  // Math.random from a fixed sequence too, and a clock that reads one fixed time: the page's
+  // time is its timers', on the test's clock.
+  var randomSeed = 0x6d2b79f5;
+  Math.random = function () {
+    randomSeed ^= randomSeed << 13; randomSeed ^= randomSeed >>> 17; randomSeed ^= randomSeed << 5;
+    return (randomSeed >>> 0) / 4294967296;
+  };
+  Date.now = function () { return 1767225600000; };
 
   var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   global.btoa = function (text) {
@@ -122,6 +133,180 @@
     var callback = timers[id];
     delete timers[id];
     if (callback) callback();
+  };
+
+  // The end of the document's loading: DOMContentLoaded, then load.
+  native.finishLoading = function () {
+    if (global.document.readyState !== 'loading') return;
+    global.document.readyState = 'interactive';
+    global.document.dispatchEvent(new Event('DOMContentLoaded'));
+    global.document.readyState = 'complete';
+    global.dispatchEvent(new Event('load'));
+  };
+  // The engine shows the document again, from its back/forward cache when `persisted`.
+  native.show = function (persisted) {
+    var event = new Event('pageshow');
+    event.persisted = !!persisted;
+    global.dispatchEvent(event);
+  };
+
+  // Aborting, as the DOM's AbortController and AbortSignal do it.
+  function AbortSignal() {
+    EventTargetLike.call(this);
+    this.aborted = false;
+    this.reason = undefined;
+    this.onabort = null;
+  }
+  AbortSignal.prototype = Object.create(EventTargetLike.prototype);
+  AbortSignal.prototype.throwIfAborted = function () { if (this.aborted) throw this.reason; };
+  function abortError() {
+    var error = new Error('The operation was aborted.');
+    error.name = 'AbortError';
+    return error;
+  }
+  function AbortController() { this.signal = new AbortSignal(); }
+  AbortController.prototype.abort = function (reason) {
+    var signal = this.signal;
+    if (signal.aborted) return;
+    signal.aborted = true;
+    signal.reason = reason === undefined ? abortError() : reason;
+    var event = new Event('abort');
+    if (typeof signal.onabort === 'function') signal.onabort(event);
+    signal.dispatchEvent(event);
+  };
+  global.AbortController = AbortController;
+  global.AbortSignal = AbortSignal;
+
+  // A ReadableStream of chunks, as far as a page hands one over: a source's `start` and `pull`,
+  // read through one reader.
+  function ReadableStream(source) {
+    var stream = this, queue = [], waiting = [], done = false, failure = null, pulling = false;
+    source = source || {};
+    function settle() {
+      while (waiting.length && (queue.length || done || failure)) {
+        var next = waiting.shift();
+        if (queue.length) next.resolve({ value: queue.shift(), done: false });
+        else if (failure) next.reject(failure);
+        else next.resolve({ value: undefined, done: true });
+      }
+      if (waiting.length && !done && !failure && !pulling && typeof source.pull === 'function') {
+        pulling = true;
+        Promise.resolve().then(function () { return source.pull(controller); }).then(function () {
+          pulling = false;
+          settle();
+        }, function (error) { pulling = false; failure = error; settle(); });
+      }
+    }
+    var controller = {
+      enqueue: function (chunk) { queue.push(chunk); settle(); },
+      close: function () { done = true; settle(); },
+      error: function (error) { failure = error; settle(); }
+    };
+    this.locked = false;
+    this.getReader = function () {
+      stream.locked = true;
+      return {
+        read: function () { return new Promise(function (resolve, reject) { waiting.push({ resolve: resolve, reject: reject }); settle(); }); },
+        cancel: function (reason) {
+          done = true;
+          queue.length = 0;
+          settle();
+          return Promise.resolve(typeof source.cancel === 'function' ? source.cancel(reason) : undefined);
+        },
+        releaseLock: function () { stream.locked = false; }
+      };
+    };
+    if (typeof source.start === 'function') source.start(controller);
+  }
+  global.ReadableStream = ReadableStream;
+
+  // UTF-8 both ways, for text the page reads from bytes and sends as bytes.
+  global.TextEncoder = function TextEncoder() {};
+  global.TextEncoder.prototype.encode = function (text) {
+    var utf8 = unescape(encodeURIComponent(String(text === undefined ? '' : text)));
+    var bytes = new Uint8Array(utf8.length);
+    for (var i = 0; i < utf8.length; i++) bytes[i] = utf8.charCodeAt(i);
+    return bytes;
+  };
+  global.TextDecoder = function TextDecoder() {};
+  global.TextDecoder.prototype.decode = function (bytes) {
+    if (!bytes) return '';
+    var view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    var text = '';
+    for (var i = 0; i < view.length; i += 8192) text += String.fromCharCode.apply(null, view.subarray(i, i + 8192));
+    try { return decodeURIComponent(escape(text)); } catch (e) { return text; }
+  };
+
+  /** The bytes of a value a Blob or a body is made of, as a Uint8Array of their own. */
+  function bytesOf(part) {
+    if (part instanceof Blob) return part._bytes.slice();
+    if (part instanceof ArrayBuffer) return new Uint8Array(part.slice(0));
+    if (ArrayBuffer.isView(part)) return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
+    return new global.TextEncoder().encode(String(part));
+  }
+  // A Blob of bytes in memory: what a page makes of parts, and slices.
+  function Blob(parts, options) {
+    var pieces = (parts || []).map(bytesOf), size = 0;
+    pieces.forEach(function (piece) { size += piece.length; });
+    var bytes = new Uint8Array(size), at = 0;
+    pieces.forEach(function (piece) { bytes.set(piece, at); at += piece.length; });
+    this._bytes = bytes;
+    this.size = size;
+    this.type = options && options.type ? String(options.type) : '';
+  }
+  Blob.prototype.slice = function (start, end) {
+    var blob = new Blob([]);
+    blob._bytes = this._bytes.slice(start, end);
+    blob.size = blob._bytes.length;
+    return blob;
+  };
+  Blob.prototype.arrayBuffer = function () { return Promise.resolve(this._bytes.slice().buffer); };
+  Blob.prototype.text = function () { return Promise.resolve(new global.TextDecoder().decode(this._bytes)); };
+  global.Blob = Blob;
+
+  /** A request's body as one Uint8Array of its own (null: none). */
+  function bodyBytes(body) {
+    if (body === undefined || body === null) return null;
+    if (body instanceof Blob) return body._bytes.slice();
+    if (typeof body === 'string') return new global.TextEncoder().encode(body);
+    if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
+    if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+    return new global.TextEncoder().encode(String(body));
+  }
+  function Response(status, bytes, type) {
+    this.status = status;
+    this.ok = status >= 200 && status < 300;
+    this.body = null;
+    this.headers = { get: function (name) { return String(name).toLowerCase() === 'content-type' ? type : null; } };
+    this.arrayBuffer = function () { return Promise.resolve(bytes.buffer); };
+    this.text = function () { return Promise.resolve(new global.TextDecoder().decode(bytes)); };
+    this.json = function () { return this.text().then(JSON.parse); };
+  }
+  // The page's fetch reaches the schemes its host serves (Keystone's byte channel), and nothing
+  // else: any other address fails as a refused load does.
+  global.fetch = function (input, init) {
+    init = init || {};
+    var signal = init.signal;
+    if (signal && signal.aborted) return Promise.reject(signal.reason);
+    var method = String(init.method || 'GET').toUpperCase(), body = bodyBytes(init.body);
+    return new Promise(function (resolve, reject) {
+      if (signal) signal.addEventListener('abort', function () { reject(signal.reason); });
+      native.fetch(method, String(input), body, function (status, bytes, type) {
+        if (!status) reject(new TypeError('Load failed'));
+        else resolve(new Response(status, new Uint8Array(bytes), type));
+      });
+    });
+  };
+
+  // WebKit's script message handler with a reply, under the name Keystone's hosts add.
+  global.webkit = {
+    messageHandlers: {
+      keystone: {
+        postMessage: function (message) {
+          return Promise.resolve(native.send(String(message && message.method), String(message && message.arguments)));
+        }
+      }
+    }
   };
 
   global.prompt = function (message, defaultText) { return native.prompt(message === undefined ? '' : String(message), defaultText === undefined ? null : String(defaultText)); };
