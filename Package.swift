@@ -60,6 +60,7 @@ let package = Package(
             name: "KeystoneEngineBenchmark",
             dependencies: [
                 "Keystone",
+                "KeystoneTesting",
                 .target(name: "KeystoneGTK", condition: .when(platforms: [.linux])),
                 .target(name: "CWebKitGTK", condition: .when(platforms: [.linux])),
             ]

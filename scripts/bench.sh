@@ -61,3 +61,7 @@ echo "Bytes: best of 3 runs, each the median of its rounds; ratio = Keystone / f
 echo
 rm -rf "$extensions"
 python3 Tests/Benchmark/bytes-table.py "$bytes_samples" Docs/bytes.svg
+
+# What a test's call costs in memory (KeystoneTesting's page), beside Keystone's part of it.
+echo
+"$bin/keystone-engine-benchmark" --in-memory

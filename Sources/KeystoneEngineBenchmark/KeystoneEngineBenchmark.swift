@@ -6,6 +6,8 @@ import Foundation
 import Keystone
 import KeystoneGTK
 
+/// `keystone-engine-benchmark --in-memory` prints the in-memory row (``InMemoryRow``).
+///
 /// `keystone-engine-benchmark PAGE [TIMEOUT] [--fixed-window]`: loads `PAGE`
 /// (Tests/Benchmark/engine.html) in a web view with a Keystone, prints the page's console lines,
 /// and exits when the page closes itself (status 0) or the timeout passes (status 2). With
@@ -16,6 +18,10 @@ import KeystoneGTK
 struct KeystoneEngineBenchmark {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--in-memory"] {
+            InMemoryRow.print()
+            exit(0)
+        }
         let policy: FlushPolicy = arguments.contains("--fixed-window") ? .fixedWindow : .whenIdle
         arguments.removeAll { $0 == "--fixed-window" }
         guard let page = arguments.first, FileManager.default.fileExists(atPath: page) else {
