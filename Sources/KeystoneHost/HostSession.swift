@@ -75,6 +75,22 @@ public final class HostSession: @unchecked Sendable {
         core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
         dialect = options.wire.dialect(hub: hub)
         engine = nil
+        if let warning = Self.subframesWithoutRuntime(hub: hub, options: options) {
+            (hub as? Keystone)?.components.logging.log(.warning, warning)
+        }
+    }
+
+    /// The warning for a host that injects Keystone's runtime into the main frame only while the
+    /// hub's policy admits subframes: their documents could call, but get no runtime to call with.
+    /// `nil` when the two agree (or the app brings its own runtime). The policy is asked about a
+    /// subframe of the first origin the hub allows (any origin when it allows every one).
+    package static func subframesWithoutRuntime(hub: any BridgeHub, options: HostOptions) -> String? {
+        guard options.injectsPageRuntime, !options.injectsIntoSubframes else { return nil }
+        let origin = hub.runtimeOrigins?.sorted().first ?? "https://subframe.example"
+        guard hub.refusal(of: CallerFrame(isMainFrame: false, origin: origin, document: FrameDocument(rawValue: 1))) == nil else { return nil }
+        return "the call policy admits subframes (of \(origin), for one), but the host injects Keystone's runtime into the main frame only: "
+            + "a subframe's document gets no runtime to call with. Make the host with HostOptions(injectsIntoSubframes: true) "
+            + "(Security, \"Giving the bridge to an iframe\")"
     }
 
     /// The current page load's main document, as its isolated world reported it.

@@ -41,6 +41,24 @@ final class RecordingEngine: HostEngine, @unchecked Sendable {
 struct HostSessionTests {
     let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
     let engine = RecordingEngine()
+
+    @Test func aHostThatGivesSubframesNoRuntimeWhileThePolicyAdmitsThemIsWarnedOnce() throws {
+        let lines = Locked<[String]>([])
+        func session(allowsSubframes: Bool, options: HostOptions) throws {
+            let policy = DefaultCallPolicy(allowsSubframes: allowsSubframes, allowedOrigins: ["https://app.example", "https://widget.example"])
+            let hub = Keystone(components: KeystoneComponents(policy: policy, logging: .warnings { record in lines.withLock { $0.append(record.message) } }))
+            _ = try HostSession(hub: hub, options: options)
+        }
+        try session(allowsSubframes: true, options: HostOptions())
+        #expect(lines.withLock { $0.count } == 1)
+        #expect(lines.withLock { $0.first?.contains("HostOptions(injectsIntoSubframes: true)") } == true)
+        #expect(lines.withLock { $0.first?.contains("https://app.example") } == true)
+        // The host and the policy agree, or the app brings its own runtime: nothing to say.
+        try session(allowsSubframes: true, options: HostOptions(injectsIntoSubframes: true))
+        try session(allowsSubframes: false, options: HostOptions())
+        try session(allowsSubframes: true, options: HostOptions(injectsPageRuntime: false))
+        #expect(lines.withLock { $0.count } == 1)
+    }
     let top = CallerFrame(isMainFrame: true, origin: "http://app.example")
 
     func session(_ options: HostOptions = HostOptions()) throws -> HostSession {
