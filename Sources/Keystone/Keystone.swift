@@ -180,7 +180,8 @@ public final class Keystone: BridgeHub, PageConnection {
     /// origin never gets it, and the call waits on for one of its own. It goes under a durable id
     /// of 128 random bits, the same in every document, which Keystone's runtime gives the handler
     /// (`responder.durable`) so that a handler that may have seen the call in a document that went
-    /// can tell. Every `Data` in the arguments goes as base64 in their JSON. Only cancelling the
+    /// can tell. Every `Data` in the arguments goes as in any call (as bytes to Keystone's runtime where the
+    /// host serves a byte channel), each document fetching it anew. Only cancelling the
     /// awaiting task (or a timeout around it) ends the wait otherwise; a call made to a document
     /// without an origin is an ordinary one.
     ///

@@ -9,7 +9,9 @@ import Keystone
 /// a report with a photo's and a thumbnail's bytes inside it, and answers with the count and each
 /// one's length and byte sum. `callPage`, durable by
 /// default, makes a durable Swift call of the page's handler `method` and answers with the
-/// answer of whichever document of the origin answers it.
+/// answer of whichever document of the origin answers it. `sendPhoto` counts under its key, then
+/// makes a durable Swift call of the page's handler `durable.photo` with a photo's bytes (70,000
+/// bytes of `(i * 7) & 255`) and answers with the handler's answer.
 final class DurableInterface: BridgeInterface, Sendable {
     /// What `submit` takes: bytes inside a value.
     struct Report: Codable, Sendable {
@@ -20,9 +22,9 @@ final class DurableInterface: BridgeInterface, Sendable {
 
     private let counts = Locked<[String: Int]>([:])
     /// A durable Swift call (`Keystone.call(_:arguments:as:durable:)`); fails once the Keystone has gone.
-    private let callDurably: @Sendable (String, [JSONValue]) async throws -> JSONValue
+    private let callDurably: @Sendable (String, [any Encodable & Sendable]) async throws -> JSONValue
 
-    init(callDurably: @escaping @Sendable (String, [JSONValue]) async throws -> JSONValue) {
+    init(callDurably: @escaping @Sendable (String, [any Encodable & Sendable]) async throws -> JSONValue) {
         self.callDurably = callDurably
     }
 
@@ -45,6 +47,10 @@ final class DurableInterface: BridgeInterface, Sendable {
         }
         methods.async("callPage") { [callDurably] (call: NativeInterface.Call) async throws -> JSONValue in
             try await callDurably(call.method, call.args)
+        }
+        methods.async("sendPhoto") { [counts, callDurably] (key: String) async throws -> JSONValue in
+            counts.withLock { $0[key, default: 0] += 1 }
+            return try await callDurably("durable.photo", [Data((0..<70_000).map { UInt8(($0 * 7) & 255) })])
         }
         methods.durable("callPage")
     }

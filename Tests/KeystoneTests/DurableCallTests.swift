@@ -268,6 +268,36 @@ struct DurableCallTests {
         #expect(keystone.pendingCallCount == 0)
     }
 
+    /// The page's handler, in every document: it tells Swift what it was handed (whether bytes, how
+    /// many, their sum, the durable id's length), unless the document holds its answer back.
+    static let photoHandler = """
+        dsBridge.registerAsyn('photo.check', function (bytes, respond) {
+          window.heard = (window.heard || 0) + 1;
+          if (window.holds) return;
+          var sum = 0;
+          for (var i = 0; i < bytes.length; i++) sum += bytes[i];
+          respond([bytes instanceof Uint8Array, bytes.length, sum, respond.durable.length]);
+        });
+        """
+
+    @Test(arguments: ["navigate", "terminate"])
+    func aDurableSwiftCallsDataReachesEachDocumentAsBytes(_ how: String) async throws {
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: shop, scripts: [Self.photoHandler])
+        page.initialize()
+        _ = try await page.evaluate("window.holds = true")
+        let photo = bytePattern(70_000)
+        async let checked = keystone.call("photo.check", photo, as: [JSONValue].self, durable: true)
+        await page.page.until("window.heard === 1")
+        if how == "navigate" { page.navigate() } else { page.terminateWebProcess(at: .zero) }
+        #expect(keystone.pendingCallCount == 1)
+        page.initialize()
+        let sum = photo.reduce(0) { $0 + Int($1) }
+        #expect(try await checked == [true, 70_000, .number(Double(sum)), 32])
+        #expect(try await page.evaluate("window.heard") == 1)  // once in each document
+        #expect(keystone.pendingCallCount == 0)
+        #expect(keystone.openTransferCount == 0)
+    }
+
     @Test func aDurableSwiftCallGoesOnlyToDocumentsOfTheOriginItFirstWentTo() async throws {
         let page = makePage()
         let seen = Locked<[String?]>([])

@@ -200,7 +200,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
             var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
             if let durable {
                 message = .durable(message, id: durable)
-                swiftCalls.keepDurable(id: id, message: message)
+                swiftCalls.keepDurable(id: id, message: message, parts: parts)
                 if isPageReady { swiftCalls.went(id: id, to: page.origin) }
             }
             return .made(id: id, send(message, parts: parts, to: nil, frame: frame) ?? [])
@@ -458,7 +458,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         transfers.pageDidUnload()
         let recoveries = durable.pageLoadBegan(page.pageLoad)
         let (failed, redelivered) = swiftCalls.removeAll()
-        waiting = redelivered.map { Outgoing(message: $0) }
+        waiting = redelivered.map { Outgoing(message: $0.message, parts: $0.parts) }
         return Unload(failed: failed, cancelled: running.removeAll(), outputs: [.discardQueued], recoveries: recoveries)
     }
 }

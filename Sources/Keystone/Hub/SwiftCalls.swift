@@ -41,6 +41,8 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
     struct Durable {
         /// Its message, as each document gets it.
         var message: PageMessage
+        /// The parts of its arguments, which each document it goes to fetches anew.
+        var parts: ByteParts?
         /// The origin of the first document it went to; `nil` until it has gone to one.
         var origin: String?
     }
@@ -74,9 +76,10 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return .success(id)
     }
 
-    /// Call `id` is durable: it keeps `message` to go again to each next document of its origin.
-    mutating func keepDurable(id: Int, message: PageMessage) {
-        calls[id]?.durable = Durable(message: message)
+    /// Call `id` is durable: it keeps `message` and its arguments' `parts` to go again to each next
+    /// document of its origin.
+    mutating func keepDurable(id: Int, message: PageMessage, parts: ByteParts?) {
+        calls[id]?.durable = Durable(message: message, parts: parts)
     }
 
     /// Whether call `id` may go to a document of `origin`: any call but a durable one bound to
@@ -119,20 +122,21 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return ids.compactMap { id in calls.removeValue(forKey: id).map { (id, $0) } }
     }
 
-    /// The page went: the open calls to fail, and the messages of the durable calls still waiting
-    /// for an answer, in the order they were made, for the next document; those stay open.
-    mutating func removeAll() -> (failed: [Pending], durable: [PageMessage]) {
+    /// The page went: the open calls to fail, and the durable calls still waiting for an answer
+    /// (each message with its arguments' parts), in the order they were made, for the next
+    /// document; those stay open.
+    mutating func removeAll() -> (failed: [Pending], durable: [Durable]) {
         var failed: [Pending] = []
-        var durable: [(id: Int, message: PageMessage)] = []
+        var durable: [(id: Int, kept: Durable)] = []
         for (id, call) in calls {
             if let kept = call.durable, call.pending != nil {
-                durable.append((id, kept.message))
+                durable.append((id, kept))
             } else {
                 calls[id] = nil
                 if let pending = call.pending { failed.append(pending) }
             }
         }
-        return (failed, durable.sorted { $0.id < $1.id }.map(\.message))
+        return (failed, durable.sorted { $0.id < $1.id }.map(\.kept))
     }
 }
 

@@ -28,7 +28,7 @@ final class OutboundCalls: Sendable {
     /// task cancelled before it makes the call never makes it. A `durable` call, which only the
     /// Keystone's own calls make (`pageLoad` and `frame` are `nil`), goes again to each next
     /// document of its origin until one answers it, under an id of 128 random bits; its `Data`
-    /// goes as base64 in its JSON.
+    /// goes as any call's does, each document it goes to fetching it anew.
     func start<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type, to pageLoad: PageLoad?, frame: FrameDocument? = nil,
         durable: Bool = false
@@ -40,7 +40,7 @@ final class OutboundCalls: Sendable {
         }
         let (text, parts): (JSONText, ByteParts?)
         do {
-            (text, parts) = try encodeArguments(arguments, movingParts: !durable)
+            (text, parts) = try encodeArguments(arguments)
         } catch {
             call.settle(.failure(error))
             return call
@@ -147,16 +147,15 @@ final class OutboundCalls: Sendable {
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it
-    /// can reach a script, and the parts of their values: every `Data` in them, under one marker,
-    /// unless not `movingParts` (then as the serializer writes it, base64 by default).
+    /// can reach a script, and the parts of their values: every `Data` in them, under one marker.
     /// - Throws: `unencodableValue` when an argument does not encode; `limitExceeded` for parts past
     ///   ``BridgeLimits/transferBytes``.
-    private func encodeArguments(_ arguments: [any Encodable & Sendable], movingParts: Bool = true) throws(BridgeError) -> (JSONText, ByteParts?) {
+    private func encodeArguments(_ arguments: [any Encodable & Sendable]) throws(BridgeError) -> (JSONText, ByteParts?) {
         var text = Data("[".utf8)
         var parts: ByteParts?
         for (index, argument) in arguments.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ",")) }
-            let (json, argumentParts) = try encode(argument, in: "an argument", movingParts: movingParts)
+            let (json, argumentParts) = try encode(argument, in: "an argument")
             if let argumentParts, parts != nil {
                 text.append(parts!.append(argumentParts, from: json))
             } else {
@@ -173,10 +172,10 @@ final class OutboundCalls: Sendable {
     }
 
     /// A value as the serializer writes it, each `Data` in it a part where the serializer moves
-    /// them and the value is `movingParts` (`where` says what the value is, for the error).
-    private func encode(_ value: some Encodable, in place: String, movingParts: Bool = true) throws(BridgeError) -> (Data, ByteParts?) {
+    /// them (`place` says what the value is, for the error).
+    private func encode(_ value: some Encodable, in place: String) throws(BridgeError) -> (Data, ByteParts?) {
         do {
-            if movingParts, let partsSerializer { return try partsSerializer.encodeMovingParts(value) }
+            if let partsSerializer { return try partsSerializer.encodeMovingParts(value) }
             return (try components.serializer.encode(value), nil)
         } catch {
             throw BridgeError(code: .unencodableValue, message: describeEncodingFailure(error, in: place), cause: error)
