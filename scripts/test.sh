@@ -49,6 +49,7 @@ swift build --package-path Examples -Xswiftc -warnings-as-errors
 swift run --skip-build --package-path Examples ExamplesCheck
 node --test Tests/JavaScript/
 tsc -p Tests/JavaScript/types
+tsc -p Tests/JavaScript/types/page-side
 # The demo's interfaces as TypeScript (keystone-demo --emit-types), beside the runtime's own
 # declarations: a page written against them compiles, and each misuse it marks is caught.
 rm -rf .build/types && mkdir -p .build/types

@@ -80,12 +80,26 @@ public final class Keystone: BridgeHub, PageConnection {
         TypeScriptDeclarations.text(for: interfaceSchema)
     }
 
+    /// ``typeScriptDeclarations`` with the page's side as Swift uses it (`page`): its
+    /// `KeystonePageHandlers` type the page's `register` and `registerAsyn` by the handlers Swift
+    /// calls (their arguments, and the answer Swift reads), and its `KeystoneEvents` type `on` by
+    /// the events Swift emits.
+    public func typeScriptDeclarations(page: PageDeclarations) -> String {
+        let recorder = SchemaRecorder(serializer: components.serializer)
+        let pageSchema = page.schema(recording: recorder)
+        return TypeScriptDeclarations.text(for: interfaceSchema(recording: recorder), page: pageSchema)
+    }
+
     /// The schema of the registered interfaces: each method's kind, input and output types, learnt
     /// from the Swift types its registration has, and the object types they name. A method made
     /// outside `MethodList` has unknown types. Each type is learnt now, by decoding it once from a
     /// decoder that records what it asks for.
     public var interfaceSchema: InterfaceSchema {
-        let recorder = SchemaRecorder(serializer: components.serializer)
+        interfaceSchema(recording: SchemaRecorder(serializer: components.serializer))
+    }
+
+    /// ``interfaceSchema``, its types learnt by `recorder` beside those it learnt already.
+    private func interfaceSchema(recording recorder: SchemaRecorder) -> InterfaceSchema {
         var methods: [InterfaceSchema.Method] = []
         for (namespace, interface) in components.registry.interfaces {
             for (name, method) in interface {

@@ -50,14 +50,24 @@ struct KeystoneDemo {
         #endif
     }
 
+    /// The page handlers the demo's Swift calls: `page.greet` (the web view demo's Swift → JS call)
+    /// and `durable.photo` (`durable.sendPhoto`'s durable call, with a photo's bytes). It emits no
+    /// events.
+    static var pageDeclarations: PageDeclarations {
+        var page = PageDeclarations()
+        page.handler("page.greet", arguments: String.self, answer: String.self)
+        page.handler("durable.photo", arguments: Data.self, answer: JSONValue.self)
+        return page
+    }
+
     /// Writes the TypeScript declarations of the demo's interfaces to `file`: every namespace the
-    /// demo serves, `host` included. Returns the exit status.
+    /// demo serves, `host` included, and the page handlers its Swift calls. Returns the exit status.
     static func emitTypes(to file: String) -> Int32 {
         let keystone = Keystone()
         do {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
             try keystone.register(HostInterface(evaluate: { _ in .null }, terminate: {}, terminations: { 0 }), namespace: "host")
-            try Data(keystone.typeScriptDeclarations.utf8).write(to: URL(fileURLWithPath: file))
+            try Data(keystone.typeScriptDeclarations(page: pageDeclarations).utf8).write(to: URL(fileURLWithPath: file))
         } catch {
             FileHandle.standardError.write(Data("keystone-demo: could not write \(file): \(error)\n".utf8))
             return 1

@@ -141,4 +141,30 @@ struct InterfaceSchemaTests {
         try keystone.register(Raw(), namespace: "")
         #expect(keystone.interfaceSchema.methods == [InterfaceSchema.Method(name: "raw", kind: .sync, input: .unknown, output: .unknown)])
     }
+
+    @Test func thePagesSideIsTypedFromWhatSwiftCallsAndEmits() throws {
+        struct Draft: Codable, Sendable {
+            var title: String
+            var cover: Data?
+        }
+        struct Progress: Codable, Sendable {
+            var done: Int
+            var of: Int
+        }
+        var page = PageDeclarations()
+        page.handler("drafts.save", arguments: Draft.self, Bool.self, answer: Bool.self)
+        page.handler("photos.check", arguments: Data.self, answer: Data.self)
+        page.event("sync.progress", value: Progress.self)
+        let keystone = Keystone()
+        let text = keystone.typeScriptDeclarations(page: page)
+        #expect(text == keystone.typeScriptDeclarations(page: page))  // the same on every run
+        #expect(text.contains("  interface KeystonePageHandlers {\n    \"drafts.save\": { input: [Draft, boolean]; output: boolean };\n"))
+        // What Swift hands the page is a Uint8Array; what the page answers with, any bytes.
+        #expect(text.contains("    \"photos.check\": { input: [Uint8Array]; output: Bytes };\n  }"))
+        #expect(text.contains("  interface KeystoneEvents {\n    \"sync.progress\": Progress;\n  }"))
+        #expect(text.contains("export interface Draft {\n  title: string;\n  cover?: Uint8Array | null;\n}"))
+        #expect(text.contains("export interface Progress {\n  done: number;\n  of: number;\n}"))
+        // Without the page's side, the declarations are the interfaces' alone.
+        #expect(keystone.typeScriptDeclarations(page: PageDeclarations()) == keystone.typeScriptDeclarations)
+    }
 }

@@ -56,8 +56,8 @@ export interface RecoveredCall {
 export type SyncHandler = (...args: any[]) => unknown;
 /** An asynchronous page handler: its last argument answers, any number of times until `complete`. */
 export type AsyncHandler = (...args: any[]) => unknown;
-export interface AsyncResponder {
-  (data?: unknown, complete?: boolean): void;
+export interface AsyncResponder<Answer = unknown> {
+  (data?: Answer, complete?: boolean): void;
   /** Aborts when Swift withdraws its call (cancelled, timed out, a stream left early); answers
    *  after that are dropped. */
   readonly signal?: AbortSignal;
@@ -101,6 +101,25 @@ export type KeystoneCall<M extends KeystoneMethodName> = KeystoneMethods[M] exte
   : Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
 /** One method of the typed client. */
 export type KeystoneClientMethod<M extends KeystoneMethodName> = (...rest: KeystoneArguments<M>) => KeystoneCall<M>;
+/** The page handlers Swift calls, each by name with the arguments Swift passes and the answer it
+ *  reads: empty here, and filled in by declarations Keystone generates from the app's
+ *  `PageDeclarations` (`Keystone.typeScriptDeclarations(page:)`). Once it is, `register` and
+ *  `registerAsyn` take only those names, and type their handlers. */
+export interface KeystonePageHandlers {}
+/** The events Swift emits, each by name with its value: filled in the same way; `on` then takes
+ *  only those names, and types its listener. */
+export interface KeystoneEvents {}
+export type KeystonePageHandlerName = keyof KeystonePageHandlers;
+export type KeystoneEventName = keyof KeystoneEvents;
+/** A handler name `register` takes untyped: any string until the page's handlers are declared. */
+export type UntypedHandlerName = [KeystonePageHandlerName] extends [never] ? string : never;
+/** An event name `on` takes untyped: any string until the events are declared. */
+export type UntypedEventName = [KeystoneEventName] extends [never] ? string : never;
+/** What Swift passes a declared handler. */
+export type KeystoneHandlerArguments<N extends KeystonePageHandlerName> = KeystonePageHandlers[N] extends { input: infer Input extends unknown[] } ? Input : never;
+/** What Swift reads from a declared handler's answer. */
+export type KeystoneHandlerAnswer<N extends KeystonePageHandlerName> = KeystonePageHandlers[N] extends { output: infer Output } ? Output : never;
+
 /** The app's methods as a tree of namespaces (`native.math.basic.ops.mul`): empty here, filled in
  *  by the generated declarations. */
 export interface KeystoneNativeClient {}
@@ -112,9 +131,15 @@ export interface DSBridge {
   /** Asynchronous: `callback` receives each result; on failure it receives `""` and the error. */
   call(method: string, data: unknown, callback: (result: any, error?: NativeError) => void): any;
   call(method: string, callback: (result: any, error?: NativeError) => void): any;
-  register(name: string, handler: SyncHandler | Record<string, SyncHandler>, async?: false): void;
-  register(name: string, handler: AsyncHandler | Record<string, AsyncHandler>, async: true): void;
-  registerAsyn(name: string, handler: AsyncHandler | Record<string, AsyncHandler>): void;
+  /** A handler Swift calls by `name`; typed by the generated declarations of the page's side. */
+  register<N extends KeystonePageHandlerName>(
+    name: N, handler: (...args: KeystoneHandlerArguments<N>) => KeystoneHandlerAnswer<N> | Promise<KeystoneHandlerAnswer<N>>, async?: false): void;
+  register<N extends KeystonePageHandlerName>(
+    name: N, handler: (...args: [...KeystoneHandlerArguments<N>, AsyncResponder<KeystoneHandlerAnswer<N>>]) => unknown, async: true): void;
+  register(name: UntypedHandlerName, handler: SyncHandler | Record<string, SyncHandler>, async?: false): void;
+  register(name: UntypedHandlerName, handler: AsyncHandler | Record<string, AsyncHandler>, async: true): void;
+  registerAsyn<N extends KeystonePageHandlerName>(name: N, handler: (...args: [...KeystoneHandlerArguments<N>, AsyncResponder<KeystoneHandlerAnswer<N>>]) => unknown): void;
+  registerAsyn(name: UntypedHandlerName, handler: AsyncHandler | Record<string, AsyncHandler>): void;
   hasNativeMethod(name: string, type?: 'all' | 'syn' | 'asyn'): boolean;
   disableJavascriptDialogBlock(disable?: boolean): void;
 
@@ -132,8 +157,9 @@ export interface DSBridge {
    *  multi-response method's call, iterated at once, is its `stream`. Typed by the generated
    *  declarations; untyped until there are some. */
   native: [KeystoneMethodName] extends [never] ? any : KeystoneNativeClient;
-  /** Listens to an event native emits. */
-  on(event: string, listener: (value: any) => void): void;
+  /** Listens to an event native emits; typed by the generated declarations of the page's side. */
+  on<E extends KeystoneEventName>(event: E, listener: (value: KeystoneEvents[E]) => void): void;
+  on(event: UntypedEventName, listener: (value: any) => void): void;
   /** Stops listening; without a listener, removes all of the event's listeners. */
   off(event: string, listener?: (value: any) => void): void;
   /** Presents credentials to the app's policy: whether this page load is now authorised. */

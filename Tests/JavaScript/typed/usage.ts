@@ -49,3 +49,13 @@ async function typedPage(): Promise<void> {
   console.log(running, wrong, text);
 }
 void typedPage;
+
+// The page handlers the demo's Swift calls, typed by what it passes and reads.
+bridge.register('page.greet', (name) => 'hello, ' + name.toUpperCase());
+bridge.registerAsyn('durable.photo', (photo, respond) => respond([photo.byteLength, respond.durable ?? null]));
+// @ts-expect-error a handler the demo's Swift does not call
+bridge.register('page.farewell', () => 'bye');
+// @ts-expect-error Swift passes the greeting a string
+bridge.register('page.greet', (name: number) => String(name));
+// @ts-expect-error and reads a string back
+bridge.register('page.greet', () => 42);
