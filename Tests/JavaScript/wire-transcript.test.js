@@ -61,7 +61,7 @@ class RecordedHub {
 }
 
 test('the transcript covers each kind of exchange', () => {
-  assert.deepEqual(steps.map((s) => s.action), ['initialize', 'call', 'call', 'hasNativeMethod', 'invoke', 'handler', 'event']);
+  assert.deepEqual(steps.map((s) => s.action), ['initialize', 'call', 'call', 'hasNativeMethod', 'invoke', 'stream', 'durable', 'callHandler', 'handler', 'event']);
   assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'message')));
   assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'evaluate')));
 });
@@ -91,6 +91,17 @@ test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by ste
         break;
       case 'invoke':
         result = await window.dsBridge.invoke(step.method, step.argument);
+        break;
+      case 'stream':
+        result = [];
+        for await (const value of window.dsBridge.stream(step.method, step.argument)) result.push(value);
+        break;
+      case 'durable':
+        result = await window.dsBridge.invoke(step.method, step.argument, { durable: step.key });
+        await settle();  // the runtime acknowledges the outcome once it has it
+        break;
+      case 'callHandler':
+        result = await new Promise((resolve) => window.WebViewJavascriptBridge.callHandler(step.method, step.argument, resolve));
         break;
       case 'handler':
         await settle();
