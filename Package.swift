@@ -132,6 +132,9 @@ let package = Package(
             ],
             path: "Tests/AppleHostChecks"
         ),
+        // The feature matrix in memory: the demo's interfaces (its own files) against the shipped
+        // runtime, the outcomes Tests/E2E/pages/matrix.html checks in both real hosts.
+        .testTarget(name: "MatrixTests", dependencies: ["Keystone", "KeystoneTesting"]),
         .testTarget(name: "InterfacesTests", dependencies: ["KeystoneInterfaces"]),
         .testTarget(name: "EvaluatorTests", dependencies: ["KeystoneEvaluator", "KeystoneTesting"]),
         .testTarget(name: "KeystoneTests", dependencies: ["Keystone", "KeystoneHost", "KeystoneTesting"]),

@@ -167,6 +167,16 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         return (try? DefaultJSONSerializer().decode(JSONValue.self, from: Data(text.utf8))) ?? .null
     }
 
+    /// Evaluates `expression` in the page, after what waits there, and returns what it resolves to
+    /// (a promise's value, or the value itself) as JSON, each bytes value in it as base64.
+    /// - Throws: `BridgeError` with the code and message the promise was rejected with.
+    public func awaited(_ expression: String) async throws(BridgeError) -> JSONValue {
+        let marker = InMemoryPage.marker
+        let settled = await settle { id in "__keystoneTesting.settle(\(id), (\(expression)), \(JSONText(quoting: marker).string))" }
+        let (text, parts) = try settled.get()
+        return (try? InMemoryPage.value(text, parts, DefaultJSONSerializer())) ?? .null
+    }
+
     /// Returns once `expression` is true in the page: checked now, and again after each script,
     /// batch or timer the page runs, so a test waits for what Swift's work delivers without
     /// polling or sleeping.
