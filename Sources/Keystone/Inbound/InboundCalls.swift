@@ -153,7 +153,8 @@ final class InboundCalls: Sendable {
         if let announced = wrapper.parts {
             return byteChannel.start(call, announced, pageLoad: pageLoad, runner: self)
         }
-        return run(call, pageLoad: pageLoad, isAnsweredLater: false)
+        // A call without parts is never one that waits for them to run durably: it runs now.
+        return InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad).answer()
     }
 
     /// The call's `{"data": …, "_dscbstub": …}` wrapper, split and held to its limits.
