@@ -32,12 +32,21 @@ export interface CallOptions {
    *  there; otherwise the result gets new arrays, as without it. On WebKitGTK the host's web-process
    *  extension copies Swift's bytes straight into it. */
   into?: Uint8Array;
-  /** `invoke` only: a durable call, under this key (the page's idempotency key; `true`: a new
-   *  one). Native runs it once under its key for this page's origin and lets it run to its end
-   *  whatever becomes of the page; sent again under the same key, it gets that call's outcome
-   *  without running again. Its value goes as JSON (bytes as base64), and it cannot be aborted.
-   *  A later document takes the outcome with `recovered()`. */
-  durable?: string | true;
+  /** A durable call's key: see `DurableCallOptions`. */
+  durable?: undefined;
+}
+
+/** `invoke` only: a durable call, under `durable` (the page's idempotency key; `true`: a new one).
+ *  Native runs it once under its key for this page's origin and lets it run to its end whatever
+ *  becomes of the page; sent again under the same key, it gets that call's outcome without running
+ *  again. Its value goes as JSON (bytes as base64). It cannot be aborted, and a multi-response
+ *  method cannot be called so (native refuses it, code 3): neither is typed. A later document takes
+ *  the outcome with `recovered()`. */
+export interface DurableCallOptions {
+  durable: string | true;
+  signal?: never;
+  onProgress?: never;
+  into?: never;
 }
 
 /** A durable call of an earlier document, as `recovered()` hands it over. */
@@ -89,8 +98,10 @@ export type KeystoneMethodName = keyof KeystoneMethods;
 export type UntypedMethodName = [KeystoneMethodName] extends [never] ? string : never;
 /** The arguments after the method's name: its input (left out where it takes none) and options. */
 export type KeystoneArguments<M extends KeystoneMethodName> = KeystoneMethods[M] extends { input: infer Input }
-  ? [Input] extends [undefined] ? [data?: undefined, options?: CallOptions] : [data: Input, options?: CallOptions]
+  ? [Input] extends [undefined] ? [data?: undefined, options?: KeystoneOptions<M>] : [data: Input, options?: KeystoneOptions<M>]
   : never;
+/** A method's call options: a multi-response method's are never durable. */
+export type KeystoneOptions<M extends KeystoneMethodName> = KeystoneMethods[M] extends { kind: 'multiResponse' } ? CallOptions : CallOptions | DurableCallOptions;
 /** What the method answers with (each result, for a multi-response one). */
 export type KeystoneOutput<M extends KeystoneMethodName> = KeystoneMethods[M] extends { output: infer Output } ? Output : never;
 
@@ -148,7 +159,7 @@ export interface DSBridge {
    *  it a Uint8Array); rejects with a KeystoneError. Bytes anywhere in `data` go as raw bytes, and
    *  `data` may be a ReadableStream. */
   invoke<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
-  invoke<T = any>(method: UntypedMethodName, data?: ByteSource | unknown, options?: CallOptions): Promise<T>;
+  invoke<T = any>(method: UntypedMethodName, data?: ByteSource | unknown, options?: CallOptions | DurableCallOptions): Promise<T>;
   /** Every result of a multi-response native method (each `Data` a Uint8Array); leaving the loop
    *  early cancels it. */
   stream<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): AsyncIterableIterator<KeystoneOutput<M>>;

@@ -34,6 +34,14 @@ async function typedPage(): Promise<void> {
   // @ts-expect-error and knows every path
   await bridge.native.math.divide([1, 2]);
 
+  // A durable call: an asynchronous method's, never aborted.
+  const kept: number = await bridge.invoke('math.slowAdd', [1, 2], { durable: 'sum-1' });
+  console.log(kept);
+  // @ts-expect-error a multi-response method cannot be called durably (native refuses it, code 3)
+  await bridge.invoke('stream.countdown', 3, { durable: 'count-1' });
+  // @ts-expect-error a durable call cannot be aborted
+  await bridge.invoke('math.slowAdd', [1, 2], { durable: 'sum-2', signal: new AbortController().signal });
+
   // @ts-expect-error a wrong argument type
   await bridge.invoke('math.add', 'one and two');
   // @ts-expect-error a method the app does not have
