@@ -154,6 +154,18 @@ extension JavaScriptPage {
         }
     }
 
+    /// A script of the page's navigates to `address` (`location.reload()`, `location.href = …`):
+    /// once the script has run, a new document of that address, when it is of the page's origin;
+    /// an address elsewhere is a page this one is not, and goes nowhere.
+    func navigateLater(to address: String) {
+        guard address.hasPrefix(origin + "/") || address == origin else { return }
+        later(after: .zero) { [weak self] in
+            guard let self else { return }
+            self.address = address
+            try? self.navigate()
+        }
+    }
+
     /// The engine brings back the document before this one from its back/forward cache (after
     /// ``navigate()``): a page load of its own, whose runtime announces itself again; this one ends.
     public func restoreFromBackForwardCache() {

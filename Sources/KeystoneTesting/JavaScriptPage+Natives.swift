@@ -15,7 +15,8 @@ import CJavaScriptCore
 let nativeFunctions: [(String, JSObjectCallAsFunctionCallback)] = [
     ("prompt", nativePrompt), ("send", nativeSend), ("fetch", nativeFetch), ("schedule", nativeSchedule), ("console", nativeConsole),
     ("error", nativeError), ("settled", nativeSettled), ("result", nativeResult), ("ended", nativeEnded), ("handle", nativeHandle),
-    ("handleLater", nativeHandleLater), ("heard", nativeHeard), ("lastAnswer", nativeLastAnswer),
+    ("handleLater", nativeHandleLater), ("heard", nativeHeard), ("lastAnswer", nativeLastAnswer), ("navigate", nativeNavigate),
+    ("storage", nativeStorage),
 ]
 
 /// The arguments of a native call, read in its document.
@@ -180,4 +181,32 @@ func nativeLastAnswer(
 ) -> JSValueRef? {
     guard let call = Arguments(context, count, arguments) else { return nil }
     return call.document.lastAnswer.map { call.document.string($0) } ?? JSValueMakeNull(context)
+}
+
+/// `navigate(address)`: the page loads a new document at `address`, after the script that asked.
+func nativeNavigate(
+    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
+) -> JSValueRef? {
+    guard let call = Arguments(context, count, arguments) else { return nil }
+    call.page.navigateLater(to: call.string(0) ?? "")
+    return call.undefined
+}
+
+/// `storage(kind, operation, key, value)`: the page's session or local storage (`get`, `set` with
+/// `null` to remove, `clear`).
+func nativeStorage(
+    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
+) -> JSValueRef? {
+    guard let call = Arguments(context, count, arguments), let kind = call.string(0), let key = call.string(2) else { return nil }
+    let page = call.page.parent ?? call.page
+    let area = kind + " " + call.page.origin
+    switch call.string(1) {
+    case "get":
+        return page.storage[area]?[key].map { call.document.string($0) } ?? JSValueMakeNull(context)
+    case "set":
+        page.storage[area, default: [:]][key] = call.string(3)
+    default:
+        page.storage[area] = nil
+    }
+    return call.undefined
 }

@@ -71,6 +71,10 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     var handlers: [Int: PageHandler] = [:]
     var lastHandler = 0
     var registrations: [String] = []
+    /// The page's session and local storage, by kind and origin.
+    var storage: [String: [String: String]] = [:]
+    /// The address of the page's current document.
+    var address: String
     /// Timers of no delay waiting to fire, in order.
     var readyTimers: [(Int, WeakDocument)] = []
 
@@ -89,17 +93,22 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     }
 
     /// A page of `origin` at `address` (the origin's root by default), attached to `hub`, with
-    /// Keystone's runtime loaded and its document reported; its timers run on `clock`.
+    /// Keystone's runtime loaded and its document reported; its timers run on `clock`. The page's
+    /// `scripts` run after the runtime in every document of the page (a script that reloads the
+    /// page, `location.reload()`, runs again in the next one, as in a browser; `sessionStorage` and
+    /// `localStorage` outlive the document).
     /// - Throws: `BridgeError` when the runtime cannot be read from the package's resources, or a
     ///   script of its own fails to run.
-    public convenience init<C: Clock<Duration> & Sendable>(hub: any BridgeHub, origin: String = "https://app.example", address: String? = nil, clock: C) throws(BridgeError) {
-        let setup = Setup(frame: CallerFrame(isMainFrame: true, origin: origin), address: address ?? origin + "/")
+    public convenience init<C: Clock<Duration> & Sendable>(
+        hub: any BridgeHub, origin: String = "https://app.example", address: String? = nil, scripts: [String] = [], clock: C
+    ) throws(BridgeError) {
+        let setup = Setup(frame: CallerFrame(isMainFrame: true, origin: origin), address: address ?? origin + "/", scripts: scripts)
         try self.init(hub: hub, setup: setup, clock: clock, attaches: true)
     }
 
     /// A page whose timers run on the continuous clock.
-    public convenience init(hub: any BridgeHub, origin: String = "https://app.example", address: String? = nil) throws(BridgeError) {
-        try self.init(hub: hub, origin: origin, address: address, clock: ContinuousClock())
+    public convenience init(hub: any BridgeHub, origin: String = "https://app.example", address: String? = nil, scripts: [String] = []) throws(BridgeError) {
+        try self.init(hub: hub, origin: origin, address: address, scripts: scripts, clock: ContinuousClock())
     }
 
     /// A main frame's page made as `setup` says; the hub delivers to it when it `attaches`.
@@ -114,6 +123,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         engine = ScriptEngine()
         document = PageDocument()
         currentFrame = setup.frame
+        address = setup.address
         engine.page = self
         session.engine = engine
         if setup.servesBytes { session.serveBytes(over: URLSchemeTransport.keystone, isSecure: true) }
@@ -133,6 +143,7 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
         engine = parent.engine
         document = PageDocument()
         currentFrame = setup.frame
+        address = setup.address
         self.parent = parent
         try onQueue { () throws(BridgeError) in try startDocument() }
     }
@@ -268,16 +279,20 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     // MARK: The document
 
     /// A new document in a context of its own, with the window, the natives, the host's page-world
-    /// scripts, the page's runtime and its own scripts; the host hears of it as of a real one.
+    /// scripts and the page's runtime; the host hears of it as of a real one, then the page's own
+    /// scripts run.
     func startDocument() throws(BridgeError) {
         document = try PageDocument(page: self)
-        for script in registrations { _ = try run(script).get() }
-        guard setup.frame.isMainFrame else { return }
-        session.documentCommitted()
-        if case .success(.string(let token)) = run("window.__keystoneDocument") {
-            document.token = token
-            session.documentReported("start " + token, from: setup.frame)
+        // The host hears of the document at its start, as an engine's isolated world reports it:
+        // before any of the page's own scripts runs.
+        if setup.frame.isMainFrame {
+            session.documentCommitted()
+            if case .success(.string(let token)) = run("window.__keystoneDocument") {
+                document.token = token
+                session.documentReported("start " + token, from: setup.frame)
+            }
         }
+        for script in registrations + setup.scripts { _ = try run(script).get() }
     }
 
     static func error(_ json: JSONValue) -> BridgeError {

@@ -42,12 +42,11 @@ final class PageDocument: @unchecked Sendable {
         JSValueProtect(context, native)
         self.native = native
         set("__keystoneNative", to: native, on: JSContextGetGlobalObject(context)!)
-        let settings = "{\"href\":\(JSONText(quoting: page.setup.address).string),\"origin\":\(JSONText(quoting: page.origin).string),\"loading\":\(page.setup.loads)}"
+        let settings = "{\"href\":\(JSONText(quoting: page.address).string),\"origin\":\(JSONText(quoting: page.origin).string),\"loading\":\(page.setup.loads)}"
         _ = try run("(" + Self.resource("page-world") + ")(__keystoneNative, \(settings));").get()
         _ = try run(Self.resource("page-calls") + "\ndelete globalThis.__keystoneNative;").get()
         _ = try run(try HostScripts.pageWorld(injectsPageRuntime: page.setup.runtime == .keystone)).get()
         if page.setup.runtime == .dsbridge { _ = try run(Self.resource("dsbridge-standin")).get() }
-        for script in page.setup.scripts { _ = try run(script).get() }
     }
 
     /// The text of the KeystoneTesting resource `name`.js.

@@ -79,6 +79,41 @@ struct JavaScriptPageTests {
         #expect(try await page.evaluate("window.outcome") == .array([.number(0), .number(1), .number(254), .number(255)]))
     }
 
+    @Test func aPageThatReloadsItselfRecoversItsDurableCallWithItsBytesInTheNextDocument() async throws {
+        let reloading = """
+            if (!sessionStorage.getItem('sent')) {
+              sessionStorage.setItem('sent', location.href);
+              var photo = new Uint8Array(5000);
+              for (var i = 0; i < photo.length; i++) photo[i] = i % 251;
+              dsBridge.invoke('gated.measure', { photo: { bytes: new Blob([photo]), caption: 'c' } }, { durable: 'report-1' });
+              location.hash = '#sent';
+              location.reload();
+            } else {
+              dsBridge.recovered().then(function (calls) {
+                window.recovered = calls.map(function (call) { return [call.key, call.method, call.value.length, call.value[4999]]; });
+              });
+            }
+            """
+        // The work answers once the test opens its gate: after the page has reloaded.
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        try keystone.register(namespace: "gated") { methods in
+            methods.async("measure") { (report: Report) async -> [Int] in
+                var opened = gate.makeAsyncIterator()
+                _ = await opened.next()
+                return report.photo.bytes.map(Int.init)
+            }
+        }
+        let before = keystone.pageLoad
+        let reloader = try JavaScriptPage(hub: keystone, scripts: [reloading])
+        await reloader.until("location.hash === '#sent'")
+        open.yield()
+        await reloader.until("window.recovered !== undefined")
+        let recovered = try await reloader.evaluate("window.recovered")
+        #expect(recovered == [["report-1", "gated.measure", 5000, .number(Double(4999 % 251))]])
+        #expect(try await reloader.evaluate("[sessionStorage.getItem('sent'), location.href]") == ["https://app.example/", "https://app.example/#sent"])
+        #expect(keystone.pageLoad != before)
+    }
+
     @Test func aDurableCallRefusedBeforeItRanLeavesItsKeyToTheCorrectedCall() async throws {
         await page.settle()
         try await page.evaluate("window.first = dsBridge.invoke('s.measure', { photo: { bytes: 12, caption: 'c' } }, { durable: 'fixed' }); 0")

@@ -61,14 +61,41 @@
   };
 
   var address = settings.href, colon = address.indexOf(':');
+  // The address, whose hash a script may set; `reload()` and an address of the same origin load a
+  // new document of the page (after the script that asked), as an engine does.
+  var hashAt = address.indexOf('#');
+  var base = hashAt < 0 ? address : address.slice(0, hashAt), hash = hashAt < 0 ? '' : address.slice(hashAt);
   global.location = {
-    href: address,
     protocol: address.slice(0, colon + 1),
     origin: settings.origin,
     host: settings.origin.replace(/^[a-z]+:\/\//, ''),
-    hash: '',
-    toString: function () { return address; }
+    pathname: base.slice(settings.origin.length).split('?')[0] || '/',
+    search: base.indexOf('?') < 0 ? '' : base.slice(base.indexOf('?')),
+    reload: function () { native.navigate(base + hash); },
+    assign: function (url) { native.navigate(String(url)); },
+    replace: function (url) { native.navigate(String(url)); },
+    toString: function () { return base + hash; }
   };
+  Object.defineProperty(global.location, 'href', {
+    get: function () { return base + hash; },
+    set: function (url) { native.navigate(String(url)); },
+    enumerable: true
+  });
+  Object.defineProperty(global.location, 'hash', {
+    get: function () { return hash; },
+    set: function (value) { value = String(value); hash = value === '' || value === '#' ? '' : (value[0] === '#' ? value : '#' + value); },
+    enumerable: true
+  });
+
+  // Storage that outlives the document, per page: the session's and the origin's, kept in Swift.
+  function Storage(kind) {
+    this.getItem = function (key) { return native.storage(kind, 'get', String(key), null); };
+    this.setItem = function (key, value) { native.storage(kind, 'set', String(key), String(value)); };
+    this.removeItem = function (key) { native.storage(kind, 'set', String(key), null); };
+    this.clear = function () { native.storage(kind, 'clear', '', null); };
+  }
+  global.sessionStorage = new Storage('session');
+  global.localStorage = new Storage('local');
   Object.defineProperty(global, 'origin', { value: settings.origin, enumerable: true });
   global.navigator = { userAgent: 'Mozilla/5.0 KeystoneTesting' };
 
