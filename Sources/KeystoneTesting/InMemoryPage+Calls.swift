@@ -214,7 +214,7 @@ extension InMemoryPage {
         let serializer = serializer
         page.add(
             .listener { json, parts in
-                if let value = try? Self.value(json, parts, serializer) { listener(value) }
+                if let value = try? JavaScriptPage.value(json, parts, serializer) { listener(value) }
             }
         ) { number in "__keystoneTesting.on(\(Self.quoted(name)), \(number), \(Self.quoted(Self.marker)))" }
     }

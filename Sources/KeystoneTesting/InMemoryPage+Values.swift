@@ -88,26 +88,8 @@ extension InMemoryPage {
 
     // MARK: Values
 
-    /// `json` with each part's marker replaced by the part's bytes as base64, as a `Data` reads.
-    static func value(_ json: String, _ parts: [Data], _ serializer: any JSONSerializer) throws -> JSONValue {
-        let value = try serializer.decode(JSONValue.self, from: Data(json.utf8))
-        guard !parts.isEmpty else { return value }
-        return inline(value, parts)
-    }
-
-    private static func inline(_ value: JSONValue, _ parts: [Data]) -> JSONValue {
-        switch value {
-        case .string(let text) where text.hasPrefix(marker):
-            guard let index = Int(text.dropFirst(marker.count)), parts.indices.contains(index) else { return value }
-            return .string(parts[index].base64EncodedString())
-        case .array(let items): return .array(items.map { inline($0, parts) })
-        case .object(let members): return .object(JSONObject(members.map { ($0.0, inline($0.1, parts)) }))
-        default: return value
-        }
-    }
-
     static func values(_ json: String, _ parts: [Data], _ serializer: any JSONSerializer) throws -> [JSONValue] {
-        guard case .array(let items) = try value(json, parts, serializer) else { return [] }
+        guard case .array(let items) = try JavaScriptPage.value(json, parts, serializer) else { return [] }
         return items
     }
 
@@ -119,7 +101,7 @@ extension InMemoryPage {
     /// decode.
     func decode<Result: Decodable>(_ json: String, _ parts: [Data], as: Result.Type) throws -> Result {
         do {
-            let bytes = parts.isEmpty ? Data(json.utf8) : try serializer.encode(try Self.value(json, parts, serializer))
+            let bytes = parts.isEmpty ? Data(json.utf8) : try serializer.encode(try JavaScriptPage.value(json, parts, serializer))
             return try serializer.decode(Result.self, from: bytes)
         } catch let error as BridgeError {
             throw error

@@ -74,7 +74,7 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     }
 
     /// The marker a bytes value crosses between Swift and the page under, before its index.
-    static let marker = "keystone-testing-part:"
+    static let marker = JavaScriptPage.partMarker
 
     /// Creates a page attached to `hub` whose calls come from `frame`, running `runtime` and then
     /// `scripts` (the page's own code, or a real dsbridge.js). As `PageRuntime/keystone`, its host

@@ -182,10 +182,9 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
     /// (a promise's value, or the value itself) as JSON, each bytes value in it as base64.
     /// - Throws: `BridgeError` with the code and message the promise was rejected with.
     public func awaited(_ expression: String) async throws(BridgeError) -> JSONValue {
-        let marker = InMemoryPage.marker
-        let settled = await settle { id in "__keystoneTesting.settle(\(id), (\(expression)), \(JSONText(quoting: marker).string))" }
+        let settled = await settle { id in "__keystoneTesting.settle(\(id), (\(expression)), \(JSONText(quoting: Self.partMarker).string))" }
         let (text, parts) = try settled.get()
-        return (try? InMemoryPage.value(text, parts, DefaultJSONSerializer())) ?? .null
+        return (try? Self.value(text, parts, DefaultJSONSerializer())) ?? .null
     }
 
     /// Returns once `expression` is true in the page: checked now, and again after each script,
@@ -293,13 +292,6 @@ public final class JavaScriptPage: EvaluationTarget, @unchecked Sendable {
             }
         }
         for script in registrations + setup.scripts { _ = try run(script).get() }
-    }
-
-    static func error(_ json: JSONValue) -> BridgeError {
-        guard case .object(let members) = json else { return BridgeError(code: .failed, message: "rejected") }
-        let code = members.first { $0.0 == "code" }.flatMap { if case .number(let n) = $0.1 { Int(n) } else { nil } }
-        let message = members.first { $0.0 == "message" }.flatMap { if case .string(let s) = $0.1 { s } else { nil } } ?? ""
-        return BridgeError(code: code.flatMap(BridgeError.Code.init(rawValue:)) ?? .failed, message: message)
     }
 }
 
