@@ -142,6 +142,29 @@ struct ByteTransferTests {
         #expect(keystone.openTransferCount == 0)
     }
 
+    @Test func aDurableCallsBytesTravelRawAndItsOutcomesBytesComeAsJSONKeptForItsKey() async throws {
+        // The runtime's `invoke(…, {durable: key})` with bytes in its value: they go over the byte
+        // channel (the JSON the method sees names them by index); the outcome, bytes and all, is
+        // kept and handed again under the same key without running the method again.
+        let seen = Locked<[String]>([])
+        var components = KeystoneComponents(middleware: [SeenData(seen: seen)], evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.limits.transferBytes = 1 << 20
+        let keystone = Keystone(components: components)
+        let runs = Locked(0)
+        try keystone.register(Reverse(runs: runs), namespace: "kept")
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
+        page.initialize()
+        let photo = Photo(name: "n", bytes: bytePattern(70_000), thumbs: [Data([0, 1, 255])])
+        let expected = Bundle(parts: [Data(bytePattern(70_000).reversed())], cover: Data([0, 1, 255]))
+        let first: Bundle = try await page.invoke("kept.reverse", photo, durable: "report-1")
+        let again: Bundle = try await page.invoke("kept.reverse", photo, durable: "report-1")
+        #expect(first == expected)
+        #expect(again == expected)
+        #expect(runs.withLock { $0 } == 1)
+        #expect(seen.withLock { $0 } == [#"{"name":"n","bytes":0,"thumbs":[1]}"#])
+        #expect(keystone.openTransferCount == 0)
+    }
+
     @Test func aSynchronousMethodTakesPartsAndAnswersThroughTheCallback() async throws {
         let count: Int = try await page.invoke("binary.describeNow", Photo(name: "n", bytes: bytePattern(300)))
         #expect(count == 300)
@@ -311,5 +334,27 @@ struct ByteTransferTests {
         page.initialize()
         let made: Data = try await page.invoke("binary.makeLater", 5)
         #expect(made == bytePattern(5))
+    }
+}
+
+/// Keeps the JSON of every call of the app's it sees.
+private struct SeenData: CallMiddleware {
+    let seen: Locked<[String]>
+
+    func intercept<Answer>(_ call: InboundCall, next: () throws -> Answer) throws -> Answer {
+        seen.withLock { $0.append(String(decoding: call.data ?? Data(), as: UTF8.self)) }
+        return try next()
+    }
+}
+
+/// Answers a photo with its bytes reversed and its first thumbnail, counting its runs.
+private struct Reverse: BridgeInterface {
+    let runs: Locked<Int>
+
+    func exposeMethods(to methods: inout MethodList) {
+        methods.async("reverse") { [runs] (photo: Photo) async in
+            runs.withLock { $0 += 1 }
+            return Bundle(parts: [Data(photo.bytes.reversed())], cover: photo.thumbs.first)
+        }
     }
 }

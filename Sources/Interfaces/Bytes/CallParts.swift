@@ -24,6 +24,9 @@ package final class CallParts: Sendable {
     /// The origin of the frame that made the call, as the engine reported it: the tickets for the
     /// results' parts are issued to it.
     package let origin: String?
+    /// Whether the call's results move their `Data` as parts; a durable call's do not: its outcome
+    /// is kept, and may be handed to a later document, as JSON with its bytes as base64.
+    let movesResults: Bool
     private let state = Locked(State())
 
     private struct State {
@@ -33,16 +36,22 @@ package final class CallParts: Sendable {
         var isCancelled = false
     }
 
-    package init(received: [Data] = [], stream: ByteStream? = nil, serializer: any BytePartsSerializer, origin: String?) {
+    package init(received: [Data] = [], stream: ByteStream? = nil, serializer: any BytePartsSerializer, origin: String?, movesResults: Bool = true) {
         self.received = received
         self.stream = stream
         self.serializer = serializer
         self.origin = origin
+        self.movesResults = movesResults
     }
 
     /// The same call's parts with the page's `received` ones, or its live `stream`.
     package func with(received: [Data] = [], stream: ByteStream? = nil) -> CallParts {
-        CallParts(received: received, stream: stream, serializer: serializer, origin: origin)
+        CallParts(received: received, stream: stream, serializer: serializer, origin: origin, movesResults: movesResults)
+    }
+
+    /// The same call's parts, its results writing their bytes as base64 in their JSON.
+    package var keepingResultsInJSON: CallParts {
+        CallParts(received: received, stream: stream, serializer: serializer, origin: origin, movesResults: false)
     }
 
     /// Encodes a result of the call: its JSON, each `Data` a part kept here.

@@ -15,7 +15,7 @@ extension ResultEncoding where Output: Encodable & Sendable {
     static var json: Self {
         Self(
             encode: { value, serializer, parts in
-                guard let parts else { return try encodeResult(value, serializer) }
+                guard let parts, parts.movesResults else { return try encodeResult(value, serializer) }
                 do {
                     return try parts.encode(value)
                 } catch {

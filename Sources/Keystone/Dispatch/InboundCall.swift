@@ -31,8 +31,9 @@ public struct InboundCall: Sendable {
     /// The page's idempotency key, for a durable call: it runs once under the key, for its page's
     /// origin, and outlives its page load (`DurableCalls`).
     package var durableKey: String?
-    /// Whether the call, of a method durable by default, runs durably once its parts are here (the
-    /// page sent its bytes over the byte channel, and no key).
+    /// Whether the call runs durably once its parts are here (the page sent its bytes over the byte
+    /// channel), under its ``durableKey`` or, for a method durable by default called without one,
+    /// a key drawn then.
     package var runsDurably = false
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
@@ -54,6 +55,7 @@ public struct InboundCall: Sendable {
     func with(received: [Data]) -> InboundCall {
         var call = InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: parts?.with(received: received))
         call.runsDurably = runsDurably
+        call.durableKey = durableKey
         return call
     }
 

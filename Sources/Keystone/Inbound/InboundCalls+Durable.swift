@@ -10,9 +10,10 @@ extension InboundCalls {
     /// A durable call (`"_dsdurable"`: the page's idempotency key), made during `pageLoad`: run once
     /// under its key for the page's origin, joined while it runs, or answered at once with the
     /// outcome it ended with. Its outcome always comes through its callback, never in the answer,
-    /// and its bytes as base64 in its JSON: the outcome is kept as it was sent. A call of a method
-    /// durable by default that the page made without a key (`key` is `nil`) runs under a key drawn
-    /// here, which nothing sends again.
+    /// the outcome's bytes as base64 in its JSON: it is kept as it was sent. The argument's bytes
+    /// came in its JSON or, over the byte channel, as its parts. A call of a method durable by
+    /// default that the page made without a key (`key` is `nil`) runs under a key drawn here,
+    /// which nothing sends again.
     func startDurable(_ call: InboundCall, key: String?, pageLoad: PageLoad, isAnsweredLater: Bool = false) -> CallAnswer {
         guard let callback = call.pageCallback else {
             return storage.refuse(BridgeError(code: .malformedMessage, message: "a durable call is made with a callback"), callback: nil)
@@ -44,8 +45,11 @@ extension InboundCalls {
             deliver(outcome, to: listener)
             return .accepted
         case .run:
-            // Only a call of a method durable by default has parts: they came over the byte channel.
-            var running = InboundCall(name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false, parts: call.parts)
+            // A call whose bytes came over the byte channel has them as parts; its outcome is kept
+            // as JSON, its bytes as base64.
+            var running = InboundCall(
+                name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false,
+                parts: call.parts?.keepingResultsInJSON)
             running.durableKey = key
             _ = InboundCallRunner(inbound: self, call: running, pageLoad: pageLoad, isAnsweredLater: true).answer()
             return .accepted

@@ -137,15 +137,16 @@ final class InboundCalls: Sendable {
         if !knowsRuntime { storage.update { $0.heardKeystoneRuntime(from: frame) } }
         // A durable call: made with the page's key, or of a method durable by default.
         if wrapper.durableKey != nil || isDurableByDefault {
-            // A call of a method durable by default made as any other (Keystone's runtime sends its
-            // bytes over the channel): it runs durably once they are here, under a key of its own.
-            if wrapper.durableKey == nil, case .sizes? = wrapper.parts, let announced = wrapper.parts {
+            // Its bytes sent over the channel (Keystone's runtime sends them so, with its key or
+            // without one for a method durable by default): it runs durably once they are here.
+            if case .sizes? = wrapper.parts, let announced = wrapper.parts {
                 var durable = call
                 durable.runsDurably = true
+                durable.durableKey = wrapper.durableKey
                 return byteChannel.start(durable, announced, pageLoad: pageLoad, runner: self)
             }
             guard wrapper.parts == nil else {
-                let error = BridgeError(code: .malformedMessage, message: "a durable call sends its bytes as base64 in its JSON")
+                let error = BridgeError(code: .unsupportedCallKind, message: "a durable call's argument cannot be a stream: it may be sent again")
                 return storage.refuse(error, callback: releasable)
             }
             return startDurable(call, key: wrapper.durableKey, pageLoad: pageLoad)
@@ -220,7 +221,7 @@ extension InboundCalls: ByteCallRunner {
     /// answer already (its parts' ticket).
     func run(_ call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool) -> CallAnswer {
         guard call.runsDurably else { return InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater).answer() }
-        return startDurable(call, key: nil, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
+        return startDurable(call, key: call.durableKey, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
     }
 }
 

@@ -39,7 +39,8 @@ export interface CallOptions {
 /** `invoke` only: a durable call, under `durable` (the page's idempotency key; `true`: a new one).
  *  Native runs it once under its key for this page's origin and lets it run to its end whatever
  *  becomes of the page; sent again under the same key, it gets that call's outcome without running
- *  again. Its value goes as JSON (bytes as base64). It cannot be aborted, and a multi-response
+ *  again. Its value's bytes move as any call's do; its outcome comes as JSON, each `Data` in it a
+ *  base64 string. It cannot be aborted, and a multi-response
  *  method cannot be called so (native refuses it, code 3): neither is typed. A later document takes
  *  the outcome with `recovered()`. */
 export interface DurableCallOptions {
@@ -100,18 +101,35 @@ export type UntypedMethodName = [KeystoneMethodName] extends [never] ? string : 
 export type KeystoneArguments<M extends KeystoneMethodName> = KeystoneMethods[M] extends { input: infer Input }
   ? [Input] extends [undefined] ? [data?: undefined, options?: KeystoneOptions<M>] : [data: Input, options?: KeystoneOptions<M>]
   : never;
-/** A method's call options: a multi-response method's are never durable. */
-export type KeystoneOptions<M extends KeystoneMethodName> = KeystoneMethods[M] extends { kind: 'multiResponse' } ? CallOptions : CallOptions | DurableCallOptions;
+/** A method's call options, for a call that is not durable. */
+export type KeystoneOptions<M extends KeystoneMethodName> = CallOptions;
+/** The arguments after the method's name for a durable call: a multi-response method has none. */
+export type KeystoneDurableArguments<M extends KeystoneMethodName> = KeystoneMethods[M] extends { kind: 'multiResponse' }
+  ? never
+  : KeystoneMethods[M] extends { input: infer Input }
+    ? [Input] extends [undefined] ? [data: undefined, options: DurableCallOptions] : [data: Input, options: DurableCallOptions]
+    : never;
 /** What the method answers with (each result, for a multi-response one). */
 export type KeystoneOutput<M extends KeystoneMethodName> = KeystoneMethods[M] extends { output: infer Output } ? Output : never;
+/** A durable call's outcome as the page gets it: kept as JSON, each `Data` in it a base64 string. */
+export type KeptOutcome<T> = T extends Uint8Array
+  ? string
+  : T extends readonly (infer Element)[]
+    ? KeptOutcome<Element>[]
+    : T extends object ? { [K in keyof T]: KeptOutcome<T[K]> } : T;
+/** A durable call of the typed client: a Promise of its kept outcome. */
+export type KeystoneDurableCall<M extends KeystoneMethodName> = Promise<KeptOutcome<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>>;
 
 /** A call of the typed client: a Promise of the result, or, for a multi-response method, the
  *  iterator of every result (iterate it in the turn it is made). */
 export type KeystoneCall<M extends KeystoneMethodName> = KeystoneMethods[M] extends { kind: 'multiResponse' }
   ? AsyncIterableIterator<KeystoneOutput<M>>
   : Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
-/** One method of the typed client. */
-export type KeystoneClientMethod<M extends KeystoneMethodName> = (...rest: KeystoneArguments<M>) => KeystoneCall<M>;
+/** One method of the typed client: called durably, a Promise of its kept outcome. */
+export type KeystoneClientMethod<M extends KeystoneMethodName> = {
+  (...rest: KeystoneDurableArguments<M>): KeystoneDurableCall<M>;
+  (...rest: KeystoneArguments<M>): KeystoneCall<M>;
+};
 /** The page handlers Swift calls, each by name with the arguments Swift passes and the answer it
  *  reads: empty here, and filled in by declarations Keystone generates from the app's
  *  `PageDeclarations` (`Keystone.typeScriptDeclarations(page:)`). Once it is, `register` and
@@ -158,6 +176,7 @@ export interface DSBridge {
   /** The result of any native method (`undefined` from one that returns nothing; each `Data` in
    *  it a Uint8Array); rejects with a KeystoneError. Bytes anywhere in `data` go as raw bytes, and
    *  `data` may be a ReadableStream. */
+  invoke<M extends KeystoneMethodName>(method: M, ...rest: KeystoneDurableArguments<M>): KeystoneDurableCall<M>;
   invoke<M extends KeystoneMethodName>(method: M, ...rest: KeystoneArguments<M>): Promise<KeystoneOutput<M> extends void ? undefined : KeystoneOutput<M>>;
   invoke<T = any>(method: UntypedMethodName, data?: ByteSource | unknown, options?: CallOptions | DurableCallOptions): Promise<T>;
   /** Every result of a multi-response native method (each `Data` a Uint8Array); leaving the loop

@@ -95,7 +95,8 @@
   // --- Durable calls -------------------------------------------------------------------------
 
   /** A durable call: native runs it once under `key` for this page's origin, whatever becomes of
-   *  the page, and a later document can recover its outcome. Its value goes as JSON (bytes as
+   *  the page, and a later document can recover its outcome. Its bytes move as any call's do (over
+   *  the byte channel, or as base64 where there is none), its outcome comes as JSON (bytes as
    *  base64), it cannot be aborted, and once its outcome is here, native is told it was taken. */
   function invokeDurable(method, data, key) {
     return new Promise(function (resolve, reject) {
@@ -107,15 +108,15 @@
         reject(error);
       }));
       if (!hasNative()) return call.failWith(bridgeError(CODE_NOT_FOUND, 'no native bridge on this page'));
-      // The value is kept with its outcome and may be sent again from a later document: its bytes
-      // go as base64 in their places, as a `Data` in JSON, never over the byte channel.
-      var reads = [];
-      mapParts(data, function (bytes) { reads.push(toBase64(bytes)); return null; });
-      Promise.all(reads).then(function (texts) {
-        var next = 0;
-        var value = reads.length ? mapParts(data, function () { return texts[next++]; }) : data;
-        return sendNative(method, wrap(value, call.name, false, undefined, key));
-      }).then(function (text) { call.answered(text); }, function (error) {
+      if (isReadableStream(data)) {
+        return call.failWith(bridgeError(CODE_UNSUPPORTED_CALL_KIND, 'a durable call\'s argument cannot be a stream: it may be sent again'));
+      }
+      if (mapParts(data, function () { return 0; }) !== data) {
+        return announced.then(function () { sendWithParts(call, method, data, false, key); }).catch(function (error) {
+          call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
+        });
+      }
+      sendNative(method, wrap(data, call.name, false, undefined, key)).then(function (text) { call.answered(text); }, function (error) {
         call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error)));
       });
     });
@@ -568,17 +569,17 @@
     return call;
   }
 
-  /** Sends `data`, which holds bytes, as the argument of `call`: with a byte channel, each bytes
-   *  value a part its JSON names by index, the parts posted under the ticket native answers with;
-   *  without one (or where the page cannot reach it), each as base64 in its place. The call's
-   *  outcome comes through its callback either way. */
-  function sendWithParts(call, method, data, inline) {
+  /** Sends `data`, which holds bytes, as the argument of `call` (a durable call's, when `durable`
+   *  is its key): with a byte channel, each bytes value a part its JSON names by index, the parts
+   *  posted under the ticket native answers with; without one (or where the page cannot reach
+   *  it), each as base64 in its place. The call's outcome comes through its callback either way. */
+  function sendWithParts(call, method, data, inline, durable) {
     var parts = [];
     var value = mapParts(data, function (bytes) { parts.push(bytes); return parts.length - 1; });
-    if (!byteChannel) return sendAsBase64(call, method, data, inline);
+    if (!byteChannel) return sendAsBase64(call, method, data, inline, durable);
     var sizes = parts.map(byteCount), total = 0;
     for (var i = 0; i < sizes.length; i++) total += sizes[i];
-    sendNative(method, wrap(value, call.name, inline, sizes)).then(function (text) {
+    sendNative(method, wrap(value, call.name, inline, sizes, durable)).then(function (text) {
       var answer = readAnswer(text);
       if (typeof answer.ticket !== 'string') return call.answered(text);
       return sendPieces(call, answer.ticket, function (from, to) { return Promise.resolve(pieceOf(parts, from, to)); }, total).catch(function () {
@@ -588,19 +589,20 @@
         cancelNative(call.name);
         byteChannel = false;
         call.renew();
-        sendAsBase64(call, method, data, inline);
+        sendAsBase64(call, method, data, inline, durable);
       });
     }).catch(function (error) { call.failWith(error instanceof Error ? error : bridgeError(CODE_FAILED, String(error))); });
   }
 
-  /** Sends `data` with each bytes value in it as base64 in its place, as a `Data` in JSON. */
-  function sendAsBase64(call, method, data, inline) {
+  /** Sends `data` with each bytes value in it as base64 in its place, as a `Data` in JSON. A
+   *  durable call's (`durable`, its key) takes its outcome's bytes as base64 too. */
+  function sendAsBase64(call, method, data, inline, durable) {
     var reads = [], total = 0;
     mapParts(data, function (bytes) { total += byteCount(bytes); reads.push(toBase64(bytes)); return null; });
     return Promise.all(reads).then(function (texts) {
       var next = 0;
       var value = mapParts(data, function () { return texts[next++]; });
-      return sendNative(method, wrap(value, call.name, inline, []));
+      return sendNative(method, wrap(value, call.name, inline, durable === undefined ? [] : undefined, durable));
     }).then(function (text) {
       // Sent in the call itself: progress hears it at the end.
       call.sending = total;

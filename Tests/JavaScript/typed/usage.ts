@@ -36,7 +36,12 @@ async function typedPage(): Promise<void> {
 
   // A durable call: an asynchronous method's, never aborted.
   const kept: number = await bridge.invoke('math.slowAdd', [1, 2], { durable: 'sum-1' });
-  console.log(kept);
+  const keptByPath: number = await bridge.native.math.slowAdd([1, 2], { durable: 'sum-1' });
+  // Its outcome is kept as JSON: each Data in it a base64 string, typed so.
+  const keptBytes: string = await bridge.invoke('binary.make', 3, { durable: 'bytes-1' });
+  // @ts-expect-error a durable call's outcome holds no Uint8Array
+  const notBytes: Uint8Array = await bridge.native.binary.make(3, { durable: 'bytes-2' });
+  console.log(kept, keptByPath, keptBytes, notBytes);
   // @ts-expect-error a multi-response method cannot be called durably (native refuses it, code 3)
   await bridge.invoke('stream.countdown', 3, { durable: 'count-1' });
   // @ts-expect-error a durable call cannot be aborted
