@@ -107,7 +107,9 @@ public final class Keystone: BridgeHub, PageConnection {
                 let input = method.signature?.input(recorder) ?? .unknown
                 let output = method.signature?.output(recorder) ?? .unknown
                 methods.append(
-                    InterfaceSchema.Method(name: fullName, kind: method.kind, input: input, output: output, description: method.signature?.description))
+                    InterfaceSchema.Method(
+                        name: fullName, kind: method.kind, input: input, output: output, description: method.signature?.description,
+                        isDurable: method.isDurable))
             }
         }
         return InterfaceSchema(methods: methods.sorted { $0.name < $1.name }, types: recorder.types.values.sorted { $0.name < $1.name })

@@ -82,6 +82,25 @@ struct InterfaceSchemaTests {
         #expect(text.contains("  interface KeystoneNativeClient {\n    shop: {\n      /** Adds a and b. */\n      add: KeystoneClientMethod<\"shop.add\">;\n"))
     }
 
+    @Test func aMethodDurableByDefaultAnswersWithItsKeptOutcome() throws {
+        // Its outcome is kept as JSON: each `Data` in it reaches the page as a base64 string.
+        struct Kept: BridgeInterface {
+            func exposeMethods(to methods: inout MethodList) {
+                methods.async("thumbnail") { (name: String) async in Data(name.utf8) }
+                methods.async("plain") { (name: String) async in Data(name.utf8) }
+                methods.durable("thumbnail")
+            }
+        }
+        let keystone = Keystone()
+        try keystone.register(Kept(), namespace: "kept")
+        #expect(keystone.interfaceSchema.methods.map(\.isDurable) == [false, true])
+        let text = keystone.typeScriptDeclarations
+        #expect(text.contains(#"    "kept.thumbnail": { kind: 'async'; input: string; output: KeptOutcome<Uint8Array> };"#))
+        #expect(text.contains(#"    "kept.plain": { kind: 'async'; input: string; output: Uint8Array };"#))
+        let decoded = try JSONDecoder().decode(InterfaceSchema.Method.self, from: Data(#"{"name":"a","kind":"sync","input":{"nothing":{}},"output":{"nothing":{}}}"#.utf8))
+        #expect(!decoded.isDurable)
+    }
+
     @Test func descriptionsAreCarriedAsDocComments() throws {
         let keystone = Keystone()
         try keystone.register(Shop(), namespace: "shop")

@@ -18,14 +18,32 @@ public struct InterfaceSchema: Sendable, Hashable, Codable {
         public var output: TypeSchema
         /// What it does, as its registration describes it (`MethodList.describe(_:_:)`).
         public var description: String?
+        /// Whether a call of it made without a key runs durably (`MethodList.durable(_:)`): its
+        /// outcome is kept as JSON, each `Data` in it base64.
+        public var isDurable: Bool
 
         /// A method `name` of `kind`, taking `input` and answering with `output`.
-        public init(name: String, kind: MethodKind, input: TypeSchema, output: TypeSchema, description: String? = nil) {
+        public init(name: String, kind: MethodKind, input: TypeSchema, output: TypeSchema, description: String? = nil, isDurable: Bool = false) {
             self.name = name
             self.kind = kind
             self.input = input
             self.output = output
             self.description = description
+            self.isDurable = isDurable
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, kind, input, output, description, isDurable
+        }
+
+        /// Reads a method as ``InterfaceSchema`` writes it; one written without `isDurable` is not durable.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                name: try container.decode(String.self, forKey: .name), kind: try container.decode(MethodKind.self, forKey: .kind),
+                input: try container.decode(TypeSchema.self, forKey: .input), output: try container.decode(TypeSchema.self, forKey: .output),
+                description: try container.decodeIfPresent(String.self, forKey: .description),
+                isDurable: try container.decodeIfPresent(Bool.self, forKey: .isDurable) ?? false)
         }
     }
 
