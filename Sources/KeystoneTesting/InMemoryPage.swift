@@ -63,8 +63,6 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
         var batches: [ScriptBatch] = []
         /// Who waits for the page to have received something (``untilReceived(_:)``).
         var receiptWaiters: [(condition: @Sendable ([PageMessage]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-        /// Whether the current document has announced itself (``initialize()``).
-        var isInitialized = false
         /// The subframes of this page, held weakly, as each holds its page.
         var subframes: [WeakPage] = []
     }
@@ -209,7 +207,6 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// The page's scripts have run: the document finishes loading, and its runtime announces itself
     /// (`_dsb.dsinit`), as it does once the page registers its handlers.
     public func initialize() {
-        state.withLock { $0.isInitialized = true }
         page.onQueue {
             page.document.finishLoading()
             page.runReadyTimers()
@@ -241,7 +238,6 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// `pageGone`, the old document's calls settle `pageGone`, and Swift's calls from now on wait
     /// for the next ``initialize()``, which stands for the new document's.
     public func navigate() {
-        state.withLock { $0.isInitialized = false }
         do { try page.navigate() } catch { preconditionFailure("the in-memory page cannot navigate: \(error.message)") }
     }
 
@@ -250,7 +246,6 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// no user script anew), so Swift's calls reach it; calls made while it was hidden have settled.
     public func restoreFromBackForwardCache() {
         page.restoreFromBackForwardCache()
-        state.withLock { $0.isInitialized = true }
         page.onQueue { page.runReadyTimers() }
     }
 
@@ -259,7 +254,6 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// and the report says whether a host would reload the page.
     @discardableResult
     public func terminateWebProcess(at time: Duration) -> WebProcessTermination? {
-        state.withLock { $0.isInitialized = false }
         return try? page.terminateWebProcess(at: time)
     }
 
@@ -282,14 +276,13 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// (on any clock, the same each time). The page load ends, as with ``terminateWebProcess(at:)``.
     @discardableResult
     public func resume(afterWebProcessEndedAt time: Duration) -> WebProcessTermination? {
-        state.withLock { $0.isInitialized = false }
         return try? page.terminateWebProcess(at: time, reason: .unknown)
     }
 
     /// Throws `pageGone` when the current document has not announced itself: a call's results
     /// would wait for it.
     func requireInitialized() throws(BridgeError) {
-        guard state.withLock(\.isInitialized) else {
+        guard page.onQueue({ page.document.hasLoaded }) else {
             throw BridgeError(
                 code: .pageGone,
                 message: "the in-memory page has not initialized: call initialize() first, as a page's runtime announces itself once its handlers are registered; results wait for it"

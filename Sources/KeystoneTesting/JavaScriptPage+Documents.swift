@@ -155,14 +155,17 @@ extension JavaScriptPage {
     }
 
     /// A script of the page's navigates to `address` (`location.reload()`, `location.href = …`):
-    /// once the script has run, a new document of that address, when it is of the page's origin;
-    /// an address elsewhere is a page this one is not, and goes nowhere.
+    /// once the script has run, a new document of that address, when it is of the page's origin,
+    /// which loads as a browser loads it: its scripts run, then it finishes loading. An address
+    /// elsewhere is a page this one is not, and goes nowhere.
     func navigateLater(to address: String) {
         guard address.hasPrefix(origin + "/") || address == origin else { return }
         later(after: .zero) { [weak self] in
             guard let self else { return }
             self.address = address
-            try? self.navigate()
+            guard (try? self.navigate()) != nil else { return }
+            self.document.finishLoading()
+            self.runReadyTimers()
         }
     }
 

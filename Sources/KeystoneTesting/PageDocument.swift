@@ -78,6 +78,9 @@ final class PageDocument: @unchecked Sendable {
     }
 
     /// The document has loaded: DOMContentLoaded, then the timers its scripts set meanwhile.
+    /// Whether the document has finished loading: its runtime has announced itself.
+    var hasLoaded: Bool { loadingTimers == nil }
+
     func finishLoading() {
         guard let timers = loadingTimers else { return }
         loadingTimers = nil

@@ -289,6 +289,11 @@
   };
   Blob.prototype.arrayBuffer = function () { return Promise.resolve(this._bytes.slice().buffer); };
   Blob.prototype.text = function () { return Promise.resolve(new global.TextDecoder().decode(this._bytes)); };
+  /** A stream of the Blob's bytes, in one chunk. */
+  Blob.prototype.stream = function () {
+    var bytes = this._bytes.slice();
+    return new global.ReadableStream({ start: function (controller) { controller.enqueue(bytes); controller.close(); } });
+  };
   global.Blob = Blob;
 
   /** A request's body as one Uint8Array of its own (null: none). */
