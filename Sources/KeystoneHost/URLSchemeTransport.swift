@@ -89,7 +89,7 @@ public struct URLSchemeTransport: ByteTransport {
             return Response(status: status, contentType: "application/json", body: Data(body))
         }
 
-        init(_ response: ByteResponse) {
+        package init(_ response: ByteResponse) {
             switch response {
             case .bytes(let bytes): self.init(status: 200, contentType: "application/octet-stream", body: bytes)
             case .more: self.init(status: 200, contentType: "application/json", body: Data(#"{"more":true}"#.utf8))

@@ -1,7 +1,9 @@
 // wire-transcript.test.js — Keystone's page runtime against the wire the Swift hub speaks: the
 // transcript WireTranscriptTests records (what the in-memory page sends, what the hub answers and
-// has the page evaluate) is replayed step by step. The runtime must send the same texts, take the
-// hub's answers and scripts, and end each step with the same result; no hand-written native side.
+// has the page evaluate, and the byte channel's requests with their answers, a subframe document's
+// texts beside the main frame's) is replayed step by step. The runtime must send the same texts,
+// take the hub's answers and scripts, and end each step with the same result; no hand-written
+// native side.
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -19,8 +21,9 @@ const steps = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'wire-
 class RecordedHub {
   constructor(page) {
     this.page = page;
+    this.frame = null; // the subframe document's page, once there is one
     this.texts = [];
-    this.names = {}; // recorded callback name -> the runtime's
+    this.names = { main: {}, frame: {} }; // recorded callback name -> the runtime's, by document
     this.failures = [];
   }
 
@@ -32,24 +35,27 @@ class RecordedHub {
   /** The scripts at the head of what is left, evaluated in order on later turns. */
   evaluateWaiting() {
     while (this.texts.length && this.texts[0].kind === 'evaluate') {
-      const { script } = this.texts.shift();
-      const renamed = Object.entries(this.names).reduce((s, [recorded, actual]) => s.split(`"${recorded}"`).join(`"${actual}"`), script);
-      setImmediate(() => this.page.evaluate(renamed));
+      const { script, frame } = this.texts.shift();
+      const names = this.names[frame ? 'frame' : 'main'];
+      const renamed = Object.entries(names).reduce((s, [recorded, actual]) => s.split(`"${recorded}"`).join(`"${actual}"`), script);
+      const page = frame ? this.frame : this.page;
+      setImmediate(() => page.evaluate(renamed));
     }
   }
 
-  receive(kind, method, argument) {
+  receive(kind, method, argument, frame = false) {
     const next = this.texts.shift();
-    if (!next || next.kind !== kind || next.method !== method) {
+    if (!next || next.kind !== kind || next.method !== method || !!next.frame !== frame) {
       this.failures.push(`expected ${next ? `${next.kind} ${next.method}` : 'nothing'}, the page sent ${kind} ${method}`);
       return null;
     }
-    const sent = JSON.parse(argument ?? 'null');
+    const names = this.names[frame ? 'frame' : 'main'];
     const recorded = JSON.parse(next.argument ?? 'null');
-    if (recorded && typeof recorded._dscbstub === 'string' && sent && typeof sent._dscbstub === 'string') {
-      this.names[recorded._dscbstub] = sent._dscbstub;
-      sent._dscbstub = recorded._dscbstub;
-    }
+    let sent = JSON.parse(argument ?? 'null');
+    if (recorded && typeof recorded._dscbstub === 'string' && sent && typeof sent._dscbstub === 'string') names[recorded._dscbstub] = sent._dscbstub;
+    // The runtime's callback names wherever the page names them (a cancel's), read as recorded.
+    const known = Object.entries(names).reduce((text, [recorded, actual]) => text.split(`"${actual}"`).join(`"${recorded}"`), argument ?? 'null');
+    sent = JSON.parse(known);
     try {
       assert.deepEqual(sent, recorded);
     } catch {
@@ -58,20 +64,70 @@ class RecordedHub {
     this.evaluateWaiting();
     return next.answer;
   }
+
+  /** The page's `fetch` of the byte channel: the next text must be this request, with the same
+   *  address and body; it is answered as the hub answered it. */
+  async fetch(url, init = {}) {
+    const method = init.method || 'GET';
+    const body = init.body === undefined ? undefined : Buffer.from(await bytesOf(init.body)).toString('base64');
+    const next = this.texts.shift();
+    if (!next || next.kind !== 'bytes' || next.method !== method || next.argument !== url || next.body !== body) {
+      this.failures.push(`expected ${next ? `${next.kind} ${next.method} ${next.argument}` : 'nothing'}, the page fetched ${method} ${url}`);
+      return { ok: false, status: 500, text: () => Promise.resolve('{}') };
+    }
+    this.evaluateWaiting();
+    const bytes = method === 'GET' && next.status === 200;
+    return {
+      ok: next.status >= 200 && next.status < 300,
+      status: next.status,
+      text: () => Promise.resolve(bytes ? '' : next.answer),
+      arrayBuffer: () => Promise.resolve(new Uint8Array(Buffer.from(next.answer, 'base64')).buffer),
+    };
+  }
+}
+
+/** What a request's body holds, as a Uint8Array. */
+async function bytesOf(body) {
+  if (body && typeof body.arrayBuffer === 'function' && !ArrayBuffer.isView(body)) return new Uint8Array(await body.arrayBuffer());
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  return new Uint8Array(body);
+}
+
+/** Bytes as the transcript records them: their count and sum. */
+function summary(bytes) {
+  let sum = 0;
+  for (const byte of bytes) sum += byte;
+  return { count: bytes.length, sum };
+}
+
+/** The bytes 0 to `count - 1`, wrapping at 256. */
+function pattern(count) {
+  return Uint8Array.from({ length: count }, (_, i) => i % 256);
+}
+
+/** Sends the page's texts to `hub`, and its fetches. */
+function connect(page, hub, frame) {
+  const { window } = page;
+  window.prompt = (text, argument) => text.startsWith('_dsbridge=') ? hub.receive('prompt', text.slice('_dsbridge='.length), argument, frame) : null;
+  window.webkit.messageHandlers.keystone.postMessage = (message) => Promise.resolve(hub.receive('message', message.method, message.arguments, frame));
+  window.fetch = (url, init) => hub.fetch(url, init);
 }
 
 test('the transcript covers each kind of exchange', () => {
-  assert.deepEqual(steps.map((s) => s.action), ['initialize', 'call', 'call', 'hasNativeMethod', 'invoke', 'stream', 'durable', 'callHandler', 'handler', 'event']);
-  assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'message')));
-  assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'evaluate')));
+  assert.deepEqual(steps.map((s) => s.action), [
+    'initialize', 'call', 'call', 'hasNativeMethod', 'invoke', 'stream', 'durable', 'callHandler', 'handler', 'event',
+    'bytes', 'durableBytes', 'subframe', 'abort']);
+  for (const kind of ['prompt', 'message', 'evaluate', 'bytes']) assert.ok(steps.some((s) => s.texts.some((t) => t.kind === kind)), kind);
+  assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'bytes' && t.method === 'POST')));
+  assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'bytes' && t.method === 'GET')));
+  assert.ok(steps.some((s) => s.texts.some((t) => t.frame === true && t.kind === 'evaluate')));
 });
 
 test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by step', async () => {
   const page = makePage({ fastPath: true, runtime: false });
   const hub = new RecordedHub(page);
   const { window } = page;
-  window.prompt = (text, argument) => text.startsWith('_dsbridge=') ? hub.receive('prompt', text.slice('_dsbridge='.length), argument) : null;
-  window.webkit.messageHandlers.keystone.postMessage = (message) => Promise.resolve(hub.receive('message', message.method, message.arguments));
+  connect(page, hub, false);
   const heard = [];
   for (const step of steps) {
     hub.expect(step.texts);
@@ -112,6 +168,33 @@ test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by ste
         await settle();
         result = heard.shift();
         break;
+      case 'bytes':
+        result = summary(await window.dsBridge.invoke(step.method, pattern(step.argument)));
+        break;
+      case 'durableBytes':
+        // The outcome is kept as JSON: its bytes a base64 string.
+        result = summary(Buffer.from(await window.dsBridge.invoke(step.method, pattern(step.argument), { durable: step.key }), 'base64'));
+        await settle();
+        break;
+      case 'subframe': {
+        const frame = makePage({ fastPath: true, runtime: false });
+        hub.frame = frame;
+        connect(frame, hub, true);
+        frame.loadRuntime();
+        await settle();
+        result = await frame.window.dsBridge.invoke(step.method, step.argument);
+        break;
+      }
+      case 'abort': {
+        const controller = new AbortController();
+        const call = window.dsBridge.invoke(step.method, step.argument, { signal: controller.signal });
+        await settle();
+        controller.abort();
+        result = await call.then(() => 'resolved', (error) => error.code);
+        await settle();
+        assert.deepEqual(page.liveCallbacks(), [], 'the aborted call\'s callback is closed once native has ended it');
+        break;
+      }
     }
     assert.deepEqual(hub.failures, [], `step ${step.action}`);
     assert.deepEqual(hub.texts, [], `step ${step.action}: the page did not send what the hub heard`);

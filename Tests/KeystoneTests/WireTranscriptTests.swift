@@ -3,6 +3,7 @@
 // node suites replay against Keystone's page runtime (Tests/JavaScript/wire-transcript.test.js).
 import Foundation
 import Keystone
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 import KeystoneTesting
 import Testing
@@ -13,8 +14,12 @@ struct WireStep: Codable, Equatable {
     /// call), `hasNativeMethod`, `invoke` (an async call), `stream` (every result of a
     /// multi-response call), `durable` (an `invoke` under the key `key`, its outcome acknowledged),
     /// `callHandler` (WebViewJavascriptBridge's call of Swift's method), `handler` (Swift calls a
-    /// page handler, `method`, that answers its first argument) or `event` (Swift emits one,
-    /// `method`, which the page hears).
+    /// page handler, `method`, that answers its first argument), `event` (Swift emits one,
+    /// `method`, which the page hears), `bytes` (an `invoke` whose argument is the bytes 0 to
+    /// `argument - 1`, over the byte channel; its result, bytes too, as their count and sum),
+    /// `durableBytes` (the same, durable under `key`), `subframe` (a subframe document of the
+    /// page's origin initializes and invokes) or `abort` (an `invoke` whose signal aborts it while
+    /// Swift's method runs).
     var action: String
     var method: String?
     var argument: JSONValue?
@@ -34,6 +39,13 @@ struct WireText: Codable, Equatable {
     var argument: String?
     var answer: String?
     var script: String?
+    /// Whether a subframe document sent the text, or evaluates the script.
+    var frame: Bool?
+    /// A request of the byte channel's (`kind` `bytes`, `method` `GET` or `POST`, `argument` its
+    /// address): its body as base64, the status it was answered with, and the answer's body as
+    /// `answer` (base64 for bytes).
+    var body: String?
+    var status: Int?
 }
 
 /// Stands where a host would: hands the page's texts to the Keystone and records them with their
@@ -47,14 +59,14 @@ final class WireRecorder: BridgeHub, EvaluationTarget, @unchecked Sendable {
 
     func handlePrompt(_ text: String, defaultText: String?, frame: CallerFrame) -> String? {
         let method = String(text.dropFirst(BridgePrompt.prefix.count))
-        let index = record(WireText(kind: "prompt", method: method, argument: defaultText))
+        let index = record(WireText(kind: "prompt", method: method, argument: defaultText, frame: frame.isMainFrame ? nil : true))
         let answer = inner.handlePrompt(text, defaultText: defaultText, frame: frame)
         texts.withLock { $0[index].answer = answer }
         return answer
     }
 
     func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
-        let index = record(WireText(kind: "message", method: method, argument: arguments))
+        let index = record(WireText(kind: "message", method: method, argument: arguments, frame: frame.isMainFrame ? nil : true))
         let answer = inner.handleMessage(method, arguments: arguments, frame: frame)
         texts.withLock { $0[index].answer = answer }
         return answer
@@ -75,19 +87,81 @@ final class WireRecorder: BridgeHub, EvaluationTarget, @unchecked Sendable {
     }
 
     func evaluate(_ batch: ScriptBatch) {
-        texts.withLock { $0.append(WireText(kind: "evaluate", script: batch.script)) }
+        texts.withLock { $0.append(WireText(kind: "evaluate", script: batch.script, frame: batch.frame == nil ? nil : true)) }
         page.withLock { $0 }?.evaluate(batch)
     }
 
+    /// A request of the byte channel, recorded as the page's `fetch` saw it: its address, body and
+    /// answer.
+    func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
+        let query: String
+        switch request.kind {
+        case .fetch: query = ""
+        case .piece(let number): query = "?piece=\(number)"
+        case .end(let count): query = "?end=\(count)"
+        }
+        let address = URLSchemeTransport.keystone.address(ofTicket: request.ticket) + query
+        let index = record(WireText(kind: "bytes", method: request.kind == .fetch ? "GET" : "POST", argument: address))
+        inner.receiveBytes(
+            request,
+            readBody: { limit in
+                let body = readBody(limit)
+                texts.withLock { $0[index].body = body?.base64EncodedString() }
+                return body
+            },
+            respond: { [texts] response in
+                let answer = URLSchemeTransport.Response(response)
+                texts.withLock { texts in
+                    texts[index].status = answer.status
+                    texts[index].answer = answer.contentType == "application/octet-stream" ? answer.body.base64EncodedString() : String(decoding: answer.body, as: UTF8.self)
+                }
+                respond(response)
+            })
+    }
+
+    func serveBytes(over transport: any ByteTransport) { inner.serveBytes(over: transport) }
+    func stopServingBytes() { inner.stopServingBytes() }
+    func admitSender(_ frame: CallerFrame) throws(BridgeError) { try inner.admitSender(frame) }
+    func frameDidUnload(_ document: FrameDocument) { inner.frameDidUnload(document) }
+    var runtimeOrigins: Set<String>? { inner.runtimeOrigins }
+    var limits: BridgeLimits { inner.limits }
     func pageDidUnload() { inner.pageDidUnload() }
     var pageLoad: PageLoad { inner.pageLoad }
 
-    /// The texts recorded since the last take.
+    /// The names drawn at random (tickets, part markers), each given the next of a fixed form the
+    /// first time it is seen: the same session records the same texts.
+    private var drawn: [String: String] = [:]
+
+    /// The texts recorded since the last take, every drawn name in its fixed form.
     func take() -> [WireText] {
-        texts.withLock { texts in
+        let taken = texts.withLock { texts in
             defer { texts.removeAll() }
             return texts
         }
+        return taken.map { text in
+            var text = text
+            text.argument = text.argument.map(fixed)
+            text.answer = text.answer.map(fixed)
+            text.script = text.script.map(fixed)
+            return text
+        }
+    }
+
+    /// `text` with each ticket and part marker in its fixed form.
+    private func fixed(_ text: String) -> String {
+        var out = text
+        for (prefix, form) in [("keystone://transfer/", "ticket"), ("keystone-part:", "marker")] {
+            var searched = out.startIndex
+            while let found = out.range(of: prefix, range: searched..<out.endIndex) {
+                let end = out[found.upperBound...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } ?? out.endIndex
+                let name = String(out[found.upperBound..<end])
+                let replacement = drawn[name] ?? "\(form)\(drawn.count + 1)"
+                drawn[name] = replacement
+                out.replaceSubrange(found.upperBound..<end, with: replacement)
+                searched = out.index(found.upperBound, offsetBy: replacement.count)
+            }
+        }
+        return out
     }
 }
 
@@ -100,7 +174,10 @@ struct WireTranscriptTests {
     /// The wire of one scripted session between Keystone's page runtime (as the in-memory page
     /// speaks it) and a Keystone.
     static func recorded() async throws -> [WireStep] {
-        let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+        let keystone = Keystone(
+            components: KeystoneComponents(
+                policy: DefaultCallPolicy(allowsSubframes: true, allowedOrigins: ["https://app.example"]),
+                evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
         try keystone.register(Calculator(), namespace: "math")
         try keystone.register(namespace: "count") { methods in
             methods.multiResponse("upTo") { (count: Int, writer: ResponseWriter<Int>) in
@@ -117,8 +194,15 @@ struct WireTranscriptTests {
                 return pair.a + pair.b
             }
         }
+        try keystone.register(namespace: "bytes") { methods in
+            methods.async("reverse") { (bytes: Data) async -> Data in
+                var opened = gate.makeAsyncIterator()
+                _ = await opened.next()
+                return Data(bytes.reversed())
+            }
+        }
         let wire = WireRecorder(keystone)
-        let page = InMemoryPage(hub: wire, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"), servesBytes: false)
+        let page = InMemoryPage(hub: wire, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
         let heard = Watched<[JSONValue]>([])
         page.register("page.echo") { arguments in arguments.first ?? .null }
         page.on("tick") { value in heard.withLock { $0.append(value) } }
@@ -137,10 +221,11 @@ struct WireTranscriptTests {
         let found = try page.hasNativeMethod("math.add")
         steps.append(WireStep(action: "hasNativeMethod", method: "math.add", result: .bool(found), texts: wire.take()))
 
-        /// Makes `call`, opens the gate once its message is answered, and returns its result.
-        func gated(_ call: @escaping @Sendable () async throws -> Double) async throws -> Double {
+        /// Makes `call`, opens the gate once its message (or its bytes, when it sends some) is
+        /// answered, and returns its result.
+        func gated<Result: Sendable>(sendsBytes: Bool = false, _ call: @escaping @Sendable () async throws -> Result) async throws -> Result {
             let made = Task { try await call() }
-            _ = await wire.texts.until { $0.contains { $0.kind == "message" && $0.answer != nil } }
+            _ = await wire.texts.until { $0.contains { $0.kind == (sendsBytes ? "bytes" : "message") && ($0.answer != nil) } }
             open.yield()
             let result = try await made.value
             await untilNoCallRuns(keystone)
@@ -168,7 +253,43 @@ struct WireTranscriptTests {
         try keystone.emit("tick", 7)
         let ticks = await heard.until { !$0.isEmpty }
         steps.append(WireStep(action: "event", method: "tick", argument: 7, result: ticks.first, texts: wire.take()))
+
+        // Bytes both ways over the byte channel: posted under the call's ticket, fetched with the
+        // result's.
+        let bytes = Data((0..<300).map { UInt8($0 % 256) })
+        let reversed = try await gated(sendsBytes: true) { try await page.invoke("bytes.reverse", bytes, as: Data.self) }
+        await page.page.settle()
+        steps.append(WireStep(action: "bytes", method: "bytes.reverse", argument: 300, result: Self.summary(reversed), texts: wire.take()))
+
+        // A durable call's bytes go the same way; its outcome's come as base64 in its JSON.
+        let kept64 = try await gated(sendsBytes: true) { try await page.invoke("bytes.reverse", bytes, durable: "bytes-1", as: Data.self) }
+        await page.page.settle()
+        steps.append(
+            WireStep(action: "durableBytes", method: "bytes.reverse", argument: 300, key: "bytes-1", result: Self.summary(kept64), texts: wire.take()))
+
+        // A subframe document: its calls and what is evaluated for it are its own.
+        let frame = page.addSubframe(origin: "https://app.example")
+        frame.initialize()
+        let inFrame = try await gated { try await frame.invoke("gated.add", Pair(a: 3, b: 4), as: Double.self) }
+        steps.append(WireStep(action: "subframe", method: "gated.add", argument: ["a": 3, "b": 4], result: .number(inFrame), texts: wire.take()))
+
+        // The page aborts a call while Swift's method runs: native is told, and the call fails.
+        let aborted = Task { try await page.invoke("gated.add", Pair(a: 7, b: 8), as: Double.self) }
+        _ = await wire.texts.until { $0.contains { $0.kind == "message" && $0.answer != nil } }
+        aborted.cancel()
+        var code: BridgeError.Code?
+        if case .failure(let error as BridgeError) = await aborted.result { code = error.code }
+        _ = await wire.texts.until { $0.contains { $0.method == "_dsb.cancel" && $0.answer != nil } }
+        await untilNoCallRuns(keystone)
+        await page.page.settle()
+        steps.append(
+            WireStep(action: "abort", method: "gated.add", argument: ["a": 7, "b": 8], result: code.map { .number(Double($0.rawValue)) }, texts: wire.take()))
         return steps
+    }
+
+    /// Bytes as the replay compares them: their count and sum.
+    static func summary(_ bytes: Data) -> JSONValue {
+        ["count": .number(Double(bytes.count)), "sum": .number(Double(bytes.reduce(0) { $0 + Int($1) }))]
     }
 
     @Test func theCommittedTranscriptIsTheWireTheHubSpeaks() async throws {
