@@ -18,8 +18,10 @@ struct WireStep: Codable, Equatable {
     /// `method`, which the page hears), `bytes` (an `invoke` whose argument is the bytes 0 to
     /// `argument - 1`, over the byte channel; its result, bytes too, as their count and sum),
     /// `durableBytes` (the same, durable under `key`), `subframe` (a subframe document of the
-    /// page's origin initializes and invokes) or `abort` (an `invoke` whose signal aborts it while
-    /// Swift's method runs).
+    /// page's origin initializes and invokes), `abort` (an `invoke` whose signal aborts it while
+    /// Swift's method runs), `upload` (an `invoke` of a stream of bytes, ``WireTranscriptTests/upload``)
+    /// or `timeout` (Swift calls the page's handler `page.never`, which never answers, and
+    /// withdraws the call at its timeout).
     var action: String
     var method: String?
     var argument: JSONValue?
@@ -195,6 +197,11 @@ struct WireTranscriptTests {
             }
         }
         try keystone.register(namespace: "bytes") { methods in
+            methods.async("total") { (stream: ByteStream) async throws -> Int in
+                var total = 0
+                for try await chunk in stream { total += chunk.reduce(0) { $0 + Int($1) } }
+                return total
+            }
             methods.async("reverse") { (bytes: Data) async -> Data in
                 var opened = gate.makeAsyncIterator()
                 _ = await opened.next()
@@ -205,6 +212,7 @@ struct WireTranscriptTests {
         let page = InMemoryPage(hub: wire, runtime: .keystone, frame: CallerFrame(isMainFrame: true, origin: "https://app.example"))
         let heard = Watched<[JSONValue]>([])
         page.register("page.echo") { arguments in arguments.first ?? .null }
+        page.registerAsync("page.never") { _, _ in }
         page.on("tick") { value in heard.withLock { $0.append(value) } }
         var steps: [WireStep] = []
 
@@ -284,8 +292,27 @@ struct WireTranscriptTests {
         await page.page.settle()
         steps.append(
             WireStep(action: "abort", method: "gated.add", argument: ["a": 7, "b": 8], result: code.map { .number(Double($0.rawValue)) }, texts: wire.take()))
+        // A stream of the page's bytes: announced as a stream, its chunks posted, then its end.
+        let total = try await page.page.awaited("dsBridge.invoke('bytes.total', \(Self.upload))")
+        await untilNoCallRuns(keystone)
+        await page.page.settle()
+        steps.append(WireStep(action: "upload", method: "bytes.total", result: total, texts: wire.take()))
+
+        // Swift's call of a handler that never answers, withdrawn at its timeout: the page is told.
+        let clock = ManualClock()
+        let timed = Task { try await keystone.call("page.never", arguments: [], as: String.self, timeout: .seconds(1), clock: clock) }
+        await clock.sleepers()
+        _ = await wire.texts.until { $0.contains { $0.kind == "evaluate" } }
+        clock.advance(by: .seconds(1))
+        var timedOut: BridgeError.Code?
+        if case .failure(let error as BridgeError) = await timed.result { timedOut = error.code }
+        await page.page.settle()
+        steps.append(WireStep(action: "timeout", method: "page.never", result: timedOut.map { .number(Double($0.rawValue)) }, texts: wire.take()))
         return steps
     }
+
+    /// The stream the `upload` step sends, as the page writes it.
+    static let upload = "new ReadableStream({ start: function (c) { c.enqueue(new Uint8Array([1, 2, 3, 250])); c.enqueue(new Uint8Array([4])); c.close(); } })"
 
     /// Bytes as the replay compares them: their count and sum.
     static func summary(_ bytes: Data) -> JSONValue {
