@@ -1,4 +1,6 @@
-// page.js — a fresh page in a vm context, with a scripted native side behind `prompt`.
+// page.js — a fresh page in a vm context, with a scripted native side behind `prompt`: each test
+// says what its native methods do, and every answer and message goes out in the form Keystone
+// itself writes (fixtures/native-forms.json, NativeFormsFixtureTests).
 'use strict';
 const vm = require('node:vm');
 const fs = require('node:fs');
@@ -8,18 +10,36 @@ const RUNTIME = fs.readFileSync(
   path.join(__dirname, '..', '..', '..', 'Sources', 'Keystone', 'Resources', 'keystone-bridge.js'), 'utf8');
 const STANDIN = fs.readFileSync(path.join(__dirname, 'dsbridge-standin.js'), 'utf8');
 
-const ok = (data) => JSON.stringify({ code: 0, data: data === undefined ? '' : data });
+/** How Keystone answers a call and renders each message for each runtime, written by Keystone
+ *  itself (NativeFormsFixtureTests): each form has holes this side fills in. */
+const NATIVE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'native-forms.json'), 'utf8'));
+/** `form` with each of its holes (by name, `NATIVE.holes`) given its text. */
+function fill(form, texts) {
+  return Object.entries(texts).reduce((out, [hole, text]) => out.split(holeText(hole)).join(text), form);
+}
+/** A hole as a form holds it: a run of values is the value's hole twice in an array, and
+ *  dsbridge.js's arguments are the arguments' hole inside a string; a durable id's value is its
+ *  hole in quotes. */
+function holeText(hole) {
+  if (hole === 'values') return `[${NATIVE.holes.value},${NATIVE.holes.value}]`;
+  if (hole === 'dsbridgeArgs') return JSON.stringify(NATIVE.holes.args);
+  if (hole === 'durableValue') return `"${NATIVE.holes.durable}"`;
+  return NATIVE.holes[hole];
+}
+const quoted = (value) => JSON.stringify(value === undefined ? '' : value);
+
+const ok = (data) => fill(NATIVE.forms.answers.result, { value: quoted(data) });
 /** What a native method that returns nothing gives back, as Keystone marks it. */
 const NOTHING = Symbol('nothing');
-const answer = (value, inline) => JSON.stringify(value === NOTHING
-  ? { code: 0, data: '', ...(inline ? { inline: true } : {}), void: true }
-  : { code: 0, data: value === undefined ? '' : value, ...(inline ? { inline: true } : {}) });
-const refuse = (code, message) => JSON.stringify({ code: -1, data: '', error: { code, message } });
+const answer = (value, inline) => value === NOTHING
+  ? NATIVE.forms.answers[inline ? 'inlineNothing' : 'nothing']
+  : fill(NATIVE.forms.answers[inline ? 'inline' : 'result'], { value: quoted(value) });
+const refuse = (code, message) => fill(NATIVE.forms.answers.failure, { code: String(code), message: inner(message) });
 /** The marker Keystone writes where a part goes in a value, then the part's index. */
 const MARKER = 'keystone-part:00112233445566778899aabbccddeeff:';
 
-/** The native side as the page sees it: answers prompts the way Keystone does, and evaluates
- *  messages in the page the way Keystone renders them for the announced runtime. */
+/** The native side as the page sees it: answers prompts in Keystone's forms, and evaluates
+ *  messages in the page rendered in Keystone's forms for the announced runtime. */
 class FakeNative {
   constructor() {
     this.sync = {};      // method -> (data) => value, may throw {code, message}
@@ -53,7 +73,7 @@ class FakeNative {
     const stream = arg._dsparts === 'stream';
     this.tickets.push({ address, method, stub: arg._dscbstub, data: arg.data, sizes: stream ? null : arg._dsparts, received: [], next: 0 });
     this.pieces = [];
-    return JSON.stringify({ code: 0, data: '', ticket: address });
+    return fill(NATIVE.forms.answers.ticket, { ticket: inner(address) });
   }
 
   /** The byte channel, as the page's `fetch` reaches it: a POST of a ticket's piece gathers it,
@@ -174,20 +194,24 @@ class FakeNative {
     setImmediate(() => this.page.evaluate(this.render(messages)));
   }
 
+  /** `messages` as Keystone renders them for the announced runtime, each in its form. */
   render(messages) {
-    if (this.runtime === 'keystone') return `window._keystone.deliver(${JSON.stringify(messages)})`;
-    return messages.map((m) => {
-      if (m.cancel !== undefined) return ''; // dsbridge.js has no way to hear it
-      const name = JSON.stringify(m.callback ?? '');
-      if (m.method !== undefined) {
-        const info = { method: m.method, callbackId: m.callbackId, data: JSON.stringify(m.args) };
-        if (m.durable !== undefined) info.durable = m.durable;
-        return `try{window._handleMessageFromNative(${JSON.stringify(info)})}catch(e){}`;
+    const runtime = this.runtime === 'keystone' ? 'keystone' : 'dsbridge';
+    const scripts = messages.flatMap((m) => {
+      // A run of values is one message to Keystone's runtime, each value a result to dsbridge.js.
+      if (m.values !== undefined && runtime === 'dsbridge') {
+        return m.values.map((value, i) => ({ ...m, values: undefined, value, complete: m.complete && i === m.values.length - 1 }));
       }
-      if (m.error) return `try{window[${name}]("",${JSON.stringify(m.error)})}catch(e){}delete window[${name}];`;
-      const call = 'value' in m ? `try{window[${name}](${JSON.stringify(m.value)})}catch(e){}` : '';
-      return call + (m.complete || m.release ? `delete window[${name}];` : '');
-    }).join('');
+      return [m];
+    }).map((m) => {
+      const [kind, texts] = formOf(m, runtime);
+      return fill(NATIVE.forms[runtime][kind], texts);
+    });
+    if (runtime === 'dsbridge') return scripts.join('');
+    // One `deliver` of every message: each form's element, inside the batch's envelope.
+    const elements = scripts.map((script) => script.slice(script.indexOf('[') + 1, script.lastIndexOf(']')));
+    const batch = NATIVE.forms.batch.keystone;
+    return batch.slice(0, batch.indexOf('[') + 1) + elements.join(',') + batch.slice(batch.lastIndexOf(']'));
   }
 
   /** Swift withdrawing its call `callbackId` of a page handler, as Keystone sends it. */
@@ -199,6 +223,38 @@ class FakeNative {
   callPage(method, args, callbackId = 1, durable = undefined) {
     this.page.evaluate(this.render([durable === undefined ? { method, callbackId, args } : { method, callbackId, args, durable }]));
   }
+}
+
+/** A string's text inside JSON quotes. */
+const inner = (value) => JSON.stringify(String(value)).slice(1, -1);
+
+/** A message's form and the texts of its holes, for `runtime`. */
+function formOf(m, runtime) {
+  const callback = m.callback === undefined ? {} : { callback: inner(m.callback) };
+  if (m.cancel !== undefined) return ['cancel', { callbackId: String(m.cancel) }];
+  if (m.event !== undefined) return ['event', { event: inner(m.event), value: quoted(m.value) }];
+  if (m.method !== undefined) {
+    // The arguments' JSON as the runtime reads it: an array for Keystone's, in a string for dsbridge.js.
+    const args = runtime === 'keystone' ? { args: JSON.stringify(m.args) } : { dsbridgeArgs: JSON.stringify(JSON.stringify(m.args)) };
+    return [m.durable === undefined ? 'call' : 'durableCall', {
+      // A durable id as given, even one Keystone never sends (not a string).
+      method: inner(m.method), callbackId: String(m.callbackId), durableValue: JSON.stringify(m.durable), ...args,
+    }];
+  }
+  if (m.error) return ['failure', { ...callback, code: String(m.error.code), message: inner(m.error.message) }];
+  if (m.release) return ['release', callback];
+  if (m.void) return ['noResult', callback];
+  if (m.parts) {
+    const source = m.parts.base64 !== undefined ? 'Base64' : 'Ticket';
+    return ['parts' + source + (m.complete ? 'Complete' : ''), {
+      ...callback, value: quoted(m.value), marker: inner(m.parts.marker), sizes: JSON.stringify(m.parts.sizes),
+      ticket: inner(m.parts.ticket), base64: JSON.stringify(m.parts.base64 || []).slice(2, -2),
+    }];
+  }
+  if (m.values !== undefined) return [m.complete ? 'valuesComplete' : 'values', { ...callback, values: JSON.stringify(m.values) }];
+  if ('value' in m) return [m.complete ? 'resultComplete' : 'result', { ...callback, value: quoted(m.value) }];
+  if (m.complete) return ['completion', callback];
+  throw new Error(`no form for ${JSON.stringify(m)}`);
 }
 
 /**
