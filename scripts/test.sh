@@ -34,6 +34,8 @@ cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2g
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags webkit2gtk-web-extension-4.1) Tests/Declarations/check-extension.c
 # shellcheck disable=SC2046
 cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags javascriptcoregtk-4.1) Tests/Declarations/check-jsc.c
+# The same functions as Apple's JavaScriptCore declares them: the in-memory page's Swift compiles alike there.
+python3 Tests/Declarations/jsc-apple.py
 swift build --build-tests --enable-code-coverage -Xswiftc -warnings-as-errors
 swift test --skip-build --enable-code-coverage
 # The demo and the real-engine pages run instrumented binaries too: their profiles count.
