@@ -5,6 +5,7 @@
 import Foundation
 import Keystone
 import KeystoneEvaluator
+import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
 import Testing
 
@@ -71,6 +72,14 @@ struct NativeFormsFixtureTests {
             "failure": CallAnswer.failure(error).text,
             "ticket": CallAnswer.ticket("keystone://transfer/__TICKET__").text,
         ]
+        // The byte channel's answers to a piece or a fetch: their bodies, and a refusal's status
+        // for each code.
+        let response = { (answer: ByteResponse) in String(decoding: URLSchemeTransport.Response(answer).body, as: UTF8.self) }
+        forms["channel"] = ["more": response(.more), "done": response(.done), "refusal": response(.refused(error))]
+        forms["channelStatus"] = Dictionary(
+            uniqueKeysWithValues: (1...13).map { code in
+                ("\(code)", "\(URLSchemeTransport.Response(.refused(BridgeError(code: BridgeError.Code(rawValue: code), message: ""))).status)")
+            })
         // How Keystone's runtime renders several messages at once: the first's form and the
         // second's joined, for the keystone runtime inside one `deliver`.
         forms["batch"] = [

@@ -81,7 +81,14 @@ class FakeNative {
    *  Uint8Array, and the parts); a GET of a message's address answers its bytes. */
   fetch(url, init = {}) {
     if (!this.byteChannel) return Promise.reject(new TypeError('Load failed'));
-    const answerWith = (ok, body) => Promise.resolve({ ok, status: ok ? 200 : 403, text: () => Promise.resolve(JSON.stringify(body)) });
+    // Answered as the channel answers: `{more}` in its form, a refusal in its form and with its status.
+    const answerWith = (ok, body) => {
+      const text = ok
+        ? NATIVE.forms.channel[body.more ? 'more' : 'done']
+        : fill(NATIVE.forms.channel.refusal, { code: String(body.code), message: inner(body.message) });
+      const status = ok ? 200 : Number(NATIVE.forms.channelStatus[String(body.code)]);
+      return Promise.resolve({ ok, status, text: () => Promise.resolve(text) });
+    };
     if ((init.method || 'GET') === 'POST') {
       const [address, query = ''] = url.split('?');
       const [kind, number] = query.split('=');
