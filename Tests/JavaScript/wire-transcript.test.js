@@ -120,12 +120,24 @@ function connect(page, hub, frame) {
 test('the transcript covers each kind of exchange', () => {
   assert.deepEqual(steps.map((s) => s.action), [
     'initialize', 'call', 'call', 'hasNativeMethod', 'invoke', 'stream', 'durable', 'callHandler', 'handler', 'event',
-    'bytes', 'durableBytes', 'subframe', 'abort', 'upload', 'timeout']);
+    'bytes', 'durableBytes', 'subframe', 'abort', 'upload', 'timeout', 'durableHandler', 'navigate']);
   for (const kind of ['prompt', 'message', 'evaluate', 'bytes']) assert.ok(steps.some((s) => s.texts.some((t) => t.kind === kind)), kind);
   assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'bytes' && t.method === 'POST')));
   assert.ok(steps.some((s) => s.texts.some((t) => t.kind === 'bytes' && t.method === 'GET')));
   assert.ok(steps.some((s) => s.texts.some((t) => t.frame === true && t.kind === 'evaluate')));
 });
+
+/** The page's `page.kept`: answers how many bytes it was handed and whether the call was durable,
+ *  unless the document holds it (`kept.holds`); `kept.heard` counts the calls it was handed. */
+const kept = { holds: false, heard: 0 };
+function registerKept(window) {
+  kept.holds = false;
+  kept.heard = 0;
+  window.dsBridge.registerAsyn('page.kept', (bytes, respond) => {
+    kept.heard += 1;
+    if (!kept.holds) respond([ArrayBuffer.isView(bytes) ? bytes.length : -1, respond.durable ? 'durable' : 'plain']);
+  });
+}
 
 test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by step', async () => {
   const page = makePage({ fastPath: true, runtime: false });
@@ -141,6 +153,7 @@ test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by ste
         page.loadRuntime();
         window.dsBridge.register(step.method ?? 'page.echo', (value) => value);
         window.dsBridge.registerAsyn('page.never', () => {});
+        registerKept(window);
         window.dsBridge.on('tick', (value) => heard.push(value));
         await settle();
         break;
@@ -198,6 +211,28 @@ test('Keystone\'s page runtime speaks the wire the Swift hub speaks, step by ste
         await settle();
         result = step.result;  // Swift's call timed out: the hub recorded that the page was told
         break;
+      case 'durableHandler':
+        await settle();
+        await settle();
+        result = step.result;  // the handler answered: the hub recorded what it got back
+        break;
+      case 'navigate': {
+        // The document holds the call, then goes; the next one answers it.
+        kept.holds = true;
+        kept.heard = 0;
+        await settle();
+        await settle();
+        assert.equal(kept.heard, 1, 'the first document was handed the call');
+        const next = makePage({ fastPath: true, runtime: false });
+        hub.page = next;
+        connect(next, hub, false);
+        next.loadRuntime();
+        registerKept(next.window);
+        await settle();
+        await settle();
+        result = step.result;
+        break;
+      }
       case 'abort': {
         const controller = new AbortController();
         const call = window.dsBridge.invoke(step.method, step.argument, { signal: controller.signal });

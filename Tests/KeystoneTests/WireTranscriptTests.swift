@@ -20,8 +20,11 @@ struct WireStep: Codable, Equatable {
     /// `durableBytes` (the same, durable under `key`), `subframe` (a subframe document of the
     /// page's origin initializes and invokes), `abort` (an `invoke` whose signal aborts it while
     /// Swift's method runs), `upload` (an `invoke` of a stream of bytes, ``WireTranscriptTests/upload``)
-    /// or `timeout` (Swift calls the page's handler `page.never`, which never answers, and
-    /// withdraws the call at its timeout).
+    /// `timeout` (Swift calls the page's handler `page.never`, which never answers, and
+    /// withdraws the call at its timeout), `durableHandler` (Swift's durable call of the page's
+    /// handler `page.kept` with the bytes 0 to `argument - 1`, which answers their count and
+    /// whether the call was durable) or `navigate` (the same call, held by the document until it
+    /// goes; the next document answers it).
     var action: String
     var method: String?
     var argument: JSONValue?
@@ -152,7 +155,7 @@ final class WireRecorder: BridgeHub, EvaluationTarget, @unchecked Sendable {
     /// `text` with each ticket and part marker in its fixed form.
     private func fixed(_ text: String) -> String {
         var out = text
-        for (prefix, form) in [("keystone://transfer/", "ticket"), ("keystone-part:", "marker")] {
+        for (prefix, form) in [("keystone://transfer/", "ticket"), ("keystone-part:", "marker"), (#""durable":""#, "durable")] {
             var searched = out.startIndex
             while let found = out.range(of: prefix, range: searched..<out.endIndex) {
                 let end = out[found.upperBound...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } ?? out.endIndex
@@ -213,6 +216,17 @@ struct WireTranscriptTests {
         let heard = Watched<[JSONValue]>([])
         page.register("page.echo") { arguments in arguments.first ?? .null }
         page.registerAsync("page.never") { _, _ in }
+        // Answers how many bytes it was handed and whether the call was durable, unless the
+        // document holds its answer back.
+        let holds = Locked(false)
+        let keptHeard = Watched(0)
+        page.registerAsync("page.kept") { arguments, reply in
+            keptHeard.withLock { $0 += 1 }
+            guard !holds.withLock({ $0 }) else { return }
+            let count: Int
+            if case .string(let base64)? = arguments.first { count = Data(base64Encoded: base64)?.count ?? -1 } else { count = -1 }
+            reply([.number(Double(count)), .string(reply.durable == nil ? "plain" : "durable")])
+        }
         page.on("tick") { value in heard.withLock { $0.append(value) } }
         var steps: [WireStep] = []
 
@@ -308,6 +322,24 @@ struct WireTranscriptTests {
         if case .failure(let error as BridgeError) = await timed.result { timedOut = error.code }
         await page.page.settle()
         steps.append(WireStep(action: "timeout", method: "page.never", result: timedOut.map { .number(Double($0.rawValue)) }, texts: wire.take()))
+
+        // Swift's durable call of a page handler with bytes: the page fetches them and answers.
+        let keptAnswer = try await keystone.call("page.kept", bytes, as: JSONValue.self, durable: true)
+        await page.page.settle()
+        steps.append(WireStep(action: "durableHandler", method: "page.kept", argument: 300, result: keptAnswer, texts: wire.take()))
+
+        // The page goes while that call waits for it: the next document gets it again, with the
+        // same id, and answers.
+        holds.withLock { $0 = true }
+        let moved = Task { try await keystone.call("page.kept", bytes, as: JSONValue.self, durable: true) }
+        _ = await keptHeard.until { $0 == 2 }
+        await page.page.settle()
+        page.navigate()
+        holds.withLock { $0 = false }
+        page.initialize()
+        let answered = try await moved.value
+        await page.page.settle()
+        steps.append(WireStep(action: "navigate", method: "page.kept", argument: 300, result: answered, texts: wire.take()))
         return steps
     }
 
