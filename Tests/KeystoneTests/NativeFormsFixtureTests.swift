@@ -7,6 +7,7 @@ import Keystone
 import KeystoneEvaluator
 import KeystoneHost
 @_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
 import Testing
 
 @Suite("The native forms fixture")
@@ -89,14 +90,67 @@ struct NativeFormsFixtureTests {
         return forms
     }
 
-    /// The fixture: the forms, and the holes in them.
+    /// One decision of Keystone's, as the node suites' native side must make it: what a page's text
+    /// (`method` with `argument`, after the page's runtime announced itself) is answered, and the
+    /// scripts the hub has the page evaluate meanwhile.
+    struct Case: Codable, Equatable {
+        var name: String
+        /// Whether the host serves a byte channel.
+        var channel: Bool
+        var method: String
+        var argument: String
+        var answer: String?
+        var scripts: [String]
+    }
+
+    /// Keystone's decisions that the node suites' native side makes too, each on a Keystone with
+    /// a synchronous method `pi` and an asynchronous `later` that never ends.
+    static func cases() throws -> [Case] {
+        let texts: [(String, Bool, String, String)] = [
+            ("the runtime announces itself", true, "_dsb.dsinit", #"{"data":{"runtime":"keystone","version":1}}"#),
+            ("a synchronous call", true, "pi", #"{"data":null}"#),
+            ("a synchronous method called with a callback, not inline", true, "pi", #"{"data":null,"_dscbstub":"dscb0_case"}"#),
+            ("a synchronous method called inline", true, "pi", #"{"data":null,"_dscbstub":"dscb0_case","_dsinline":true}"#),
+            ("an unknown method called with a callback", true, "nowhere", #"{"data":1,"_dscbstub":"dscb0_case"}"#),
+            ("an asynchronous call", true, "later", #"{"data":1,"_dscbstub":"dscb0_case"}"#),
+            ("bytes announced without a byte channel", false, "later", #"{"data":0,"_dscbstub":"dscb0_case","_dsparts":[3]}"#),
+            ("whether native has a method", true, "_dsb.hasNativeMethod", #"{"data":{"name":"pi","type":"all"}}"#),
+            ("whether native has an unknown method", true, "_dsb.hasNativeMethod", #"{"data":{"name":"nowhere","type":"all"}}"#),
+            ("a page handler's value", true, "_dsb.returnValue", #"{"data":{"id":1,"data":"x","complete":true}}"#),
+            ("a cancel of no call", true, "_dsb.cancel", #"{"data":{"callback":"dscb0_case"}}"#),
+            ("an acknowledgement of durable outcomes", true, "_dsb.acknowledge", #"{"data":{"keys":["k"]}}"#),
+        ]
+        return try texts.map { name, channel, method, argument in
+            let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+            try keystone.register(namespace: "") { methods in
+                methods.sync("pi") { 3.14 }
+                methods.async("later") { (_: Int) async throws -> Int in
+                    try await Task.sleep(for: .seconds(3600))
+                    return 0
+                }
+            }
+            let target = ScriptTarget()
+            keystone.attach(to: target)
+            if channel { keystone.serveBytes(over: URLSchemeTransport.keystone) }
+            let frame = CallerFrame(isMainFrame: true, origin: "https://app.example")
+            if method != "_dsb.dsinit" {
+                _ = keystone.handlePrompt(BridgePrompt.prefix + "_dsb.dsinit", defaultText: #"{"data":{"runtime":"keystone","version":1}}"#, frame: frame)
+            }
+            target.scripts.withLock { $0.removeAll() }
+            let answer = keystone.handlePrompt(BridgePrompt.prefix + method, defaultText: argument, frame: frame)
+            return Case(name: name, channel: channel, method: method, argument: argument, answer: answer, scripts: target.scripts.withLock { $0 })
+        }
+    }
+
+    /// The fixture: the forms, the holes in them, and the decisions.
     struct Fixture: Codable, Equatable {
         var holes: [String: String]
         var forms: [String: [String: String]]
+        var cases: [Case]
     }
 
     @Test func theCommittedFormsAreTheOnesKeystoneWrites() throws {
-        let written = Fixture(holes: Self.holes, forms: try Self.forms())
+        let written = Fixture(holes: Self.holes, forms: try Self.forms(), cases: try Self.cases())
         if ProcessInfo.processInfo.environment["KEYSTONE_WRITE_FIXTURES"] == "1" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -104,5 +158,14 @@ struct NativeFormsFixtureTests {
         }
         let committed = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: Self.fixture))
         #expect(committed == written, "run with KEYSTONE_WRITE_FIXTURES=1 to write Tests/JavaScript/fixtures/native-forms.json")
+    }
+}
+
+/// Keeps the script of every batch the hub has the page evaluate.
+private final class ScriptTarget: EvaluationTarget {
+    let scripts = Locked<[String]>([])
+
+    func evaluate(_ batch: ScriptBatch) {
+        scripts.withLock { $0.append(batch.script) }
     }
 }

@@ -48,6 +48,7 @@ class FakeNative {
     this.runtime = 'dsbridge';
     this.returns = [];   // _dsb.returnValue data
     this.cancels = [];   // callback names from _dsb.cancel
+    this.running = new Set(); // callbacks of asynchronous calls that have not ended
     this.acknowledged = [];  // durable calls' keys from _dsb.acknowledge
     this.recoverable = [];   // what _dsb.recovered hands over
     this.closed = 0;
@@ -143,7 +144,8 @@ class FakeNative {
         // and whether it has a byte channel.
         return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? { runtime: 'keystone', bytes: this.byteChannel } : undefined);
       case '_dsb.returnValue': this.returns.push(arg.data); return ok();
-      case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(true);
+      // Whether a running call was cancelled, as Keystone answers.
+      case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(this.running.delete(arg.data.callback));
       case '_dsb.acknowledge': this.acknowledged.push(...arg.data.keys); return ok();
       case '_dsb.recovered': this.reply(arg._dscbstub).result(this.recoverable); return ok();
       case '_dsb.closePage': this.closed += 1; return ok();
@@ -157,7 +159,7 @@ class FakeNative {
     const stub = arg._dscbstub;
     if (this.sync[method]) {
       const inline = stub && arg._dsinline === true && this.answersInline;
-      if (stub && !inline) { this.send([{ callback: stub, release: true }]); return refuse(3, `"${method}" is synchronous`); }
+      if (stub && !inline) { this.send([{ callback: stub, release: true }]); return refuse(3, `"${method}" is synchronous: call it without a callback`); }
       try {
         const value = this.sync[method](arg.data);
         return answer(value, inline);
@@ -165,6 +167,7 @@ class FakeNative {
     }
     if (this.async[method]) {
       // Without a callback it runs all the same, and what it answers goes nowhere.
+      if (stub) this.running.add(stub);
       this.async[method](arg.data, stub ? this.reply(stub) : { result() {}, fail() {}, end() {}, nothing() {} });
       return ok();
     }
@@ -198,6 +201,7 @@ class FakeNative {
 
   /** Evaluates `messages` in the page on a later turn, rendered for its runtime. */
   send(messages) {
+    for (const m of messages) if (m.callback !== undefined && (m.complete || m.error || m.release)) this.running.delete(m.callback);
     setImmediate(() => this.page.evaluate(this.render(messages)));
   }
 
