@@ -335,6 +335,81 @@ struct ByteTransferTests {
         let made: Data = try await page.invoke("binary.makeLater", 5)
         #expect(made == bytePattern(5))
     }
+
+    @Test(arguments: ["binary.make", "binary.makeLater"])
+    func callsAbortedAsTheyAreMadeLeaveNoTicket(_ method: String) async throws {
+        let script = """
+            (function () {
+              var calls = [];
+              for (var i = 0; i < 4; i++) {
+                var controller = new AbortController();
+                calls.push(dsBridge.invoke('\(method)', 100000, { signal: controller.signal }).then(function () { return 0; }, function (error) { return error.code; }));
+                controller.abort();
+              }
+              return Promise.all(calls);
+            })()
+            """
+        #expect(try await page.page.awaited(script) == [6, 6, 6, 6])
+        await untilNoCallRuns(keystone)
+        await page.page.settle()
+        #expect(keystone.openTransferCount == 0)
+        #expect(page.liveCallbacks.isEmpty)
+    }
+
+    @Test func callsAbortedBeforeThePageIsReadyLeaveNoTicketWhenItIs() async throws {
+        // Made as the document loads, before the runtime announces itself: their results wait for
+        // the page to be ready, and the page aborts them meanwhile.
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.limits.transferBytes = 1 << 20
+        let keystone = Keystone(components: components)
+        try keystone.register(Binary(), namespace: "binary")
+        let page = InMemoryPage(hub: keystone, runtime: .keystone)
+        let script = """
+            (function () {
+              var calls = [];
+              for (var i = 0; i < 4; i++) {
+                var controller = new AbortController();
+                calls.push(dsBridge.invoke('binary.makeLater', 1000, { signal: controller.signal }).then(function () { return 0; }, function (error) { return error.code; }));
+                controller.abort();
+              }
+              return Promise.all(calls);
+            })()
+            """
+        async let codes = page.page.awaited(script)
+        await untilNoCallRuns(keystone)
+        #expect(try await codes == [6, 6, 6, 6])
+        page.initialize()
+        await page.page.settle()
+        #expect(keystone.openTransferCount == 0)
+        #expect(page.liveCallbacks.isEmpty)
+        let made: Data = try await page.invoke("binary.makeLater", 5)
+        #expect(made == bytePattern(5))
+    }
+
+    @Test func aCallAbortedWhileItsMethodRunsLeavesNoTicketAndNoBytes() async throws {
+        // The method ignores the cancel and makes its bytes all the same: nobody will fetch them,
+        // so no ticket is issued for them, and the page's callback is released.
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        try keystone.register(namespace: "slow") { methods in
+            methods.async("make") { (count: Int) async -> Data in
+                var opened = gate.makeAsyncIterator()
+                _ = await opened.next()
+                return bytePattern(count)
+            }
+        }
+        let made = Task { try await page.invoke("slow.make", 100_000, as: Data.self) }
+        for _ in 0..<100_000 where keystone.runningCallCount == 0 { await Task.yield() }
+        made.cancel()
+        let error = await #expect(throws: BridgeError.self) { try await made.value }
+        #expect(error?.code == .cancelled)
+        open.yield()
+        await untilNoCallRuns(keystone)
+        await page.page.settle()
+        #expect(keystone.openTransferCount == 0)
+        #expect(page.liveCallbacks.isEmpty)
+        let last = page.receivedMessages.last
+        #expect(last.map { if case .release = $0 { true } else { false } } == true, "the callback is released, with no result: \(String(describing: last))")
+    }
 }
 
 /// Keeps the JSON of every call of the app's it sees.

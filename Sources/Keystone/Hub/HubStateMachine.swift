@@ -273,8 +273,19 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// too, a result's bytes with them.
     mutating func cancelTask(callback: PageCallback) -> TaskCancel {
         let withdrawn = transfers.withdraw(.pageCall(callback), in: pageLoad)
-        guard let work = running.cancel(callback: callback) else { return withdrawn > 0 ? .found(nil) : .notFound }
+        let heldBack = withdrawWaiting(callback)
+        guard let work = running.cancel(callback: callback) else { return withdrawn > 0 || heldBack ? .found(nil) : .notFound }
         return .found(work)
+    }
+
+    /// The results of the call behind `callback` that wait for the page to be ready (a call made
+    /// before the runtime announced itself) go, and its callback's release waits in their place:
+    /// the page stopped waiting for them, and their bytes would get a ticket nobody fetches.
+    private mutating func withdrawWaiting(_ callback: PageCallback) -> Bool {
+        guard callback.frame == nil, waiting.contains(where: { $0.message.resultCallback == callback.name }) else { return false }
+        waiting.removeAll { $0.message.resultCallback == callback.name }
+        waiting.append(Outgoing(message: .release(callback: callback.name), parts: nil, call: nil))
+        return true
     }
 
     // MARK: Byte transfers

@@ -141,6 +141,15 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
 }
 
 extension PageMessage {
+    /// The callback of the page's call this message answers, when it answers one.
+    var resultCallback: String? {
+        switch self {
+        case .result(let callback, _, _), .failure(let callback, _), .noResult(let callback), .completion(let callback), .release(let callback): callback
+        case .withParts(let message, _): message.resultCallback
+        default: nil
+        }
+    }
+
     /// The id of Swift's call this message makes, when it makes one.
     var swiftCallId: Int? {
         switch self {

@@ -215,6 +215,7 @@ struct InboundCallRunner {
             } else {
                 last = try await body()
             }
+            if Task.isCancelled { return release(to: destination, state: state, inbound: inbound) }
             if let last, let parts, let claimed = parts.claim(in: last) {
                 try sendParts(last, claimed, of: parts, isFinal: true, to: destination, state: state, inbound: inbound)
             } else if let last {
@@ -228,6 +229,7 @@ struct InboundCallRunner {
                 inbound.storage.send(.completion(callback: callback.name), to: pageLoad, frame: callback.frame)
             }
         } catch {
+            if Task.isCancelled { return release(to: destination, state: state, inbound: inbound) }
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
             case .callback(let callback, let pageLoad):
@@ -236,6 +238,14 @@ struct InboundCallRunner {
                 inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Self.bridgeError(error, calling: name))")
             }
         }
+    }
+
+    /// Ends a call the page stopped waiting for (its `_dsb.cancel`) or whose page load went: no
+    /// result goes, nor a ticket for a result's bytes, which nobody would fetch; the page's
+    /// callback is released.
+    private static func release(to destination: Destination, state: Locked<InboundCallState>, inbound: InboundCalls) {
+        guard state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let pageLoad) = destination else { return }
+        inbound.storage.send(.release(callback: callback.name), to: pageLoad, frame: callback.frame)
     }
 
     /// Sends one result of a running call.
@@ -255,6 +265,8 @@ struct InboundCallRunner {
         _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
         inbound: InboundCalls
     ) throws {
+        // A cancelled call's producer stops here: its bytes would get a ticket nobody fetches.
+        if Task.isCancelled { throw CancellationError() }
         if case .callback = destination { try inbound.byteChannel.checkResultParts(claimed) }
         let value = try JSONText(validating: json)
         guard state.withLock({ $0.send(isFinal: isFinal) }) else {

@@ -411,8 +411,11 @@
     if (record && record.global) delete window[name];
   }
 
+  /** Tells native the page stopped waiting for the call behind `name`, by the way the call itself
+   *  went: a cancel never overtakes its call (a prompt would reach native before a message sent
+   *  earlier), so native always has the call to cancel, and nothing of it stays. */
   function cancelNative(name) {
-    promptNative('_dsb.cancel', wrap({ callback: name }));
+    sendNative('_dsb.cancel', wrap({ callback: name })).catch(function () {});
   }
 
   /**
@@ -574,6 +577,7 @@
    *  posted under the ticket native answers with; without one (or where the page cannot reach
    *  it), each as base64 in its place. The call's outcome comes through its callback either way. */
   function sendWithParts(call, method, data, inline, durable) {
+    if (call.finished) return; // aborted before it went: native never hears of it
     var parts = [];
     var value = mapParts(data, function (bytes) { parts.push(bytes); return parts.length - 1; });
     if (!byteChannel) return sendAsBase64(call, method, data, inline, durable);
@@ -597,6 +601,7 @@
   /** Sends `data` with each bytes value in it as base64 in its place, as a `Data` in JSON. A
    *  durable call's (`durable`, its key) takes its outcome's bytes as base64 too. */
   function sendAsBase64(call, method, data, inline, durable) {
+    if (call.finished) return Promise.resolve();
     var reads = [], total = 0;
     mapParts(data, function (bytes) { total += byteCount(bytes); reads.push(toBase64(bytes)); return null; });
     return Promise.all(reads).then(function (texts) {
@@ -664,6 +669,7 @@
     function asBase64() {
       new Response(stream).blob().then(function (blob) { sendAsBase64(call, method, blob, !!sink.synchronous); }, failed);
     }
+    if (call.finished) return undefined; // aborted before it went: native never hears of it
     if (!byteChannel) return asBase64();
     sendNative(method, wrap(0, call.name, false, '"stream"')).then(function (text) {
       var answer = readAnswer(text);
