@@ -372,6 +372,22 @@ test('a result\'s bytes go into the page\'s own buffer when they fit, each part 
   assert.equal(other.length, 20);
 });
 
+test('a buffer of any kind is taken as its bytes, and one that only looks like a buffer is refused before the call goes', async () => {
+  const page = await readyPage();
+  page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));
+  const buffer = page.evaluate('new ArrayBuffer(8)');
+  const made = await page.window.dsBridge.invoke('make', 4, { into: buffer });
+  assert.equal(made.buffer, buffer);
+  const words = page.evaluate('new Uint16Array(4)');
+  assert.equal((await page.window.dsBridge.invoke('make', 8, { into: words })).buffer, words.buffer);
+  const sent = page.native.prompts.length;
+  for (const fake of ['new Proxy(new Uint8Array(16), {})', '({ length: 16, set() {}, subarray() {} })', 'Object.create(Uint8Array.prototype)', '"16 bytes"']) {
+    await assert.rejects(page.window.dsBridge.invoke('make', 4, { into: page.evaluate(fake) }), (error) => error.code === 2, fake);
+  }
+  assert.equal(page.native.prompts.length, sent, 'none of them was sent');
+  assert.deepEqual(page.liveCallbacks(), []);
+});
+
 test('without a byte channel the base64 parts go into the page\'s buffer the same way', async () => {
   const page = await readyPage(false);
   page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));

@@ -30,8 +30,9 @@ export interface CallOptions {
   /** `invoke` only: a buffer of the page's own for the result's bytes. When all of them fit, they
    *  are written into it from its start, and each `Uint8Array` in the result is a view of its place
    *  there; otherwise the result gets new arrays, as without it. On WebKitGTK the host's web-process
-   *  extension copies Swift's bytes straight into it. */
-  into?: Uint8Array;
+   *  extension copies Swift's bytes straight into it. Another typed array, a DataView or an
+   *  ArrayBuffer is taken as its bytes; anything else is refused before the call goes (code 2). */
+  into?: ArrayBufferView | ArrayBuffer;
   /** A durable call's key: see `DurableCallOptions`. */
   durable?: undefined;
 }

@@ -263,9 +263,34 @@
     });
   }
 
+  // What a genuine buffer is, read from the engine's own getters as the runtime loads: a Proxy or
+  // an object dressed as one answers neither.
+  var viewLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get;
+  var viewTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+  var bufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+  var isView = ArrayBuffer.isView;
+
+  /** The page's buffer for a result's bytes (`invoke`'s `into`), as a Uint8Array over its bytes: a
+   *  Uint8Array as it is, another typed array, a DataView or an ArrayBuffer as a view of all of
+   *  it; `null` for none. Anything else (a Proxy of a typed array, an object that only looks like
+   *  one) is refused before the call is sent, with code 2. */
+  function pageBuffer(into) {
+    if (into === undefined || into === null) return null;
+    if (isView(into)) {
+      if (viewTag.call(into) === 'Uint8Array') return into;
+      return new Uint8Array(into.buffer, into.byteOffset, into.byteLength);
+    }
+    try {
+      bufferLength.call(into);
+      return new Uint8Array(into);
+    } catch (e) {
+      throw bridgeError(CODE_INVALID_ARGUMENT, 'into is not a typed array, a DataView or an ArrayBuffer');
+    }
+  }
+
   /** Whether the page's buffer `into` holds `total` bytes. */
   function fits(into, total) {
-    return into instanceof Uint8Array && into.length >= total;
+    return into !== null && into !== undefined && viewLength.call(into) >= total;
   }
 
   /** The bytes of a message's parts from the byte channel: a Uint8Array of `size` bytes. With
@@ -1033,8 +1058,8 @@
       var durable = options && options.durable;
       if (durable === true || typeof durable === 'string') return invokeDurable(method, data, durable === true ? durableKey() : durable);
       var signal = options && options.signal, progress = options && options.onProgress;
-      var into = options && options.into instanceof Uint8Array ? options.into : null;
       return new Promise(function (resolve, reject) {
+        var into = pageBuffer(options ? options.into : undefined);
         startCall(method, data, signal, new PromiseSink(method, data, resolve, reject), progress).into = into;
       });
     },
