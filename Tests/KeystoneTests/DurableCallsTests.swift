@@ -87,6 +87,62 @@ struct DurableCallsTests {
         #expect(calls.count == 2)
     }
 
+    @Test func anOriginAloneMayFillTheStoreButNotKeepAnotherFromItsShare() {
+        let ad = "https://ad.example"
+        var calls = Calls(limit: 4, byteLimit: 1 << 20, lifetime: .seconds(60))
+        for index in 0..<4 {
+            #expect(calls.begin(key("ad\(index)", ad), method: "m", listener: listener(first, "dscb\(index)"), now: .zero) == .run)
+            _ = calls.finish(key("ad\(index)", ad), outcome: value("\(index)"), now: .seconds(index))
+        }
+        // The shop holds nothing: each of its calls lets go of the ad's oldest outcome, up to an
+        // equal share (2 of 4), and no further.
+        #expect(calls.begin(key("a"), method: "m", listener: listener(first, "dscb4"), now: .seconds(5)) == .run)
+        #expect(calls.begin(key("b"), method: "m", listener: listener(first, "dscb5"), now: .seconds(5)) == .run)
+        guard case .refused(let error) = calls.begin(key("c"), method: "m", listener: listener(first, "dscb6"), now: .seconds(5)) else {
+            Issue.record("an origin took more than its share")
+            return
+        }
+        #expect(error.code == .limitExceeded)
+        // The ad's two oldest went; its newest two are kept.
+        #expect(calls.begin(key("ad2", ad), method: "m", listener: listener(first, "dscb7"), now: .seconds(5)) == .finished(value("2")))
+        #expect(calls.begin(key("ad3", ad), method: "m", listener: listener(first, "dscb8"), now: .seconds(5)) == .finished(value("3")))
+        #expect(calls.count == 4)
+    }
+
+    @Test func aRunningCallIsNeverLetGoForAnotherOriginsShare() {
+        let ad = "https://ad.example"
+        var calls = Calls(limit: 2, byteLimit: 1 << 20, lifetime: .seconds(60))
+        for index in 0..<2 { _ = calls.begin(key("ad\(index)", ad), method: "m", listener: listener(first, "dscb\(index)"), now: .zero) }
+        guard case .refused = calls.begin(key("a"), method: "m", listener: listener(first, "dscb2"), now: .zero) else {
+            Issue.record("a running call was let go")
+            return
+        }
+    }
+
+    @Test func anOutcomeWithinItsOriginsShareOfTheBytesIsKeptAsItself() {
+        // The ad's outcomes fill the bytes; the shop's outcome, within its share, is kept as it
+        // is, and the ad's oldest outcome goes to make room.
+        let ad = "https://ad.example"
+        var calls = Calls(limit: 16, byteLimit: 40, lifetime: .seconds(60))
+        for index in 0..<4 {
+            _ = calls.begin(key("ad\(index)", ad), method: "m", listener: listener(first, "dscb\(index)"), now: .zero)
+            _ = calls.finish(key("ad\(index)", ad), outcome: value("\"12345678\""), now: .seconds(index))
+        }
+        #expect(calls.heldBytes == 40)
+        _ = calls.begin(key("a"), method: "m", listener: listener(first, "dscb4"), now: .seconds(5))
+        _ = calls.finish(key("a"), outcome: value("\"abcdefgh\""), now: .seconds(5))
+        #expect(calls.begin(key("a"), method: "m", listener: listener(first, "dscb5"), now: .seconds(5)) == .finished(value("\"abcdefgh\"")))
+        #expect(calls.heldBytes == 40)
+        // Past its share (20 of 40 bytes), the shop's outcome is an error: its own share is spent.
+        _ = calls.begin(key("b"), method: "m", listener: listener(first, "dscb6"), now: .seconds(6))
+        _ = calls.finish(key("b"), outcome: value("\"" + String(repeating: "x", count: 18) + "\""), now: .seconds(6))
+        guard case .finished(.failure(let error)) = calls.begin(key("b"), method: "m", listener: listener(first, "dscb7"), now: .seconds(6)) else {
+            Issue.record("an outcome past its origin's share was kept")
+            return
+        }
+        #expect(error.code == .limitExceeded)
+    }
+
     @Test func recoveringWaitsForTheCallsOfEarlierDocumentsStillRunning() {
         var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
         _ = calls.begin(key("slow"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)

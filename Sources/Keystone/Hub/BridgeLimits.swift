@@ -60,10 +60,15 @@ public struct BridgeLimits: Sendable, Hashable {
     /// until it goes; past the limit, a new document's asynchronous calls are refused. Default 64.
     public var subframeDocuments: Int
     /// How many durable calls (made with an idempotency key) are kept at once, running or with an
-    /// outcome not yet acknowledged, for every origin together. Default 256.
+    /// outcome not yet acknowledged, for every origin together. An origin alone may use them all;
+    /// an origin holding less than an equal share among the origins kept makes room by letting go
+    /// of the oldest outcome of the origin holding the most past its share, so no origin keeps
+    /// another from its share. Past it, a new durable call is refused (`limitExceeded`).
+    /// Default 256.
     public var durableCalls: Int
-    /// The most bytes of durable calls' outcomes kept at once; an outcome past it is kept as a
-    /// coded error (`limitExceeded`) that says so. Default 16 MiB.
+    /// The most bytes of durable calls' outcomes kept at once, shared between origins as
+    /// ``durableCalls`` is; an outcome past its origin's share is kept as a coded error
+    /// (`limitExceeded`) that says so, never because of another origin's. Default 16 MiB.
     public var durableBytes: Int
     /// How long a durable call's outcome is kept after the call ended, unacknowledged. Default one
     /// day: long enough for an app brought back after its web content process was ended.

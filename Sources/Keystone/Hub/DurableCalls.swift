@@ -16,8 +16,11 @@ import Foundation
 ///   outcome is handed to no document again, but still answers its key.
 /// - At most `limit` calls are kept, their outcomes at most `byteLimit` bytes in all, each outcome
 ///   for at most `lifetime` after it finished (on the caller's clock). To make room, the
-///   acknowledged outcome that finished first goes; a call that finds no room is refused, and an
-///   outcome that finds none is kept as an error that says so.
+///   acknowledged outcome that finished first goes. An origin alone may use all of it, but none
+///   takes another's share: an origin holding less than an equal share of the calls (or of the
+///   bytes) among the origins kept makes room by letting go of the oldest outcome of the origin
+///   that holds the most, past its own share. A call that still finds no room is refused, and an
+///   outcome that finds none is kept as an error that says so: its origin is at its share.
 struct DurableCalls<Waiter: Sendable>: Sendable {
     /// Whose a call is: its page's origin and the page's key.
     struct Key: Hashable, Sendable {
@@ -97,8 +100,8 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
             }
             return .finished(outcome)
         }
-        guard entries.count < limit || evictAcknowledged() else {
-            return .refused(BridgeError(code: .limitExceeded, message: "BridgeLimits.durableCalls (\(limit)) durable calls are kept already"))
+        guard entries.count < limit || evictAcknowledged() || evictPastShare(for: key.origin, measure: { _ in 1 }, total: limit) else {
+            return .refused(BridgeError(code: .limitExceeded, message: "BridgeLimits.durableCalls (\(limit)) durable calls are kept already, this origin's share of them"))
         }
         entries[key] = Entry(method: method, startedIn: listener.pageLoad, listeners: [listener], isKeyless: isKeyless)
         return .run
@@ -114,7 +117,9 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     ) -> (listeners: [Listener], recovered: [(Waiter, [DurableRecovered])]) {
         guard let entry = entries[key], entry.outcome == nil else { return ([], []) }
         var kept = outcome
-        while outcome.byteCount > byteLimit - heldBytes, evictAcknowledged() {}
+        while outcome.byteCount > byteLimit - heldBytes,
+            evictAcknowledged() || evictPastShare(for: key.origin, measure: { $0.outcome?.byteCount ?? 0 }, total: byteLimit, adding: outcome.byteCount)
+        {}
         if outcome.byteCount > byteLimit - heldBytes {
             let message = "the call's outcome is larger than BridgeLimits.durableBytes (\(byteLimit) bytes) allows to keep"
             kept = .failure(BridgeError(code: .limitExceeded, message: message))
@@ -197,6 +202,25 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     /// Lets go of the acknowledged outcome that finished first; whether there was one.
     private mutating func evictAcknowledged() -> Bool {
         guard let (key, entry) = entries.filter(\.value.isAcknowledged).min(by: { $0.value.finishedAt < $1.value.finishedAt }) else { return false }
+        heldBytes -= entry.outcome?.byteCount ?? 0
+        entries[key] = nil
+        changes.append(.remove(key))
+        return true
+    }
+
+    /// Lets go of the oldest outcome of the origin that holds the most (`measure` of its calls: one
+    /// each, or their outcomes' bytes), when it holds more than an equal share of `total` among
+    /// the origins kept and `origin`, which would hold `adding` more, would still hold no more than
+    /// its share; whether one went. A running call never goes: its outcome is still to come.
+    private mutating func evictPastShare(for origin: String, measure: (Entry) -> Int, total: Int, adding: Int = 1) -> Bool {
+        var held: [String: Int] = [origin: 0]
+        for (key, entry) in entries { held[key.origin, default: 0] += measure(entry) }
+        let share = total / held.count
+        guard held[origin, default: 0] + adding <= share,
+            let (largest, amount) = held.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
+            largest != origin, amount > share,
+            let (key, entry) = entries.filter({ $0.key.origin == largest && $0.value.outcome != nil }).min(by: { $0.value.finishedAt < $1.value.finishedAt })
+        else { return false }
         heldBytes -= entry.outcome?.byteCount ?? 0
         entries[key] = nil
         changes.append(.remove(key))
