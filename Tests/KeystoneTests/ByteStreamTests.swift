@@ -260,23 +260,29 @@ struct IdleStreamTests {
     @Test func aPageThatKeepsItsTicketUnusedForATimeoutFailsTheMethodsReadingAndLosesTheTicket() async throws {
         let answer = page.prompt("streams.count", argumentText: #"{"data":0,"_dscbstub":"dscb1_i","_dsparts":"stream"}"#)
         let address = try #require(ticketAddress(answer))
-        // The watcher looks every timeout; each time it finds the page sent a piece, it is sending.
-        await clock.sleepers(1)
-        #expect(keystone.piece(0, of: address, Data(count: 3)) == .more)
-        clock.advance(by: .seconds(60))
-        await clock.sleepers(1)
-        #expect(keystone.piece(1, of: address, Data(count: 3)) == .more)
-        clock.advance(by: .seconds(60))
+        // The watcher looks four times a timeout; each time it finds the page sent a piece, it is
+        // sending.
+        for piece in 0..<3 {
+            await clock.sleepers(1)
+            #expect(keystone.piece(piece, of: address, Data(count: 3)) == .more)
+            clock.advance(by: .seconds(15))
+        }
+        // Then nothing: a whole timeout after the last piece (sent at 30 s, now 90 s), it still reads.
+        for _ in 0..<3 {
+            await clock.sleepers(1)
+            clock.advance(by: .seconds(15))
+        }
         await clock.sleepers(1)
         #expect(keystone.openTransferCount == 1)
         #expect(keystone.runningCallCount == 1)
-        // Then the same ticket unused from one look to the next: the reading fails, the ticket goes.
-        clock.advance(by: .seconds(60))
+        // A quarter of a timeout more (75 s after the last piece, never twice the timeout): the
+        // reading fails, and the ticket goes.
+        clock.advance(by: .seconds(15))
         await untilNoCallRuns(keystone)
         #expect(keystone.openTransferCount == 0)
         let failure = page.receivedMessages.first { if case .failure(callback: "dscb1_i", _) = $0 { true } else { false } }
         guard case .failure(_, let error) = failure else { Issue.record("the call failed"); return }
         #expect(error == BridgeError(code: .timedOut, message: "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (60 s)"))
-        #expect(keystone.piece(2, of: address, Data(count: 3))?.refusal?.code == .notAllowed)
+        #expect(keystone.piece(3, of: address, Data(count: 3))?.refusal?.code == .notAllowed)
     }
 }

@@ -280,23 +280,28 @@ final class ByteChannel: Sendable {
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
     private func watchIdle(_ stream: ByteStream, callback: PageCallback, pageLoad: PageLoad) {
         let (clock, timeout, storage) = (components.clock, components.limits.streamIdleTimeout, storage)
+        // It looks four times a timeout: a page that sends nothing fails between one timeout and a
+        // quarter more after its last piece, never twice the timeout.
+        let look = timeout / 4
         // Cancelled when the stream is over: its sleep ends at once, and so does the watcher.
         stream.watch {
             var seen: Int?
+            var quietLooks = 0
             while true {
                 // Cancelled: the stream is over, and what ended it took its ticket back too.
-                guard (try? await clock.sleep(for: timeout)) != nil, !stream.isOver else { return }
-                guard let unused = stream.unusedLeave else {
-                    seen = nil
+                guard (try? await clock.sleep(for: look)) != nil, !stream.isOver else { return }
+                guard let unused = stream.unusedLeave, unused == seen else {
+                    seen = stream.unusedLeave
+                    quietLooks = 0
                     continue
                 }
-                if unused == seen {
+                quietLooks += 1
+                if quietLooks >= 4 {
                     let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
                     stream.fail(BridgeError(code: .timedOut, message: message))
                     storage.update { $0.stopReceiving(callback: callback, in: pageLoad) }
                     return
                 }
-                seen = unused
             }
         }
     }

@@ -52,8 +52,8 @@ public struct BridgeLimits: Sendable, Hashable {
     /// fails, coded. Default 512 MiB.
     public var pageLoadBytes: Int
     /// How long a stream of the page's into Swift may go without a piece once the page may send
-    /// one: past it, the method's reading fails with `timedOut` and the page's stream is refused.
-    /// Default 60 seconds.
+    /// one: past it (Keystone looks four times a timeout, so by a quarter of it more at most), the
+    /// method's reading fails with `timedOut` and the page's stream is refused. Default 60 seconds.
     public var streamIdleTimeout: Duration
     /// How many subframe documents a page load may reach at once: documents whose calls are
     /// answered in their own frame (`CallerFrame.document`). Each is kept from its first call
