@@ -108,13 +108,45 @@ static void host_world_cleared(WebKitScriptWorld *world, WebKitWebPage *page, We
     keystone_set_number_global(frame, world, KEYSTONE_DOCUMENT_GLOBAL, document->number);
 }
 
+// Whether the host's world in `frame`'s current document holds the number `number`: the world's
+// globals are the document's own, out of the page's reach, so a next document (one where no script
+// may run included) holds no number, or another.
+static int holds_number(WebKitFrame *frame, guint64 number) {
+    char digits[24];
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)number);
+    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, host_world);
+    if (!context) return 0;
+    JSCValue *value = jsc_context_get_value(context, KEYSTONE_DOCUMENT_GLOBAL);
+    int same = 0;
+    if (value && jsc_value_is_string(value)) {
+        char *text = jsc_value_to_string(value);
+        same = text && strcmp(text, digits) == 0;
+        g_free(text);
+    }
+    if (value) g_object_unref(value);
+    g_object_unref(context);
+    return same;
+}
+
 // Runs the host's script in the subframe document its message names, while that document is its
 // frame's, in the document's page world; the reply says it is done either way.
 static void evaluate(WebKitWebPage *page, WebKitUserMessage *message) {
     GVariant *parameters = webkit_user_message_get_parameters(message);
     if (parameters && strcmp(g_variant_get_type_string(parameters), "(ts)") == 0) {
         GVariant *number = g_variant_get_child_value(parameters, 0), *script = g_variant_get_child_value(parameters, 1);
-        KeystoneFrameEntry *document = document_numbered(g_variant_get_uint64(number), page);
+        guint64 wanted = g_variant_get_uint64(number);
+        KeystoneFrameEntry *document = document_numbered(wanted, page);
+        // Still the frame's document? A next one where no script may run never clears the host's
+        // world, so the frame may hold another document under the same number: its own world's
+        // globals say. Asking may begin the next document, which ends this one.
+        if (document && !holds_number(document->frame, wanted)) {
+            document = document_numbered(wanted, page);
+            if (document) {
+                g_object_weak_unref((GObject *)document->frame, frame_destroyed, 0);
+                forget(document);
+            }
+            document = 0;
+        }
         if (document) {
             gsize length = 0;
             const char *code = g_variant_get_string(script, &length);

@@ -55,6 +55,7 @@ extern void g_variant_unref(GVariant *value);
 // Parenthesised: GObject's header also defines it as a macro.
 extern gpointer (g_object_ref)(gpointer object);
 extern void g_object_unref(gpointer object);
+extern void g_free(gpointer mem);
 extern void g_object_weak_ref(GObject *object, GWeakNotify notify, gpointer data);
 extern void g_object_weak_unref(GObject *object, GWeakNotify notify, gpointer data);
 
@@ -90,6 +91,8 @@ extern JSCValue *jsc_context_evaluate(JSCContext *context, const char *code, gss
 extern void jsc_context_clear_exception(JSCContext *context);
 extern JSCValue *jsc_value_object_get_property(JSCValue *value, const char *name);
 extern gboolean jsc_value_is_function(JSCValue *value);
+extern gboolean jsc_value_is_string(JSCValue *value);
+extern char *jsc_value_to_string(JSCValue *value);
 extern gboolean jsc_value_is_object(JSCValue *value);
 extern gboolean jsc_value_is_typed_array(JSCValue *value);
 extern unsigned int jsc_value_typed_array_get_type(JSCValue *value);
