@@ -336,20 +336,25 @@ struct ByteTransferTests {
         #expect(made == bytePattern(5))
     }
 
+    /// The page's four calls of `method` for `count` bytes, each aborted in the turn it is made:
+    /// the code each ends with.
+    static func abortedAsMade(_ method: String, count: Int) -> String {
+        """
+        (function () {
+          var calls = [];
+          for (var i = 0; i < 4; i++) {
+            var controller = new AbortController();
+            calls.push(dsBridge.invoke('\(method)', \(count), { signal: controller.signal }).then(function () { return 0; }, function (error) { return error.code; }));
+            controller.abort();
+          }
+          return Promise.all(calls);
+        })()
+        """
+    }
+
     @Test(arguments: ["binary.make", "binary.makeLater"])
     func callsAbortedAsTheyAreMadeLeaveNoTicket(_ method: String) async throws {
-        let script = """
-            (function () {
-              var calls = [];
-              for (var i = 0; i < 4; i++) {
-                var controller = new AbortController();
-                calls.push(dsBridge.invoke('\(method)', 100000, { signal: controller.signal }).then(function () { return 0; }, function (error) { return error.code; }));
-                controller.abort();
-              }
-              return Promise.all(calls);
-            })()
-            """
-        #expect(try await page.page.awaited(script) == [6, 6, 6, 6])
+        #expect(try await page.page.awaited(Self.abortedAsMade(method, count: 100_000)) == [6, 6, 6, 6])
         await untilNoCallRuns(keystone)
         await page.page.settle()
         #expect(keystone.openTransferCount == 0)
@@ -364,18 +369,7 @@ struct ByteTransferTests {
         let keystone = Keystone(components: components)
         try keystone.register(Binary(), namespace: "binary")
         let page = InMemoryPage(hub: keystone, runtime: .keystone)
-        let script = """
-            (function () {
-              var calls = [];
-              for (var i = 0; i < 4; i++) {
-                var controller = new AbortController();
-                calls.push(dsBridge.invoke('binary.makeLater', 1000, { signal: controller.signal }).then(function () { return 0; }, function (error) { return error.code; }));
-                controller.abort();
-              }
-              return Promise.all(calls);
-            })()
-            """
-        async let codes = page.page.awaited(script)
+        async let codes = page.page.awaited(Self.abortedAsMade("binary.makeLater", count: 1000))
         await untilNoCallRuns(keystone)
         #expect(try await codes == [6, 6, 6, 6])
         page.initialize()
