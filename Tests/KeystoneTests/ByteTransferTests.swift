@@ -382,7 +382,7 @@ struct ByteTransferTests {
 
     @Test func aCallAbortedWhileItsMethodRunsLeavesNoTicketAndNoBytes() async throws {
         // The method ignores the cancel and makes its bytes all the same: nobody will fetch them,
-        // so no ticket is issued for them, and the page's callback is released.
+        // so no ticket is issued for them, and the call ends with its cancellation.
         let (gate, open) = AsyncStream<Void>.makeStream()
         try keystone.register(namespace: "slow") { methods in
             methods.async("make") { (count: Int) async -> Data in
@@ -402,7 +402,7 @@ struct ByteTransferTests {
         #expect(keystone.openTransferCount == 0)
         #expect(page.liveCallbacks.isEmpty)
         let last = page.receivedMessages.last
-        #expect(last.map { if case .release = $0 { true } else { false } } == true, "the callback is released, with no result: \(String(describing: last))")
+        #expect(last.map { if case .failure(_, let error) = $0 { error.code == .cancelled } else { false } } == true, "the call ends cancelled, with no result: \(String(describing: last))")
     }
 }
 

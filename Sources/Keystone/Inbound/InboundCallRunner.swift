@@ -215,7 +215,6 @@ struct InboundCallRunner {
             } else {
                 last = try await body()
             }
-            if Task.isCancelled { return release(to: destination, state: state, inbound: inbound) }
             if let last, let parts, let claimed = parts.claim(in: last) {
                 try sendParts(last, claimed, of: parts, isFinal: true, to: destination, state: state, inbound: inbound)
             } else if let last {
@@ -229,7 +228,6 @@ struct InboundCallRunner {
                 inbound.storage.send(.completion(callback: callback.name), to: pageLoad, frame: callback.frame)
             }
         } catch {
-            if Task.isCancelled { return release(to: destination, state: state, inbound: inbound) }
             guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
             switch destination {
             case .callback(let callback, let pageLoad):
@@ -238,14 +236,6 @@ struct InboundCallRunner {
                 inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Self.bridgeError(error, calling: name))")
             }
         }
-    }
-
-    /// Ends a call the page stopped waiting for (its `_dsb.cancel`) or whose page load went: no
-    /// result goes, nor a ticket for a result's bytes, which nobody would fetch; the page's
-    /// callback is released.
-    private static func release(to destination: Destination, state: Locked<InboundCallState>, inbound: InboundCalls) {
-        guard state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let pageLoad) = destination else { return }
-        inbound.storage.send(.release(callback: callback.name), to: pageLoad, frame: callback.frame)
     }
 
     /// Sends one result of a running call.
@@ -265,7 +255,9 @@ struct InboundCallRunner {
         _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
         inbound: InboundCalls
     ) throws {
-        // A cancelled call's producer stops here: its bytes would get a ticket nobody fetches.
+        // A call the page cancelled (or whose page load went) sends no bytes: they would get a
+        // ticket nobody fetches. It ends with the cancellation, which closes the page's callback;
+        // a producer stops here.
         if Task.isCancelled { throw CancellationError() }
         if case .callback = destination { try inbound.byteChannel.checkResultParts(claimed) }
         let value = try JSONText(validating: json)
