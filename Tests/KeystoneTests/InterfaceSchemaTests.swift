@@ -97,8 +97,6 @@ struct InterfaceSchemaTests {
         let text = keystone.typeScriptDeclarations
         #expect(text.contains(#"    "kept.thumbnail": { kind: 'async'; input: string; output: KeptOutcome<Uint8Array> };"#))
         #expect(text.contains(#"    "kept.plain": { kind: 'async'; input: string; output: Uint8Array };"#))
-        let decoded = try JSONDecoder().decode(InterfaceSchema.Method.self, from: Data(#"{"name":"a","kind":"sync","input":{"nothing":{}},"output":{"nothing":{}}}"#.utf8))
-        #expect(!decoded.isDurable)
     }
 
     @Test func descriptionsAreCarriedAsDocComments() throws {

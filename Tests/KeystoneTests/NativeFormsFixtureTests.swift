@@ -104,7 +104,7 @@ struct NativeFormsFixtureTests {
     }
 
     /// Keystone's decisions that the node suites' native side makes too, each on a Keystone with
-    /// a synchronous method `pi` and an asynchronous `later` that never ends.
+    /// a synchronous method `pi` and an asynchronous `later` that ends only once the case is recorded.
     static func cases() throws -> [Case] {
         let texts: [(String, Bool, String, String)] = [
             ("the runtime announces itself", true, "_dsb.dsinit", #"{"data":{"runtime":"keystone","version":1}}"#),
@@ -122,10 +122,14 @@ struct NativeFormsFixtureTests {
         ]
         return try texts.map { name, channel, method, argument in
             let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero)))
+            // `later` waits for a gate opened once the case is recorded.
+            let (gate, open) = AsyncStream<Void>.makeStream()
+            defer { open.finish() }
             try keystone.register(namespace: "") { methods in
                 methods.sync("pi") { 3.14 }
-                methods.async("later") { (_: Int) async throws -> Int in
-                    try await Task.sleep(for: .seconds(3600))
+                methods.async("later") { (_: Int) async -> Int in
+                    var opened = gate.makeAsyncIterator()
+                    _ = await opened.next()
                     return 0
                 }
             }

@@ -31,20 +31,6 @@ public struct InterfaceSchema: Sendable, Hashable, Codable {
             self.description = description
             self.isDurable = isDurable
         }
-
-        private enum CodingKeys: String, CodingKey {
-            case name, kind, input, output, description, isDurable
-        }
-
-        /// Reads a method as ``InterfaceSchema`` writes it; one written without `isDurable` is not durable.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(
-                name: try container.decode(String.self, forKey: .name), kind: try container.decode(MethodKind.self, forKey: .kind),
-                input: try container.decode(TypeSchema.self, forKey: .input), output: try container.decode(TypeSchema.self, forKey: .output),
-                description: try container.decodeIfPresent(String.self, forKey: .description),
-                isDurable: try container.decodeIfPresent(Bool.self, forKey: .isDurable) ?? false)
-        }
     }
 
     /// The methods, by name.
