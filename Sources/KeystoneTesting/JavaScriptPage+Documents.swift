@@ -99,27 +99,17 @@ extension JavaScriptPage {
     /// The page's `fetch`: of the byte channel when its host serves one, a failed load otherwise;
     /// `done(status, bytes, type)` is called on the page's queue.
     func fetch(method: String, url: String, body: Data, done: JSObjectRef, in document: PageDocument) {
-        guard let context = document.context else { return }
-        JSValueProtect(context, done)
-        let callback = Held(done)
+        guard document.context != nil else { return }
+        let load = document.startLoad(done)
         let target = WeakDocument(document: document)
         let answer: @Sendable (Int, Data, String) -> Void = { [weak self] status, bytes, type in
-            self?.later(after: .zero) {
-                guard let document = target.document, let context = document.context else { return }
-                document.call(callback.object, with: [document.number(Double(status)), document.buffer(bytes), document.argument(type)])
-                JSValueUnprotect(context, callback.object)
-            }
+            self?.later(after: .zero) { target.document?.finishLoad(load, status: status, bytes: bytes, type: type) }
         }
         let transport = URLSchemeTransport.keystone
         guard servesBytes, url.hasPrefix(transport.base) else { return answer(0, Data(), "") }
         transport.serve(
             method: method, url: url, origin: currentFrame.origin, hub: hub, readBody: { limit in body.count <= limit ? body : nil },
             respond: { response in answer(response.status, response.body, response.contentType) })
-    }
-
-    private struct Held: @unchecked Sendable {
-        let object: JSObjectRef
-        init(_ object: JSObjectRef) { self.object = object }
     }
 
     /// Whether the page's host serves it the byte channel.
@@ -134,11 +124,12 @@ extension JavaScriptPage {
     }
 
     /// The page navigates to a new document of the same address (a reload or a link). The engine
-    /// keeps the one it leaves for ``restoreFromBackForwardCache()``; what Swift waits on in it
-    /// settles `pageGone`.
+    /// stops the loads of the document it leaves (its fetches in flight fail there), and keeps it
+    /// for ``restoreFromBackForwardCache()``; what Swift waits on in it settles `pageGone`.
     public func navigate() throws(BridgeError) {
         try onQueue { () throws(BridgeError) in
             let old = document
+            old.stopLoads()
             old.endCalls()
             if let parent, let gone = currentFrame.document {
                 let next = parent.nextFrameDocument()

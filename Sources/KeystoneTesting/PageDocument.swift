@@ -28,6 +28,9 @@ final class PageDocument: @unchecked Sendable {
     var announcement: String?
     /// Timers set while the document loads, run once it has loaded; `nil` once it has.
     var loadingTimers: [(Int, Double)]?
+    /// The document's fetches in flight, by number: the callback each answers (protected).
+    private var loads: [Int: JSObjectRef] = [:]
+    private var lastLoad = 0
 
     /// A document that runs nothing: the page's before its first.
     init() {}
@@ -61,6 +64,8 @@ final class PageDocument: @unchecked Sendable {
     func end() {
         endCalls()
         guard let context else { return }
+        for (_, callback) in loads { JSValueUnprotect(context, callback) }
+        loads = [:]
         self.context = nil
         Self.documents.withLock { $0[UnsafeRawPointer(context)] = nil }
         if let native { JSValueUnprotect(context, native) }
@@ -75,6 +80,31 @@ final class PageDocument: @unchecked Sendable {
         calls = [:]
         let gone = BridgeError(code: .pageGone, message: "the document that made the call has gone")
         for call in open.values { call.end(.failure(gone)) }
+    }
+
+    // MARK: Loads
+
+    /// A fetch of the document's starts, answered through `callback`: its number.
+    func startLoad(_ callback: JSObjectRef) -> Int {
+        guard let context else { return 0 }
+        JSValueProtect(context, callback)
+        lastLoad += 1
+        loads[lastLoad] = callback
+        return lastLoad
+    }
+
+    /// The fetch `load` is answered with `status` (0: it failed), `bytes` of `type`, unless it was
+    /// stopped first.
+    func finishLoad(_ load: Int, status: Int, bytes: Data, type: String) {
+        guard let context, let callback = loads.removeValue(forKey: load) else { return }
+        call(callback, with: [number(Double(status)), buffer(bytes), argument(type)])
+        JSValueUnprotect(context, callback)
+    }
+
+    /// The engine stops the document's loads, as WebKit does when a navigation leaves it: each
+    /// fetch in flight fails (`TypeError`, "Load failed") while the document still runs.
+    func stopLoads() {
+        for load in loads.keys.sorted() { finishLoad(load, status: 0, bytes: Data(), type: "") }
     }
 
     /// The document has loaded: DOMContentLoaded, then the timers its scripts set meanwhile.

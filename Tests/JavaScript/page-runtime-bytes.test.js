@@ -289,7 +289,7 @@ test('an event whose value has parts reaches its listeners with them in place, i
   assert.deepEqual(seen, [[1, 2], 'after']);
 });
 
-test('a call of a handler the page lacks fetches nothing, and parts that cannot be fetched fail the call', async () => {
+test('a call of a handler the page lacks fetches nothing, and parts that cannot be fetched fail the call, which native hears its handler never saw', async () => {
   const page = await readyPage();
   page.native.downloads['keystone://transfer/arg1'] = new Uint8Array([1]);
   page.window.dsBridge.register('show', () => 'never');
@@ -301,6 +301,8 @@ test('a call of a handler the page lacks fetches nothing, and parts that cannot 
   await settle();
   assert.ok(page.native.downloads['keystone://transfer/arg1'], 'never fetched');
   assert.deepEqual(page.native.returns.map((r) => r.error && r.error.code), [1, 11]);
+  // Only the fetch that failed says so: a missing handler is the document's answer.
+  assert.deepEqual(page.native.returns.map((r) => r.undelivered === true), [false, true]);
 });
 
 test('a host that hands Swift\'s bytes over itself is asked first, and the address is never fetched', async () => {

@@ -298,6 +298,39 @@ struct DurableCallTests {
         #expect(keystone.openTransferCount == 0)
     }
 
+    /// The first document leaves (`location.reload()`) the moment the runtime starts fetching a
+    /// call's bytes, as a page may while a call is on its way: the engine stops the fetch there.
+    static let leavesWhileFetching = """
+        if (!sessionStorage.getItem('left')) {
+          var fetchBytes = window.fetch;
+          window.fetch = function (address, init) {
+            sessionStorage.setItem('left', 'yes');
+            location.reload();
+            return fetchBytes(address, init);
+          };
+        }
+        dsBridge.registerAsyn('photo.check', function (bytes, respond) {
+          sessionStorage.setItem('heard', String(Number(sessionStorage.getItem('heard') || 0) + 1));
+          respond([bytes.length, respond.durable.length]);
+        });
+        dsBridge.registerAsyn('photo.plain', function (bytes, respond) { respond(bytes.length); });
+        """
+
+    @Test func aDurableSwiftCallWhoseBytesALeavingDocumentCouldNotFetchGoesToTheNextDocument() async throws {
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: shop, scripts: [Self.leavesWhileFetching])
+        page.initialize()
+        // The handler never saw the call in the first document: the next one answers it, once.
+        #expect(try await keystone.call("photo.check", bytePattern(70_000), as: [Int].self, durable: true) == [70_000, 32])
+        #expect(try await page.evaluate("sessionStorage.getItem('left') + ' ' + sessionStorage.getItem('heard')") == "yes 1")
+        #expect(keystone.openTransferCount == 0)
+        // An ordinary call the leaving document could not take fails, with what the engine said.
+        _ = try await page.evaluate("sessionStorage.removeItem('left'); location.reload()")
+        await page.page.until("sessionStorage.getItem('left') === null && window.fetch.toString().indexOf('left') !== -1")
+        let refused = await #expect(throws: BridgeError.self) { try await keystone.call("photo.plain", bytePattern(10), as: Int.self) }
+        #expect(refused?.code == .failed)
+        #expect(keystone.pendingCallCount == 0)
+    }
+
     @Test func aDurableSwiftCallGoesOnlyToDocumentsOfTheOriginItFirstWentTo() async throws {
         let page = makePage()
         let seen = Locked<[String?]>([])

@@ -121,11 +121,24 @@ struct SwiftCallsTests {
         #expect(Set(failed) == ["plain", "opaque"])
         #expect(redelivered.map(\.message) == [durable("kept", kept)])
         #expect(calls.pendingCount == 1)
+        // A document that never handed the call to its handler (it could not fetch the bytes)
+        // does not settle it: the call waits for the next document.
+        guard case (.goesOn, nil) = calls.answer(id: kept, complete: true, undelivered: true) else {
+            Issue.record("an undelivered durable call settled")
+            return
+        }
+        #expect(calls.removeAll().durable.map(\.message) == [durable("kept", kept)])
         guard case (.deliver("kept", complete: true), _) = calls.answer(id: kept, complete: true) else {
             Issue.record("the next document's answer did not reach the call")
             return
         }
         #expect(calls.pendingCount == 0)
+        // An ordinary call's undelivered answer settles it, with the document's error.
+        let ordinary = try open("ordinary", isDurable: false)
+        guard case (.deliver("ordinary", complete: true), _?) = calls.answer(id: ordinary, complete: true, undelivered: true) else {
+            Issue.record("an undelivered ordinary call did not settle")
+            return
+        }
     }
 }
 

@@ -29,6 +29,13 @@ struct ReturnMessageTests {
         #expect(message.answer.value == nil)
     }
 
+    /// `undelivered` is Keystone's runtime's word that the handler never saw the call; only `true` says so.
+    @Test func readsWhetherTheHandlerNeverSawTheCall() throws {
+        #expect(try split(#"{"id":1,"error":{"code":5,"message":"Load failed"},"undelivered":true}"#).isUndelivered)
+        #expect(try !split(#"{"id":1,"undelivered":"true"}"#).isUndelivered)
+        #expect(try !split(#"{"id":1,"data":2}"#).isUndelivered)
+    }
+
     /// Keys are read as `JSON.parse` reads them: escapes say the key, and a later member wins.
     @Test func readsKeysAsJSONParseDoes() throws {
         let message = try split(#"{"\u0069d":3,"data":1,"data":2,"id":4,"err\u006Fr":{"code":5,"message":"m"}}"#)

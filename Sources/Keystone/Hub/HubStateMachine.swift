@@ -221,11 +221,17 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return send(event, parts: parts, to: pageLoad, frame: frame)
     }
 
-    /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`).
-    mutating func receiveAnswer(id: Int, complete: Bool, from frame: FrameDocument? = nil) -> Answer {
-        let (answer, closed) = swiftCalls.answer(id: id, complete: complete, from: frame)
-        // Parts the page did not fetch (it has no such handler) go with the call.
-        if closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: pageLoad) }
+    /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`);
+    /// `undelivered` when its runtime says the handler never saw the call.
+    mutating func receiveAnswer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> Answer {
+        let (answer, closed) = swiftCalls.answer(id: id, complete: complete, undelivered: undelivered, from: frame)
+        // Parts the page did not fetch (it has no such handler, or could not) go with the call; a
+        // durable call's next document fetches them under a ticket of its own.
+        if case .goesOn = answer {
+            transfers.withdraw(.swiftCall(id), in: pageLoad)
+        } else if closed?.hasParts == true {
+            transfers.withdraw(.swiftCall(id), in: pageLoad)
+        }
         return answer
     }
 

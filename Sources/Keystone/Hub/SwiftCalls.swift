@@ -20,6 +20,8 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         case deliver(Pending, complete: Bool)
         /// A `call` (not a stream) that already settled was answered again.
         case repeated(method: String)
+        /// A durable call its document never handed to the handler: it waits for the next document.
+        case goesOn
         case unknown
     }
 
@@ -102,9 +104,12 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
 
     /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`),
     /// `complete` when it said no more follows; and the call, when the answer closed it. A call
-    /// made to another document is not this one's to answer: unknown.
-    mutating func answer(id: Int, complete: Bool, from frame: FrameDocument? = nil) -> (Answer, closed: OpenCall?) {
+    /// made to another document is not this one's to answer: unknown. An answer that says the
+    /// handler never saw the call (`undelivered`: the document could not fetch its bytes, as when
+    /// it is going) is not a durable call's outcome: the call stays open for the next document.
+    mutating func answer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> (Answer, closed: OpenCall?) {
         guard let call = calls[id], call.frame == frame else { return (.unknown, nil) }
+        if undelivered, call.durable != nil, call.pending != nil { return (.goesOn, nil) }
         if complete { calls[id] = nil }
         guard let pending = call.pending else { return (.repeated(method: call.method), complete ? call : nil) }
         if !call.isMultiResponse, !complete { calls[id]?.pending = nil }

@@ -107,9 +107,11 @@ final class OutboundCalls: Sendable {
     /// Takes `_dsb.returnValue` from the page's document `frame` (`nil`: the main frame): settles or
     /// feeds the call it answers, when that call was made to this document.
     func receiveReturnValue(_ message: ReturnMessage, from frame: FrameDocument? = nil) {
-        switch storage.update({ $0.receiveAnswer(id: message.id, complete: message.complete, from: frame) }) {
+        switch storage.update({ $0.receiveAnswer(id: message.id, complete: message.complete, undelivered: message.isUndelivered, from: frame) }) {
         case .deliver(let call, let complete):
             call.receive(message.answer, complete)
+        case .goesOn:
+            components.logging.log(.debug, "the page could not take durable call \(message.id): it goes to the next document")
         case .repeated(let method):
             components.logging.log(.warning, "the page's handler \"\(method)\" answered call \(message.id) again: a call keeps its first answer; use stream for every answer")
         case .unknown:

@@ -898,7 +898,9 @@
         if (isEvent) emitEvent(message.event, value);
         else handleNativeCall(message.method, message.callbackId, Array.isArray(value) ? value : [], message.durable);
       }, function (error) {
-        if (!isEvent) bridge.call('_dsb.returnValue', { id: message.callbackId, error: toNativeError(error), complete: true });
+        // The handler never saw the call: `undelivered` tells native so (a durable call goes on
+        // to the next document; the document's loads stop as it goes).
+        if (!isEvent) bridge.call('_dsb.returnValue', { id: message.callbackId, error: toNativeError(error), complete: true, undelivered: true });
       });
     });
     chain.then(function () { if (callsInOrder === chain) callsInOrder = null; });

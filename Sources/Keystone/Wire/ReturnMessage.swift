@@ -11,19 +11,23 @@ struct ReturnMessage: Sendable {
     var complete: Bool
     /// The answer's value and error, as bytes.
     var answer: PageAnswer
+    /// Whether the page's runtime says the handler never saw the call (`undelivered`: it could not
+    /// fetch the arguments' bytes), so the error is the document's, not the handler's.
+    var isUndelivered = false
 
     /// Splits `text`, which must be one JSON object nesting at most `maximumDepth` deep.
     /// - Throws: `BridgeError` with code `invalidArgument` saying which member is wrong (never what
     ///   it holds), or `limitExceeded` when the message nests deeper than `maximumDepth`.
     init(splitting text: Data, maximumDepth: Int = .max) throws(BridgeError) {
-        var (id, data, complete, error): (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?)
+        var (id, data, complete, error, undelivered): (Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?, Range<Int>?)
         let (fault, isTooDeep) = text.withUnsafeBytes { raw in
             JSONObjectMembers.scan(raw, keys: Self.keys, maximumDepth: maximumDepth) { key, value in
                 switch key {
                 case 0: id = value
                 case 1: data = value
                 case 2: complete = value
-                default: error = value
+                case 3: error = value
+                default: undelivered = value
                 }
             }
         }
@@ -40,12 +44,13 @@ struct ReturnMessage: Sendable {
         case Self.falseToken?: self.complete = false
         default: throw Self.invalid("complete is not a boolean")
         }
+        isUndelivered = undelivered.map(slice) == Self.trueToken
         // `"error": null` is no error, as `decodeIfPresent` reads it.
         answer = PageAnswer(value: data.map(slice), error: error.map(slice).flatMap { $0 == Self.nullToken ? nil : $0 })
     }
 
-    /// `id`, `data`, `complete`, `error`, in that order.
-    private static let keys = [Array("id".utf8), Array("data".utf8), Array("complete".utf8), Array("error".utf8)]
+    /// `id`, `data`, `complete`, `error`, `undelivered`, in that order.
+    private static let keys = [Array("id".utf8), Array("data".utf8), Array("complete".utf8), Array("error".utf8), Array("undelivered".utf8)]
     private static let trueToken = Data("true".utf8)
     private static let falseToken = Data("false".utf8)
     private static let nullToken = Data("null".utf8)
