@@ -66,7 +66,7 @@ public struct HostCore: Sendable {
     public var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
     /// The subframe documents that reported themselves in the current page load, by token, for a
     /// host whose engine cannot tell documents apart itself (WKWebView's).
-    private var subframes: [String: (document: FrameDocument, origin: String?)] = [:]
+    private var subframes: [String: (document: FrameDocument, origin: String?, nested: Bool)] = [:]
     /// The tokens of ``subframes`` by document.
     private var subframeTokens: [FrameDocument: String] = [:]
     /// The last number given to a subframe document by this core.
@@ -202,15 +202,20 @@ public struct HostCore: Sendable {
     // MARK: Subframe documents
 
     /// A subframe's isolated world reported its document's `token` from a frame of `origin`, as the
-    /// engine says: the document's number (the same again for a document restored from the
-    /// back/forward cache), or `nil` for a document the host's scripts never run in (an origin not
-    /// allowed) or past ``subframeDocuments``.
-    public mutating func subframeStarted(token: String, origin: String?) -> FrameDocument? {
-        if let known = subframes[token] { return known.origin == origin ? known.document : nil }
+    /// engine says, and whether the frame is inside another subframe (`nested`; a document named
+    /// before its report counts as nested): the document's number (the same again for a document
+    /// restored from the back/forward cache), or `nil` for a document the host's scripts never run
+    /// in (an origin not allowed) or past ``subframeDocuments``.
+    public mutating func subframeStarted(token: String, origin: String?, nested: Bool = true) -> FrameDocument? {
+        if let known = subframes[token] {
+            guard known.origin == origin else { return nil }
+            subframes[token]?.nested = nested
+            return known.document
+        }
         guard allowsDocument(of: origin), subframes.count < Self.subframeDocuments else { return nil }
         lastSubframe += 1
         let document = FrameDocument(rawValue: lastSubframe)
-        subframes[token] = (document, origin)
+        subframes[token] = (document, origin, nested)
         subframeTokens[document] = token
         return document
     }
@@ -233,11 +238,14 @@ public struct HostCore: Sendable {
         subframeTokens[document] != nil
     }
 
-    /// The document a subframe's prompt names by `token`, when the engine says the prompt came from
-    /// a subframe of the origin that document reported from; `nil` otherwise.
-    public func subframeDocument(token: String, frame: CallerFrame) -> FrameDocument? {
+    /// The caller of a subframe's prompt that names its document by `token`, when the engine says
+    /// the prompt came from a subframe of the origin that document reported from: `frame` with the
+    /// document; `nil` otherwise.
+    public func subframeCaller(token: String, frame: CallerFrame) -> CallerFrame? {
         guard frame.isAttested, !frame.isMainFrame, let known = subframes[token], known.origin == frame.origin else { return nil }
-        return known.document
+        var caller = CallerFrame(isMainFrame: false, origin: frame.origin, document: known.document)
+        caller.isNested = known.nested
+        return caller
     }
 
     /// `script`, for the subframe document `document`, wrapped to run only in that document (its

@@ -63,20 +63,22 @@ public enum HostScripts {
     ///
     /// With `subframes`, for a host whose engine names the frame of each report but has no way of
     /// its own to tell a subframe's documents apart (WKWebView's), a subframe's document reports
-    /// itself too: `frame ` and its token at its start and on its restore, `frame-end ` and its
-    /// token when it is hidden for good (``HostSession/subframeReported(_:from:)``).
+    /// itself too: `frame ` and its token at its start and on its restore (`nested ` for a frame
+    /// inside a frame), `frame-end ` and its token when it is hidden for good
+    /// (``HostSession/subframeReported(_:from:)``).
     public static func documentReporting(post: String, subframes: Bool = false) -> String {
         """
         (function () {
           var token = null, top = window === window.top, reports = top || \(subframes);
+          var nested = !top && window.parent !== window.top;
           function send(report) { \(post); }
           window.addEventListener('keystone:document', function (event) {
             if (token !== null || !reports || typeof event.detail !== 'string') return;
             token = event.detail;
-            send((top ? 'start ' : 'frame ') + token);
+            send((top ? 'start ' : nested ? 'nested ' : 'frame ') + token);
           });
           window.addEventListener('pageshow', function (event) {
-            if (event.persisted && token !== null) send((top ? 'restore ' : 'frame ') + token);
+            if (event.persisted && token !== null) send((top ? 'restore ' : nested ? 'nested ' : 'frame ') + token);
           });
           window.addEventListener('pagehide', function (event) {
             if (!top && !event.persisted && token !== null) send('frame-end ' + token);
@@ -117,12 +119,13 @@ public enum HostScripts {
     }
 
     /// A subframe's report of its document (``documentReporting(post:subframes:)``): its token,
-    /// and whether the document has ended; `nil` for anything else.
-    package static func subframeReport(_ text: some StringProtocol) -> (token: String, ended: Bool)? {
-        for (prefix, ended) in [("frame ", false), ("frame-end ", true)] where text.hasPrefix(prefix) {
+    /// whether the document has ended, and whether its frame is inside another subframe; `nil` for
+    /// anything else.
+    package static func subframeReport(_ text: some StringProtocol) -> (token: String, ended: Bool, nested: Bool)? {
+        for (prefix, ended, nested) in [("frame ", false, false), ("nested ", false, true), ("frame-end ", true, false)] where text.hasPrefix(prefix) {
             let token = text.dropFirst(prefix.count)
             guard isDocumentToken(token) else { return nil }
-            return (String(token), ended)
+            return (String(token), ended, nested)
         }
         return nil
     }

@@ -203,7 +203,9 @@ public final class HostSession: @unchecked Sendable {
     /// changed (not a subframe's report, an origin not allowed, a document already ended).
     public func subframeReported(_ text: String, from frame: CallerFrame) -> SubframeReport? {
         guard !frame.isMainFrame, frame.isAttested, let report = HostScripts.subframeReport(text) else { return nil }
-        guard report.ended else { return core.subframeStarted(token: report.token, origin: frame.origin).map(SubframeReport.started) }
+        guard report.ended else {
+            return core.subframeStarted(token: report.token, origin: frame.origin, nested: report.nested).map(SubframeReport.started)
+        }
         guard let document = core.subframeEnded(token: report.token) else { return nil }
         hub.frameDidUnload(document)
         return .ended(document)
@@ -226,13 +228,14 @@ public final class HostSession: @unchecked Sendable {
         guard let newline = rest.firstIndex(of: "\n") else { return PromptCaller(defaultText: defaultText, frame: frame) }
         let text = String(rest[rest.index(after: newline)...])
         let token = String(rest[..<newline])
-        if let document = core.subframeDocument(token: token, frame: frame) {
-            return PromptCaller(defaultText: text, frame: CallerFrame(isMainFrame: false, origin: frame.origin, document: document))
-        }
+        if let caller = core.subframeCaller(token: token, frame: frame) { return PromptCaller(defaultText: text, frame: caller) }
         guard !frame.isMainFrame, frame.isAttested, HostScripts.isDocumentToken(token), let document = core.subframeStarted(token: token, origin: frame.origin) else {
             return PromptCaller(defaultText: text, frame: frame)
         }
-        return PromptCaller(defaultText: text, frame: CallerFrame(isMainFrame: false, origin: frame.origin, document: document), named: document)
+        // Named before its report: nested, until the report may say otherwise for its later calls.
+        var caller = CallerFrame(isMainFrame: false, origin: frame.origin, document: document)
+        caller.isNested = true
+        return PromptCaller(defaultText: text, frame: caller, named: document)
     }
 
     /// Who made a bridge prompt (``caller(ofPromptWith:frame:)``).

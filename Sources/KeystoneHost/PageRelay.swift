@@ -158,6 +158,7 @@ package struct PageRelay {
             return (.unattested, bytes)
         }
         let isMainFrame = header.starts(with: "top".utf8)
+        let isNested = header.starts(with: "nst".utf8)
         var origin = header.dropFirst(3)
         var document: FrameDocument?
         if origin.first == UInt8(ascii: "#") {
@@ -169,7 +170,9 @@ package struct PageRelay {
         guard origin.first == UInt8(ascii: ":") else { return (.unattested, bytes) }
         // The document's own security origin; an opaque one reads "null" and is no origin.
         let security = SecurityOrigin(String(decoding: origin.dropFirst(), as: UTF8.self))
-        return (.isolatedWorld(CallerFrame(isMainFrame: isMainFrame, origin: security?.description, document: document)), rest)
+        var frame = CallerFrame(isMainFrame: isMainFrame, origin: security?.description, document: document)
+        frame.isNested = isNested && !isMainFrame
+        return (.isolatedWorld(frame), rest)
     }
 
     /// The bytes before the first line feed and those after it; the page's text is split by bytes,

@@ -31,10 +31,13 @@ test('a second channel, or one that is not a comment node, is left alone', () =>
   assert.ok(fresh.window.dispatchEvent(new FocusEvent('keystone:channel', { relatedTarget: { data: '' }, cancelable: true })));
 });
 
-test('a subframe asks as a subframe', () => {
+test('a subframe asks as a subframe, and a frame inside a frame as one', () => {
   const doc = makeDocument({ top: false });
   doc.page(`window.prompt('_dsbridge=m', '{}')`);
   assert.deepEqual(doc.host.requests, ['\u0001keystone:secret:sub:https://app.example\n\u0001capability']);
+  const nested = makeDocument({ top: false, nested: true, frameDocument: '7' });
+  nested.page(`window.prompt('_dsbridge=m', '{}')`);
+  assert.deepEqual(nested.host.requests, ['\u0001keystone:secret:nst#7:https://app.example\n\u0001capability']);
 });
 
 test('a subframe document the web-process extension numbered asks with its number; anything else is left out', () => {

@@ -184,3 +184,29 @@ struct RunningCallsTests {
         #expect((try? running.start(callback: "dscb2", method: name("log.track")).get()) != nil)
     }
 }
+
+@Suite("The subframe documents a page load reaches")
+struct SubframesTests {
+    func frame(nested: Bool) -> CallerFrame {
+        var frame = CallerFrame(isMainFrame: false, origin: "https://widget.example")
+        frame.isNested = nested
+        return frame
+    }
+
+    /// Frames inside frames (an ad's) take half the slots at most; the app's own frames the rest.
+    @Test func framesInsideFramesTakeHalfTheSlotsAtMost() {
+        var subframes = Subframes<String>(limit: 4)
+        let document = { (number: UInt64) in FrameDocument(rawValue: number) }
+        #expect(subframes.enter(frame(nested: true), document: document(1)) == nil)
+        #expect(subframes.enter(frame(nested: true), document: document(2)) == nil)
+        let refused = subframes.enter(frame(nested: true), document: document(3))
+        #expect(refused?.code == .limitExceeded)
+        #expect(refused?.message.contains("half of BridgeLimits.subframeDocuments") == true)
+        #expect(subframes.enter(frame(nested: true), document: document(1)) == nil)  // one already kept
+        #expect(subframes.enter(frame(nested: false), document: document(4)) == nil)
+        #expect(subframes.enter(frame(nested: false), document: document(5)) == nil)
+        #expect(subframes.enter(frame(nested: false), document: document(6))?.code == .limitExceeded)
+        subframes.remove(document(1))
+        #expect(subframes.enter(frame(nested: true), document: document(3)) == nil)
+    }
+}

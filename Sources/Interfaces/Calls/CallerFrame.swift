@@ -16,6 +16,10 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
     /// answered there, and Swift can call its handlers. `nil` for the main frame, and for a
     /// subframe the host cannot reach (which may make synchronous calls only).
     public var document: FrameDocument?
+    /// Whether the host's isolated world says the subframe's parent is not the top document (a
+    /// frame inside a frame), or could not say yet: such documents share a part of the page load's
+    /// subframe slots (`BridgeLimits.subframeDocuments`). A host outside the package never says so.
+    package var isNested = false
 
     /// Creates a frame as a host reports it: whether it is the main frame, its origin, whether the
     /// engine vouched for both, and a subframe's document where the host can deliver to it.
@@ -38,6 +42,10 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Whether the frame's results can reach it: the attested main frame, or a subframe whose
     /// document the host names.
     package var isReachable: Bool { isAttestedMainFrame || document != nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case isMainFrame, origin, isAttested, document
+    }
 
     public var description: String {
         guard isAttested else { return "an unattested frame" }

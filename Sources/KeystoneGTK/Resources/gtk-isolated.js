@@ -16,7 +16,9 @@
   var numbered = typeof number === 'string' && /^[0-9]{1,20}$/.test(number) ? '#' + number : '';
   // What this world's prompts and messages start with: the secret tag, the frame (and its document's
   // number) and its origin.
-  function tag() { return config.tagPrefix + (window === window.top ? 'top' : 'sub' + numbered) + ':' + origin + '\n'; }
+  // A subframe whose parent is not the top document (a frame inside a frame) says so: `nst`.
+  var kind = window === window.top ? 'top' : window.parent === window.top ? 'sub' + numbered : 'nst' + numbered;
+  function tag() { return config.tagPrefix + kind + ':' + origin + '\n'; }
 
   // Takes the relay's channel node (once), and answers its requests for a capability by asking the
   // host, which issues one for this frame and origin.

@@ -64,10 +64,12 @@ class FakeHost {
 /** A document: `relayFirst` says which world's script runs first (both run at document start);
  *  `skipIsolated` runs the relay alone, and `nothing` runs neither. `frameDocument` is the number
  *  Keystone's web-process extension gives the document, as its isolated world's global holds it. */
-function makeDocument({ relay = {}, isolated = {}, top = true, handlers = true, relayFirst = false, skipIsolated = false, nothing = false, observer, frameDocument } = {}) {
+function makeDocument({ relay = {}, isolated = {}, top = true, nested = false, handlers = true, relayFirst = false, skipIsolated = false, nothing = false, observer, frameDocument } = {}) {
   const host = new FakeHost();
   const window = new EventTarget();
   window.top = top ? window : {};
+  // A subframe's parent: the top document's window, or a frame's inside it (`nested`).
+  window.parent = top ? window : nested ? {} : window.top;
   if (frameDocument !== undefined) window[ISOLATED_SETTINGS.documentGlobal] = frameDocument;
   const observers = [];
   window.fetch = (url, init) => host.fetch(url, init);
