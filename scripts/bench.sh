@@ -10,9 +10,10 @@
 #    (Tests/Benchmark/floor.c), the two programs alternating, in turn first, five runs each (the
 #    best run's median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
-#  - Bytes: a Data argument and result at 1, 8 and 64 MB through the byte channel, beside the
-#    floor's custom scheme and, Swift to page, the floor's use of Keystone's web-process extension
-#    (Tests/Benchmark/bytes.html), and Keystone's JSON path.
+#  - Bytes: a Data argument and result at 1, 8 and 64 MB through the byte channel (the GTK host's
+#    web-process extension, and its byte scheme as a host without the extension uses it), beside
+#    the floor's custom scheme and, Swift to page, the floor's use of Keystone's web-process
+#    extension (Tests/Benchmark/bytes.html), and Keystone's JSON path.
 #
 #   scripts/bench.sh [RUNS]      RUNS: runs of each side (default 5)
 set -euo pipefail
@@ -55,6 +56,8 @@ for run in 1 2 3; do
     echo "bytes: run $run of 3" >&2
     FLOOR_EXTENSIONS="$extensions" xvfb-run -a .build/bench/floor Tests/Benchmark/bytes.html 600 | sed "s/^/floor:$run\t/" >>"$bytes_samples"
     xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/bytes-keystone.html 600 | sed "s/^/keystone:$run\t/" >>"$bytes_samples"
+    # The same page through the byte scheme, as a host without the extension moves the bytes.
+    xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/bytes-keystone.html 600 --no-web-process-extension | sed "s/^/scheme:$run\t/" >>"$bytes_samples"
 done
 echo
 echo "Bytes: best of 3 runs, each the median of its rounds; ratio = Keystone / floor"

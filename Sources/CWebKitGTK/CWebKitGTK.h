@@ -261,6 +261,10 @@ extern int memfd_create(const char *name, unsigned int flags);
 #define KS_F_SEAL_SHRINK 0x0002
 #define KS_F_SEAL_GROW 0x0004
 #define KS_F_SEAL_WRITE 0x0008
+#define KS_F_GET_SEALS 1034
+extern GUnixFDList *webkit_user_message_get_fd_list(WebKitUserMessage *message);
+extern gint g_unix_fd_list_get_length(GUnixFDList *list);
+extern gint g_unix_fd_list_get(GUnixFDList *list, gint index_, GError **error);
 extern const char *webkit_user_message_get_name(WebKitUserMessage *message);
 extern GVariant *webkit_user_message_get_parameters(WebKitUserMessage *message);
 extern const gchar *g_variant_get_type_string(GVariant *value);

@@ -372,10 +372,12 @@ struct HostInterface: BridgeInterface {
     var webProcessExtension: @Sendable () -> Bool = { false }
     /// How many times Swift's bytes went to the page through the extension.
     var extensionTransfers: @Sendable () -> Int = { 0 }
+    var extensionUploads: @Sendable () -> Int = { 0 }
 
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("webProcessExtension", webProcessExtension)
         methods.sync("extensionTransfers", extensionTransfers)
+        methods.sync("extensionUploads", extensionUploads)
         methods.async("evaluate") { (script: String) async throws -> JSONValue in try await evaluate(script) }
         methods.sync("terminate", terminate)
         methods.sync("terminations", terminations)

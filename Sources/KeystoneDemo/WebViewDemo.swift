@@ -127,7 +127,8 @@ final class WebViewDemo: Sendable {
             },
             terminations: { [terminations] in terminations.withLock { $0 } },
             webProcessExtension: { [weak host] in host?.runsWebProcessExtension ?? false },
-            extensionTransfers: { [weak host] in host?.extensionTransfers ?? 0 }
+            extensionTransfers: { [weak host] in host?.extensionTransfers ?? 0 },
+            extensionUploads: { [weak host] in host?.extensionUploads ?? 0 }
         )
     }
 

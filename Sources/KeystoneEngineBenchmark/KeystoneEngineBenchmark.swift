@@ -23,15 +23,17 @@ struct KeystoneEngineBenchmark {
             exit(0)
         }
         let policy: FlushPolicy = arguments.contains("--fixed-window") ? .fixedWindow : .whenIdle
-        arguments.removeAll { $0 == "--fixed-window" }
+        // The byte scheme instead of the web-process extension: the path a host without it takes.
+        let loadsExtension = !arguments.contains("--no-web-process-extension")
+        arguments.removeAll { $0 == "--fixed-window" || $0 == "--no-web-process-extension" }
         guard let page = arguments.first, FileManager.default.fileExists(atPath: page) else {
-            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS] [--fixed-window]")
+            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS] [--fixed-window] [--no-web-process-extension]")
             exit(1)
         }
-        exit(run(page: page, timeout: arguments.dropFirst().first.flatMap(Double.init) ?? 300, policy: policy))
+        exit(run(page: page, timeout: arguments.dropFirst().first.flatMap(Double.init) ?? 300, policy: policy, loadsExtension: loadsExtension))
     }
 
-    static func run(page: String, timeout: Double, policy: FlushPolicy) -> Int32 {
+    static func run(page: String, timeout: Double, policy: FlushPolicy, loadsExtension: Bool) -> Int32 {
         let loop = GTKMainLoop()
         let status = Locked<Int32>(2)
         var components = KeystoneComponents()
@@ -47,7 +49,7 @@ struct KeystoneEngineBenchmark {
         let host: WebKitGTKHost
         do {
             try keystone.register(BenchInterface(counter: counter, policy: policy), namespace: "bench")
-            host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true))
+            host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true, loadsWebProcessExtension: loadsExtension))
         } catch {
             print("the benchmark failed to start: \(error)")
             return 1

@@ -23,9 +23,16 @@ extension WebKitGTKHost {
     /// context). Main loop's thread only.
     nonisolated(unsafe) private static var servedContexts: Set<OpaquePointer> = []
 
-    /// Serves the byte channel for this host's web view and tells the hub so.
+    /// Serves the byte channel for this host's web view and tells the hub so: through the
+    /// web-process extension alone where the host offered it (the hub hears once the page's web
+    /// process says it runs it), through the scheme otherwise.
     func serveBytes() {
         Self.hostsByView[webView] = WeakHost(host: self)
+        if offeredWebProcessExtension {
+            bytesGoThroughExtension = true
+            if runsWebProcessExtension { session.serveBytes(over: Self.transport, isSecure: true) }
+            return
+        }
         if let context = webkit_web_view_get_context(webView), Self.servedContexts.insert(context).inserted {
             webkit_web_context_register_uri_scheme(context, URLSchemeTransport.scheme, { request, _ in WebKitGTKHost.answerTransfer(request) }, nil, nil)
             let security = webkit_web_context_get_security_manager(context)

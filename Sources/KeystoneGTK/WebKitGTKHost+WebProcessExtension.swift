@@ -35,6 +35,7 @@ extension WebKitGTKHost {
         guard options.loadsWebProcessExtension, let context = webkit_web_view_get_context(webView) else { return }
         switch Self.extensionFolder {
         case .success(let folder):
+            offeredWebProcessExtension = true
             guard Self.offeredContexts.insert(context).inserted else { return }
             webkit_web_context_set_web_extensions_directory(context, folder.path)
             // The extension makes the host's isolated world itself, by this name, so that it can
@@ -77,6 +78,38 @@ extension WebKitGTKHost {
         }
         return String(decoding: URLSchemeTransport.Response.refusal(refused).body, as: UTF8.self)
     }
+
+    /// The relay's request `request` to send a piece of the page's bytes to `address` (a ticket's,
+    /// with the piece's query), for `frame`: where the page's web process runs the extension and
+    /// the frame is one it reaches, the extension is asked for the piece, which it hands over in
+    /// sealed shared memory, and `answer` gets the hub's answer to it (`{"ok":…,"answer":…}`);
+    /// otherwise `answer` gets `""` and the page posts the piece to the address. The sender was
+    /// admitted before this was asked, and the memory is read only once the piece's ticket admits
+    /// it, no more of it than the ticket takes: no document hands the app bytes it did not ask for.
+    func takeBytes(request: String, address: String, frame: CallerFrame, answer: @escaping @Sendable (String) -> Void) {
+        guard runsWebProcessExtension, frame.isReachable, case .success(let piece) = Self.transport.request(method: "POST", url: address, origin: frame.origin),
+            piece.kind != .fetch
+        else { return answer("") }
+        let document = frame.document?.rawValue ?? 0
+        let parameters = [g_variant_new_string(request), g_variant_new_uint64(guint64(document)), g_variant_new_uint64(guint64(hub.limits.transferBytes))]
+            .withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 3) }
+        let message = webkit_user_message_new(Self.uploadMessage, parameters)
+        let taking = Unmanaged.passRetained(TakenBytes(host: self, address: address, origin: frame.origin, answer: answer)).toOpaque()
+        webkit_web_view_send_message_to_page(
+            webView, message, nil,
+            { view, result, data in
+                guard let data else { return }
+                let taking = Unmanaged<TakenBytes>.fromOpaque(data).takeRetainedValue()
+                var error: OpaquePointer?
+                let reply = webkit_web_view_send_message_to_page_finish(view, result, &error)
+                if let error { g_error_free(error) }
+                taking.received(reply)
+                if let reply { g_object_unref(UnsafeMutableRawPointer(reply)) }
+            }, taking)
+    }
+
+    /// What carries the host's request for a piece of the page's bytes, and the extension's answer.
+    static let uploadMessage = "keystone.upload"
 
     /// Sends the extension `size` bytes for the relay's `request` of the subframe document
     /// `document` (0: the main frame) in the memory of `descriptor` (which the message then owns),
@@ -154,6 +187,10 @@ extension WebKitGTKHost {
         case Self.extensionAnnouncement:
             runsWebProcessExtension =
                 parameters.map { String(cString: g_variant_get_type_string($0)) == "u" && g_variant_get_uint32($0) == Self.extensionVersion } ?? false
+            // Documents of this web process get the byte channel only where it carries their bytes.
+            if bytesGoThroughExtension {
+                if runsWebProcessExtension { session.serveBytes(over: Self.transport, isSecure: true) } else { session.stopServingBytes() }
+            }
         case Self.frameGoneMessage:
             guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "t" else { return true }
             hub.frameDidUnload(FrameDocument(rawValue: UInt64(g_variant_get_uint64(parameters))))
@@ -161,6 +198,71 @@ extension WebKitGTKHost {
             return false
         }
         return true
+    }
+}
+
+/// A piece of the page's bytes the host asked the extension for, until its answer: the piece goes
+/// to the hub as the byte channel's post to `address` would, its body the extension's sealed
+/// memory, read only if the ticket admits it.
+private final class TakenBytes {
+    weak var host: WebKitGTKHost?
+    let address: String
+    let origin: String?
+    let answer: @Sendable (String) -> Void
+
+    init(host: WebKitGTKHost, address: String, origin: String?, answer: @escaping @Sendable (String) -> Void) {
+        self.host = host
+        self.address = address
+        self.origin = origin
+        self.answer = answer
+    }
+
+    /// The extension's reply (`nil`: none came): its count and memory, or no memory when it had no
+    /// piece to give.
+    func received(_ reply: OpaquePointer?) {
+        let parameters = reply.flatMap { webkit_user_message_get_parameters($0) }
+        let list = reply.flatMap { webkit_user_message_get_fd_list($0) }
+        guard let host, let parameters, String(cString: g_variant_get_type_string(parameters)) == "t", let list, g_unix_fd_list_get_length(list) == 1
+        else { return answer(Self.unreadable) }
+        let size = Int(clamping: g_variant_get_uint64(parameters))
+        let descriptor = Descriptor(g_unix_fd_list_get(list, 0, nil))  // a duplicate, ours to close
+        guard descriptor.number >= 0 else { return answer(Self.unreadable) }
+        host.extensionUploads += 1
+        let answer = answer
+        WebKitGTKHost.transport.serve(method: "POST", url: address, origin: origin, hub: host.hub) { limit in
+            Self.read(descriptor.number, size: size, limit: limit)
+        } respond: { response in
+            let text = "{\"ok\":\(response.status == 200),\"answer\":\(String(decoding: response.body, as: UTF8.self))}"
+            if Thread.isMainThread { answer(text) } else { DispatchQueue.main.async { answer(text) } }
+        }
+    }
+
+    /// The answer to a piece the extension could not give: the bytes cannot be read.
+    static let unreadable = #"{"ok":false,"answer":{"code":2,"message":"the bytes cannot be read"}}"#
+
+    /// The `size` bytes of `descriptor`, when that is at most `limit` and the memory is sealed
+    /// against any change: mapped, not copied, and let go with the value.
+    private static func read(_ descriptor: Int32, size: Int, limit: Int) -> Data? {
+        let seals = fcntl(descriptor, KS_F_GET_SEALS)
+        var status = stat()
+        let sealed = KS_F_SEAL_SHRINK | KS_F_SEAL_GROW | KS_F_SEAL_WRITE
+        guard size <= limit, seals >= 0, seals & sealed == sealed, fstat(descriptor, &status) == 0, Int(status.st_size) == size else { return nil }
+        guard size > 0 else { return Data() }
+        guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), base != MAP_FAILED else { return nil }
+        return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+    }
+}
+
+/// A file descriptor, closed when the last of its holders lets go of it.
+private final class Descriptor: @unchecked Sendable {
+    let number: Int32
+
+    init(_ number: Int32) {
+        self.number = number
+    }
+
+    deinit {
+        if number >= 0 { close(number) }
     }
 }
 

@@ -43,6 +43,14 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// How many times Swift's bytes went to the page through the extension: for the package's own
     /// real-engine pages, which show which way they went.
     package internal(set) var extensionTransfers = 0
+    /// How many pieces of the page's bytes came to Swift through the extension.
+    package internal(set) var extensionUploads = 0
+    /// Whether the page's bytes and Swift's go through the extension alone: the host offered it to
+    /// its web context, and registers no byte scheme any document could post a body to. The hub
+    /// then serves bytes while the page's web process runs the extension.
+    var bytesGoThroughExtension = false
+    /// Whether the host offered the extension to its web context.
+    var offeredWebProcessExtension = false
     /// The memory Swift's bytes cross to the web process's extension in.
     let sharedBytes = SharedBytes()
 
@@ -128,13 +136,13 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
             { _, value, reply, data in
                 guard let value, let reply, let data else { return 0 }
                 let host = Unmanaged<WebKitGTKHost>.fromOpaque(data).takeUnretainedValue()
+                let answer = MessageReply(reply, context: jsc_value_get_context(value))
                 // The relay posts only strings: anything else is refused unread, never converted.
-                let text: String? =
-                    jsc_value_is_string(value) != 0 ? WebKitGTKHost.withText(of: value) { host.answerMessage($0) } : PageRelay.notText
-                let answer = text.map { jsc_value_new_string(jsc_value_get_context(value), $0) } ?? jsc_value_new_null(jsc_value_get_context(value))
-                // The reply takes its own reference; the new value's is ours to drop.
-                webkit_script_message_reply_return_value(reply, answer)
-                g_object_unref(UnsafeMutableRawPointer(answer))
+                guard jsc_value_is_string(value) != 0 else {
+                    answer.send(PageRelay.notText)
+                    return 1
+                }
+                WebKitGTKHost.withText(of: value) { host.answerMessage($0, reply: answer) }
                 return 1
             }, me)
         _ = ks_on_message_with_reply(
@@ -211,6 +219,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     private func webProcessDidTerminate(_ reason: UInt32) {
         relay.forgetFrames()
         runsWebProcessExtension = false
+        if bytesGoThroughExtension { session.stopServingBytes() }
         sharedBytes.dropWaiting()
         let reason: WebProcessTermination.Reason =
             switch reason {
@@ -296,19 +305,22 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         }
     }
 
-    /// A relay's script message, posted by the isolated world, answered as the relay's protocol
-    /// says; `nil` answers a console line.
-    private func answerMessage(_ message: Bytes) -> String? {
+    /// A relay's script message, posted by the isolated world, answered through `reply` as the
+    /// relay's protocol says (`null` for a console line), at once or, for a piece of the page's
+    /// bytes, once the hub has taken it.
+    private func answerMessage(_ message: Bytes, reply: MessageReply) {
         switch relay.answerMessage(message, hub: hub) {
         case .answer(let text):
-            return text
+            reply.send(text)
         case .console(let level, let text, let frame):
             relayConsoleLine(level: level, text: text, from: frame)
-            return nil
+            reply.send(nil)
         case .download(let request, let address, let frame):
-            return sendBytes(request: request, address: address, frame: frame)
+            reply.send(sendBytes(request: request, address: address, frame: frame))
+        case .upload(let request, let address, let frame):
+            takeBytes(request: request, address: address, frame: frame) { reply.send($0) }
         case .ignored:
-            return nil
+            reply.send(nil)
         }
     }
 
@@ -332,4 +344,32 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     }
 }
 
+/// The reply to one script message, sent once: a string, or `null`. Used on the main loop's thread
+/// only: what answers later hops there first.
+final class MessageReply: @unchecked Sendable {
+    private var reply: OpaquePointer?
+    private let context: OpaquePointer?
+
+    init(_ reply: OpaquePointer, context: OpaquePointer?) {
+        self.reply = webkit_script_message_reply_ref(reply)
+        self.context = context
+        if let context { g_object_ref(UnsafeMutableRawPointer(context)) }
+    }
+
+    func send(_ text: String?) {
+        guard let reply else { return }
+        self.reply = nil
+        let value = text.map { jsc_value_new_string(context, $0) } ?? jsc_value_new_null(context)
+        // The reply takes its own reference; the new value's is ours to drop.
+        webkit_script_message_reply_return_value(reply, value)
+        if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+        webkit_script_message_reply_unref(reply)
+    }
+
+    deinit {
+        // A reply never sent: the page hears nothing, as from a host that went.
+        if let reply { webkit_script_message_reply_unref(reply) }
+        if let context { g_object_unref(UnsafeMutableRawPointer(context)) }
+    }
+}
 #endif

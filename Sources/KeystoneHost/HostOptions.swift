@@ -28,6 +28,9 @@ public struct HostOptions: Sendable, Hashable {
     public var servesBytes: Bool
     /// Offer the engine Keystone's web-process extension (WebKitGTK only; Apple systems have none).
     /// Where it cannot be loaded the host says so once, to the hub's logging, and works as without it.
+    /// With it, the byte channel goes through the extension both ways and the host registers no
+    /// byte scheme; a web process that runs no extension gets no channel (its bytes go as base64).
+    /// Without it, the channel is the scheme `keystone:`.
     public var loadsWebProcessExtension: Bool
 
     /// Creates options; each parameter sets the property of the same name.

@@ -299,6 +299,12 @@ public final class HostSession: @unchecked Sendable {
         hub.serveBytes(over: transport)
     }
 
+    /// Serves no byte channel from now on: the hub stops, and documents that start get none.
+    package func stopServingBytes() {
+        bytes = nil
+        hub.stopServingBytes()
+    }
+
     // MARK: Signals
 
     /// Whether a navigation to `url` is a signal of the page's dialect: the host cancels it,

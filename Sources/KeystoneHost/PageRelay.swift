@@ -68,6 +68,11 @@ package struct PageRelay {
         /// JSON (`{"code":…,"message":…}`); or `""` when it sends nothing, and the page fetches them
         /// from the address.
         case download(request: String, address: String, frame: CallerFrame)
+        /// Reply with what the host does about the relay's request `request` to send a piece of the
+        /// page's bytes to `address` (a ticket's, its query naming the piece): the hub's answer once
+        /// the host had the web process hand the bytes over (`{"ok":…,"answer":…}`), or `""` when it
+        /// takes none that way, and the page posts them to the address.
+        case upload(request: String, address: String, frame: CallerFrame)
     }
 
     /// What the isolated world reported on its own channel.
@@ -110,6 +115,9 @@ package struct PageRelay {
     /// The answer to a download the host sent to the web process: the bytes come to the relay
     /// from the web-process extension (`_keystoneHost.received`).
     package static let downloadSent = "\u{1}sent"
+    /// The method the relay offers a piece of the page's bytes with: then its request's name, a new
+    /// line and the ticket's address with the piece's query. No method a page calls can have this name.
+    package static let uploadMethod = "\u{1}upload"
     /// What the isolated world's report of a signal of the page's dialect starts with, before the
     /// signal's address.
     package static let signalPrefix = "signal "
@@ -244,14 +252,16 @@ package struct PageRelay {
             guard let (level, line) = Self.splitLine(arguments) else { return .ignored }
             return .console(level: level, text: line, frame: frame)
         }
-        if method.elementsEqual(Self.downloadMethod.utf8) {
+        let isDownload = method.elementsEqual(Self.downloadMethod.utf8)
+        if isDownload || method.elementsEqual(Self.uploadMethod.utf8) {
             // A request's name is the relay's own (its document's name, `.`, a count: digits,
             // lowercase letters and dots); an address is at most a URL's length.
             guard let (request, address) = Self.splitLine(arguments), (1...40).contains(request.count),
                 request.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: ".") }),
                 address.count <= 2_048
             else { return .answer("") }
-            return .download(request: String(decoding: request, as: UTF8.self), address: String(decoding: address, as: UTF8.self), frame: frame)
+            let (name, at) = (String(decoding: request, as: UTF8.self), String(decoding: address, as: UTF8.self))
+            return isDownload ? .download(request: name, address: at, frame: frame) : .upload(request: name, address: at, frame: frame)
         }
         return .answer(hub.handleMessage(String(decoding: method, as: UTF8.self), arguments: String(decoding: arguments, as: UTF8.self), frame: frame))
     }
@@ -320,13 +330,14 @@ extension PageRelay {
     package static func relaySettings(messagesPerPost: Int, relaysConsole: Bool) -> RelaySettings {
         RelaySettings(
             capabilityPrefix: capabilityPrefix, forgottenCapability: forgottenCapability, batchMethod: PostedText.batchMethod,
-            consoleMethod: consoleMethod, downloadMethod: downloadMethod, downloadSent: downloadSent, capabilityLength: FrameCapabilities.length,
+            consoleMethod: consoleMethod, downloadMethod: downloadMethod, downloadSent: downloadSent, uploadMethod: uploadMethod,
+            capabilityLength: FrameCapabilities.length,
             batchLength: batchLength, messagesPerPost: messagesPerPost, relaysConsole: relaysConsole)
     }
 
     /// The relay's settings, as `gtk-relay.js` reads them.
     package struct RelaySettings: Codable, Equatable {
-        var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod, downloadMethod, downloadSent: String
+        var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod, downloadMethod, downloadSent, uploadMethod: String
         var capabilityLength, batchLength, messagesPerPost: Int
         var relaysConsole: Bool
     }

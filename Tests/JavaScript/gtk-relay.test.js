@@ -154,6 +154,30 @@ test("a ticket to send bytes stays in the relay: the page gets a handle, and eac
   assert.equal(doc.host.fetches.length, 2);
 });
 
+test('where the host takes a piece through its web-process extension, the relay offers it and posts nothing', async () => {
+  const doc = makeDocument();
+  const address = 'keystone://transfer/' + 'ab'.repeat(16);
+  doc.host.answerPost = () => JSON.stringify({ code: 0, data: '', ticket: address });
+  const answer = JSON.parse(await doc.page(`window._keystoneHost.send('m', '{"data":0,"_dscbstub":"dscb1_x","_dsparts":[3]}')`));
+  // The extension asks the relay for the offered piece while the host holds the offer.
+  let given = null;
+  doc.host.answerUpload = (body) => {
+    const name = body.split('\n')[1];
+    given = doc.page(`(function () { var bytes = window._keystoneHost.outgoing(${JSON.stringify(name)}); return JSON.stringify([Object.prototype.toString.call(bytes), Array.from(bytes)]); })()`);
+    return JSON.stringify({ ok: true, answer: { more: false } });
+  };
+  const view = 'new DataView(new Uint8Array([9, 1, 2, 3, 9]).buffer, 1, 3)';
+  const reply = JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?piece=0', ${view})`));
+  assert.deepEqual(reply, { ok: true, answer: { more: false } });
+  assert.deepEqual(JSON.parse(given), ['[object Uint8Array]', [1, 2, 3]], 'exactly the view\'s bytes');
+  assert.equal(doc.host.offers.length, 1);
+  assert.ok(doc.host.offers[0].endsWith('\n' + address + '?piece=0'));
+  assert.equal(doc.host.fetches.length, 0, 'nothing posted to the scheme');
+  // Taken once: the offer is gone, and native wanted no more, so the ticket is spent.
+  assert.equal(doc.page(`window._keystoneHost.outgoing(${JSON.stringify(doc.host.offers[0].split('\n')[0])})`), undefined);
+  assert.equal(JSON.parse(await doc.page(`window._keystoneHost.upload('${answer.ticket}', '?piece=1', new Uint8Array(1))`)).answer.code, 11);
+});
+
 test('a prompt whose answer carries a ticket gets a handle too', () => {
   const doc = makeDocument();
   doc.host.answerPrompt = () => '{"code":0,"data":"","ticket":"keystone://transfer/secret"}';

@@ -10,6 +10,7 @@
   var prompt = window.prompt;
   var marker = config.capabilityPrefix, forgotten = config.forgottenCapability;
   var batchHeader = config.batchMethod + '\n', consoleHeader = config.consoleMethod + '\n', downloadHeader = config.downloadMethod + '\n';
+  var uploadHeader = config.uploadMethod + '\n';
   var capabilityLength = config.capabilityLength, batchLength = config.batchLength, messagesPerPost = config.messagesPerPost;
   var unavailable = '{"code":-1,"data":"","error":{"code":11,"message":"this frame has no channel to the host"}}';
   var spent = '{"ok":false,"answer":{"code":11,"message":"the transfer has no valid ticket"}}';
@@ -62,17 +63,58 @@
       return NewPromise.resolve(unreadable);
     }
     return then(body, function (buffer) {
-      return then(fetchBytes(address + query, { method: 'POST', body: buffer }), function (response) {
-        var ok = apply(isOk, response, []);
-        return then(apply(readText, response, []), function (text) {
-          var answer;
-          try { answer = parse(text); } catch (e) { answer = null; }
-          // Native wants no more: the ticket is spent.
-          if (!ok || !answer || answer.more !== true) delete uploads[name];
-          return stringify({ ok: ok, answer: answer });
+      // Where the host runs its web-process extension, the extension hands the piece over in
+      // shared memory once the host has admitted it; otherwise it is posted to the address.
+      return then(handOver(address + query, buffer), function (handed) {
+        if (handed) return settleUpload(name, handed.ok, handed.answer);
+        return then(fetchBytes(address + query, { method: 'POST', body: buffer }), function (response) {
+          var ok = apply(isOk, response, []);
+          return then(apply(readText, response, []), function (text) {
+            var answer;
+            try { answer = parse(text); } catch (e) { answer = null; }
+            return settleUpload(name, ok, answer);
+          });
         });
       });
     });
+  }
+  function settleUpload(name, ok, answer) {
+    // Native wants no more: the ticket is spent.
+    if (!ok || !answer || answer.more !== true) delete uploads[name];
+    return stringify({ ok: ok, answer: answer });
+  }
+  // A piece offered to the host under a request of this document's (`outgoing` gives the
+  // extension its bytes as a Uint8Array): `{ok, answer}` once the host took it through the
+  // extension, or `undefined` when it takes none that way.
+  var outgoingPieces = Object.create(null), lastOutgoing = 0, NewUint8Array = Uint8Array;
+  var viewBuffer = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'buffer').get;
+  var viewOffset = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'byteOffset').get;
+  var viewLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'byteLength').get;
+  var dataViewBuffer = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer').get;
+  var dataViewOffset = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteOffset').get;
+  var dataViewLength = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get;
+  function asBytes(buffer) {
+    if (!apply(isView, ArrayBuffer, [buffer])) return new NewUint8Array(buffer);
+    var typed;
+    try { typed = [apply(viewBuffer, buffer, []), apply(viewOffset, buffer, []), apply(viewLength, buffer, [])]; } catch (e) {
+      typed = [apply(dataViewBuffer, buffer, []), apply(dataViewOffset, buffer, []), apply(dataViewLength, buffer, [])];
+    }
+    return new NewUint8Array(typed[0], typed[1], typed[2]);
+  }
+  function handOver(address, buffer) {
+    if (!attest()) return NewPromise.resolve(undefined);
+    var id = documentName + '.' + ++lastOutgoing;
+    outgoingPieces[id] = asBytes(buffer);
+    return then(post(capability + uploadHeader + id + '\n' + address), function (answer) {
+      delete outgoingPieces[id];
+      if (!answer) return undefined;
+      var reply;
+      try { reply = parse(toText(answer)); } catch (e) { return { ok: false, answer: null }; }
+      return reply && typeof reply === 'object' ? reply : { ok: false, answer: null };
+    });
+  }
+  function outgoing(id) {
+    return outgoingPieces[toText(id)];
   }
   function isBuffer(value) {
     try {
@@ -233,7 +275,7 @@
     if (bytes !== null && bytes === waiting.into) return waiting.resolve(apply(subarray, bytes, [0, waiting.size]));
     waiting.resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
   }
-  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, target: target, received: received }) });
+  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, target: target, received: received, outgoing: outgoing }) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
   if (config.relaysConsole) ['log', 'info', 'warn', 'error'].forEach(function (level) {

@@ -277,13 +277,69 @@ static void hand_over(JSCContext *context, JSCValue *host, const char *request, 
     if (!bytes) g_object_unref(value);
 }
 
-// A message from the page's web view: the host's script for a subframe document, or Swift's bytes
-// for a request of a relay. Any other message is left to others.
+// The host asks for a piece of the page's bytes: `(stt)`, the relay's request, the subframe document
+// whose relay offered it (0: the main frame's) and the most bytes the host takes. The relay's
+// `_keystoneHost.outgoing(request)` gives them, a Uint8Array the engine vouches for; the reply holds
+// their count (`t`) and one file descriptor of shared memory holding them, sealed against any
+// change, or no descriptor when there are none to give (another document by now, too many, or no
+// memory). The host asked only once it had admitted the document: nothing is offered unasked.
+#define KEYSTONE_UPLOAD_MESSAGE "keystone.upload"
+
+static void upload(WebKitWebPage *page, WebKitUserMessage *message) {
+    GVariant *parameters = webkit_user_message_get_parameters(message);
+    int fd = -1;
+    gsize length = 0;
+    if (parameters && strcmp(g_variant_get_type_string(parameters), "(stt)") == 0) {
+        GVariant *request = g_variant_get_child_value(parameters, 0), *number = g_variant_get_child_value(parameters, 1),
+                 *limit = g_variant_get_child_value(parameters, 2);
+        guint64 document_number = g_variant_get_uint64(number);
+        KeystoneFrameEntry *document = document_number ? document_numbered(document_number, page) : 0;
+        WebKitFrame *frame = document_number ? (document ? document->frame : 0) : webkit_web_page_get_main_frame(page);
+        JSCContext *context = frame ? webkit_frame_get_js_context(frame) : 0;
+        JSCValue *host = context ? relay_of(context) : 0;
+        JSCValue *bytes = host ? call_relay(context, host, "outgoing", g_variant_get_string(request, 0), 0) : 0;
+        void *data = 0;
+        if (bytes && jsc_value_is_typed_array(bytes) && jsc_value_typed_array_get_type(bytes) == KS_JSC_TYPED_ARRAY_UINT8) {
+            data = jsc_value_typed_array_get_data(bytes, &length);
+        }
+        if (data && length <= g_variant_get_uint64(limit) && length <= KEYSTONE_BYTES_LIMIT) {
+            fd = memfd_create("keystone-upload", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+            int written = fd >= 0 && ftruncate(fd, (off_t)length) == 0;
+            void *target = written && length ? mmap(0, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : 0;
+            if (target == MAP_FAILED) written = 0;
+            if (written && length) {
+                memcpy(target, data, length);
+                munmap(target, length);
+            }
+            if (!written || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+                if (fd >= 0) close(fd);
+                fd = -1;
+            }
+        }
+        if (bytes) g_object_unref(bytes);
+        if (host) g_object_unref(host);
+        if (context) g_object_unref(context);
+        g_variant_unref(request);
+        g_variant_unref(number);
+        g_variant_unref(limit);
+    }
+    GUnixFDList *list = fd >= 0 ? g_unix_fd_list_new_from_array(&fd, 1) : 0;
+    WebKitUserMessage *reply = webkit_user_message_new_with_fd_list(KEYSTONE_UPLOAD_MESSAGE, g_variant_new_uint64(fd >= 0 ? length : 0), list);
+    if (list) g_object_unref(list);
+    webkit_user_message_send_reply(message, reply);
+}
+
+// A message from the page's web view: the host's script for a subframe document, Swift's bytes for
+// a request of a relay, or its request for a piece of the page's. Any other message is left to others.
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data) {
     (void)data;
     const char *name = webkit_user_message_get_name(message);
     if (name && strcmp(name, KEYSTONE_EVALUATE_MESSAGE) == 0) {
         evaluate(page, message);
+        return 1;
+    }
+    if (name && strcmp(name, KEYSTONE_UPLOAD_MESSAGE) == 0) {
+        upload(page, message);
         return 1;
     }
     if (!name || strcmp(name, KEYSTONE_BYTES_MESSAGE) != 0) return 0;

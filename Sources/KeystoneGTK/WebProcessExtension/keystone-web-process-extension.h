@@ -101,6 +101,8 @@ extern JSCValue *jsc_value_function_callv(JSCValue *value, guint n_parameters, J
 extern JSCValue *jsc_value_new_string(JSCContext *context, const char *string);
 extern JSCValue *jsc_value_new_typed_array(JSCContext *context, unsigned int type, gsize length);
 extern gpointer jsc_value_typed_array_get_data(JSCValue *value, gsize *length);
+extern WebKitUserMessage *webkit_user_message_new_with_fd_list(const char *name, GVariant *parameters, GUnixFDList *fd_list);
+extern GUnixFDList *g_unix_fd_list_new_from_array(const gint *fds, gint n_fds);
 
 // webkit/WebKitWebPage.h, webkit/WebKitWebExtension.h
 extern WebKitFrame *webkit_web_page_get_main_frame(WebKitWebPage *web_page);

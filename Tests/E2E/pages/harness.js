@@ -56,6 +56,11 @@ function hostName() {
   }
   return hostName.value;
 }
+/** Whether the page's host serves the byte scheme `keystone:`: WebKitGTK with its web-process
+ *  extension moves bytes through the extension alone, and registers no scheme a page could post to. */
+function servesByteScheme() {
+  return !(hostName() === 'gtk' && dsBridge.call('host.webProcessExtension') === true);
+}
 function show(value) {
   var text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value));
   return text.length > 120 ? text.slice(0, 120) + '… (' + text.length + ' chars)' : text;

@@ -48,6 +48,8 @@ class FakeHost {
     this.documentPosts = []; // isolated-world messages
     this.answerPrompt = () => '{"code":0,"data":"sync"}';
     this.answerPost = (text) => text;
+    this.offers = [];        // pieces offered to the extension: the request's name, a new line, the address
+    this.answerUpload = () => '';
     this.fetches = [];       // { url, method, body } of every request on the byte channel
     this.answerFetch = () => ({ status: 200, body: { more: true } });
   }
@@ -83,7 +85,17 @@ function makeDocument({ relay = {}, isolated = {}, top = true, nested = false, h
   };
   if (handlers) {
     window.webkit = { messageHandlers: {
-      keystone: { postMessage: (text) => { host.posts.push(text); return Promise.resolve(host.answerPost(text)); } },
+      keystone: { postMessage: (text) => {
+        // A piece the relay offers the extension (`uploadMethod`): answered `""` (no extension)
+        // unless the test says otherwise.
+        const body = text.slice(text.indexOf('\n') + 1);
+        if (body.startsWith(RELAY_SETTINGS.uploadMethod + '\n')) {
+          host.offers.push(body.slice(RELAY_SETTINGS.uploadMethod.length + 1));
+          return Promise.resolve(host.answerUpload(body));
+        }
+        host.posts.push(text);
+        return Promise.resolve(host.answerPost(text));
+      } },
       keystoneDocument: { postMessage: (text) => { host.documentPosts.push(text); } },
     } };
   }
