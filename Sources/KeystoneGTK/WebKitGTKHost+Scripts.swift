@@ -17,8 +17,8 @@ extension WebKitGTKHost {
 
     /// The page-world relay (`gtk-relay.js`, a resource with its own node suite), speaking
     /// ``PageRelay``'s protocol; its settings reach it as one JSON value.
-    static func relayScript(messagesPerPost: Int, relaysConsole: Bool) throws(BridgeError) -> String {
-        let settings = PageRelay.relaySettings(messagesPerPost: messagesPerPost, relaysConsole: relaysConsole)
+    static func relayScript(messagesPerPost: Int, relaysConsole: Bool, extensionCarriesBytes: Bool = false) throws(BridgeError) -> String {
+        let settings = PageRelay.relaySettings(messagesPerPost: messagesPerPost, relaysConsole: relaysConsole, extensionCarriesBytes: extensionCarriesBytes)
         return "(\(try resource("gtk-relay")))(\(try json(settings)));"
     }
 

@@ -16,6 +16,13 @@ extension WebKitGTKHost {
         }
         return try WebProcessExtensionFolder.make(holding: file)
     }
+    /// Whether a host made with `options` offers the extension to its web context: it asks to, and
+    /// the extension's file is there. Such a host's bytes go through the extension alone.
+    static func offersWebProcessExtension(_ options: HostOptions) -> Bool {
+        guard options.loadsWebProcessExtension, case .success = extensionFolder else { return false }
+        return true
+    }
+
     /// The web contexts told where the extension is. Main loop's thread only.
     nonisolated(unsafe) private static var offeredContexts: Set<OpaquePointer> = []
     /// What the extension says when it runs in a page's web process, and the version it speaks.

@@ -82,7 +82,8 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // the app puts it in, and one to the content manager; it drops both in `deinit`.
         view = OpaquePointer(g_object_ref_sink(UnsafeMutableRawPointer(webkit_web_view_new_with_user_content_manager(manager))))
         let source = try HostScripts.pageWorld(
-            relay: try Self.relayScript(messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole),
+            relay: try Self.relayScript(
+                messagesPerPost: hub.limits.messagesPerPost, relaysConsole: options.relaysConsole, extensionCarriesBytes: Self.offersWebProcessExtension(options)),
             injectsPageRuntime: options.injectsPageRuntime
         )
         let isolated = try Self.isolatedScript(secret: secret, signalPattern: session.signalPattern, limits: hub.limits)

@@ -115,6 +115,10 @@ package struct PageRelay {
     /// The answer to a download the host sent to the web process: the bytes come to the relay
     /// from the web-process extension (`_keystoneHost.received`).
     package static let downloadSent = "\u{1}sent"
+    /// The most bytes of a call's parts the relay offers in one piece where the web-process
+    /// extension carries the bytes (the host then registers no scheme): a piece costs a trip
+    /// between the processes, and no copy in the app, so one piece takes a part whole.
+    package static let extensionPieceBytes = 64 << 20
     /// The method the relay offers a piece of the page's bytes with: then its request's name, a new
     /// line and the ticket's address with the piece's query. No method a page calls can have this name.
     package static let uploadMethod = "\u{1}upload"
@@ -327,18 +331,18 @@ extension PageRelay {
     ///
     /// The script is `gtk-relay.js`, a resource with its own node suite; its settings reach it as
     /// one JSON value.
-    package static func relaySettings(messagesPerPost: Int, relaysConsole: Bool) -> RelaySettings {
+    package static func relaySettings(messagesPerPost: Int, relaysConsole: Bool, extensionCarriesBytes: Bool = false) -> RelaySettings {
         RelaySettings(
             capabilityPrefix: capabilityPrefix, forgottenCapability: forgottenCapability, batchMethod: PostedText.batchMethod,
             consoleMethod: consoleMethod, downloadMethod: downloadMethod, downloadSent: downloadSent, uploadMethod: uploadMethod,
-            capabilityLength: FrameCapabilities.length,
-            batchLength: batchLength, messagesPerPost: messagesPerPost, relaysConsole: relaysConsole)
+            capabilityLength: FrameCapabilities.length, batchLength: batchLength, messagesPerPost: messagesPerPost,
+            extensionPieceBytes: extensionCarriesBytes ? extensionPieceBytes : 0, relaysConsole: relaysConsole)
     }
 
     /// The relay's settings, as `gtk-relay.js` reads them.
     package struct RelaySettings: Codable, Equatable {
         var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod, downloadMethod, downloadSent, uploadMethod: String
-        var capabilityLength, batchLength, messagesPerPost: Int
+        var capabilityLength, batchLength, messagesPerPost, extensionPieceBytes: Int
         var relaysConsole: Bool
     }
 

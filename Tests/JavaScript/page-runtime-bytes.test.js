@@ -69,6 +69,18 @@ test('parts past 1 MiB go in pieces of 1 MiB, across parts, and progress is told
   assert.deepEqual(progress, [[1 << 20, total], [2 << 20, total], [total, total]]);
 });
 
+test('where the host carries pieces without copying them (pieceBytes), parts go in its larger pieces, never past 64 MiB', async () => {
+  for (const [said, pieces] of [[3 << 20, [3 << 20, (1 << 20) + 25]], [1 << 10, [1 << 20, 3 << 20, 25]]]) {
+    const page = makePage({ byteChannel: true, hostDownload: () => Promise.resolve(undefined), hostPieceBytes: said });
+    await settle();
+    page.native.async.sizes = (data, reply, parts) => reply.result(parts.map((p) => p.length));
+    const sizes = await page.window.dsBridge.invoke('sizes', { a: inPage(page, 'new Uint8Array(10)'), b: inPage(page, `new Uint8Array(${(4 << 20) + 15})`) });
+    assert.deepEqual(plain(sizes), [10, (4 << 20) + 15]);
+    // A host that says less than the runtime's own pieces gets the runtime's.
+    assert.deepEqual(page.native.pieces, said > 1 << 20 ? pieces : [1 << 20, 1 << 20, 1 << 20, 1 << 20, 25]);
+  }
+});
+
 test('a Data result is fetched from the byte channel and resolves a Uint8Array', async () => {
   const page = await readyPage();
   page.native.async.make = (count, reply) => reply.bytes(new Uint8Array(count).map((_, i) => i % 251));

@@ -202,7 +202,10 @@ final class ByteChannel: Sendable {
             if let error = storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
                 return fail(call, token: token, error, pageLoad: ticket.pageLoad, respond: respond)
             }
-            gathered.withLock { $0.append(body) }
+            // The first piece is kept as it came (mapped memory stays unread): only a second is copied.
+            gathered.withLock { gathered in
+                if gathered.isEmpty { gathered = body } else { gathered.append(body) }
+            }
             guard let sizes, body.count == ticket.maximumBytes else { return respond(.more) }
             // The last of the call's parts: it runs with them, its outcome through its callback.
             close(token)

@@ -349,6 +349,13 @@
   /** The most bytes one piece carries: a transfer of more goes in pieces, each sent once native
    *  answered the one before, and progress is told after each. */
   var PIECE_BYTES = 1 << 20;
+  /** The most bytes the next piece of a call's parts carries: more where the host hands pieces
+   *  over without copying them through a request (`_keystoneHost.pieceBytes`, WebKitGTK's
+   *  web-process extension), never more than 64 MiB. */
+  function pieceBytes() {
+    var larger = host && typeof host.pieceBytes === 'function' ? Number(host.pieceBytes()) : 0;
+    return larger > PIECE_BYTES ? Math.min(larger, 64 << 20) : PIECE_BYTES;
+  }
 
   /** A chunk of a ReadableStream the page passed, as a Uint8Array, or `null` when it is not bytes. */
   function chunkBytes(value) {
@@ -649,7 +656,7 @@
     call.sending = total;
     function next() {
       if (call.finished) return undefined;
-      var size = Math.min(PIECE_BYTES, total - sent);
+      var size = Math.min(pieceBytes(), total - sent);
       return body(sent, sent + size).then(function (bytes) {
         return post(call, ticket, '?piece=' + piece, bytes);
       }).then(function (reply) {

@@ -116,6 +116,11 @@
   function outgoing(id) {
     return outgoingPieces[toText(id)];
   }
+  // Where the host's web-process extension carries the bytes, a call's parts go in larger pieces:
+  // each costs a trip between the processes, not a copy of a request's body.
+  function pieceBytes() {
+    return config.extensionPieceBytes;
+  }
   function isBuffer(value) {
     try {
       apply(bufferLength, value, []);
@@ -275,7 +280,7 @@
     if (bytes !== null && bytes === waiting.into) return waiting.resolve(apply(subarray, bytes, [0, waiting.size]));
     waiting.resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
   }
-  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, target: target, received: received, outgoing: outgoing }) });
+  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, target: target, received: received, outgoing: outgoing, pieceBytes: pieceBytes }) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
   if (config.relaysConsole) ['log', 'info', 'warn', 'error'].forEach(function (level) {

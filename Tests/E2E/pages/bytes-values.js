@@ -71,7 +71,8 @@ test('progress is told in steps as the page\'s bytes move, and at the end', asyn
   var answer = await dsBridge.invoke('binary.describe', { name: 'big', bytes: pattern(size) }, { onProgress: function (moved, total) { steps.push([moved, total]); } });
   assertEqual(answer, described('big', size));
   assertEqual(steps[steps.length - 1], [size, size]);
-  assertTrue(steps.length >= (expectsChannel ? 4 : 1), 'steps: ' + steps.length);
+  // Through WebKitGTK's web-process extension a part goes in one piece: its progress is its end.
+  assertTrue(steps.length >= (expectsChannel && servesByteScheme() ? 4 : 1), 'steps: ' + steps.length);
 });
 test('progress is told as a result\'s bytes move, and at the end', async function () {
   var steps = [], size = 3 << 20;

@@ -298,6 +298,8 @@ function makePage(options = {}) {
       send: (method, argumentText) => Promise.resolve(native.handle(method, argumentText)),
       download: (address, size) => options.hostDownload(address, size),
     };
+    // A host whose web-process extension carries the page's pieces: parts go in larger ones.
+    if (options.hostPieceBytes) window._keystoneHost.pieceBytes = () => options.hostPieceBytes;
   }
   if (options.fastPath) {
     native.messages = [];
