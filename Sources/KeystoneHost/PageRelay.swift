@@ -81,7 +81,13 @@ package struct PageRelay {
         case report(String, CallerFrame)
         /// A signal of the page's dialect the top document made (its address).
         case signal(String)
+        /// A subframe document the web-process extension numbered is hidden for good (its frame
+        /// commits a next document, whatever that is, or goes).
+        case subframeEnded(FrameDocument)
     }
+
+    /// What a numbered subframe document's isolated world posts as the document is hidden for good.
+    package static let frameEnded = "frame-end"
 
     /// What the isolated world's prompts and messages start with.
     private let tagPrefix: [UInt8]
@@ -274,7 +280,11 @@ package struct PageRelay {
     /// signal it made. Only the isolated world can post there; its tag still says which frame
     /// posted, and only the top document's are read.
     package func documentMessage(_ message: Bytes) -> DocumentMessage? {
-        guard case (.isolatedWorld(let frame), let bytes) = identify(message), frame.isAttestedMainFrame else { return nil }
+        guard case (.isolatedWorld(let frame), let bytes) = identify(message) else { return nil }
+        if let document = frame.document {
+            return bytes.elementsEqual(Self.frameEnded.utf8) ? .subframeEnded(document) : nil
+        }
+        guard frame.isAttestedMainFrame else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix(Self.signalPrefix) else { return .report(text, frame) }
         return .signal(String(text.dropFirst(Self.signalPrefix.count)))
@@ -377,7 +387,7 @@ extension PageRelay {
         PostedText.appendFramed(tooLong, to: &tooLongBatch)
         return IsolatedSettings(
             tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel, documentGlobal: documentGlobal,
-            signalPattern: signalPattern, signalPrefix: signalPrefix, messageHandler: messageHandler,
+            signalPattern: signalPattern, signalPrefix: signalPrefix, messageHandler: messageHandler, frameEnded: frameEnded,
             maximumPostLength: maximumPostLength(limits), batchAt: capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
             batchHeader: PostedText.batchMethod + "\n", tooLong: tooLong, tooLongBatch: tooLongBatch)
     }
@@ -386,7 +396,7 @@ extension PageRelay {
     package struct IsolatedSettings: Encodable {
         var tagPrefix, capabilityRequest, documentChannel, documentGlobal: String
         var signalPattern: String?
-        var signalPrefix, messageHandler: String
+        var signalPrefix, messageHandler, frameEnded: String
         var maximumPostLength, batchAt: Int
         var batchHeader, tooLong, tooLongBatch: String
     }

@@ -55,6 +55,21 @@ test('a subframe document the web-process extension numbered asks with its numbe
   assert.deepEqual(top.host.requests, [TAG + '\u0001capability']);
 });
 
+test('a numbered subframe document says it is hidden for good, and nothing when it may come back', () => {
+  const doc = makeDocument({ top: false, frameDocument: '7' });
+  const hide = (persisted) => doc.window.dispatchEvent(Object.assign(new Event('pagehide'), { persisted }));
+  hide(true);
+  assert.deepEqual(doc.host.documentPosts, []);
+  hide(false);
+  assert.deepEqual(doc.host.documentPosts, ['\u0001keystone:secret:sub#7:https://app.example\nframe-end']);
+  // The top document, and a subframe the extension did not number, say nothing of the kind.
+  for (const options of [{}, { top: false }]) {
+    const other = makeDocument(options);
+    other.window.dispatchEvent(Object.assign(new Event('pagehide'), { persisted: false }));
+    assert.ok(!other.host.documentPosts.some((text) => text.endsWith('frame-end')));
+  }
+});
+
 test('without its message handler it says hello for the relay and gives no way to post', () => {
   const doc = makeDocument({ handlers: false, nothing: true });
   let hellos = 0;

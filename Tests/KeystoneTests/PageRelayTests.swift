@@ -111,6 +111,10 @@ struct PageRelayTests {
         let relay = PageRelay(secret: "secret")
         let top = CallerFrame(isMainFrame: true, origin: "http://app.example")
         #expect(with(tag + "top:http://app.example\nstart doc1") { relay.documentMessage($0) } == .report("start doc1", top))
+        // A numbered subframe document says only that it has ended; an unnumbered one says nothing.
+        #expect(with(tag + "sub#7:https://widget.example\nframe-end") { relay.documentMessage($0) } == .subframeEnded(FrameDocument(rawValue: 7)))
+        #expect(with(tag + "sub#7:https://widget.example\nstart doc2") { relay.documentMessage($0) } == nil)
+        #expect(with(tag + "sub:https://widget.example\nframe-end") { relay.documentMessage($0) } == nil)
         #expect(with(tag + "top:http://app.example\nsignal https://__wvjb_queue_message__") { relay.documentMessage($0) } == .signal("https://__wvjb_queue_message__"))
         #expect(with(tag + "sub:http://app.example\nstart doc2") { relay.documentMessage($0) } == nil)
         #expect(with("start doc3") { relay.documentMessage($0) } == nil)

@@ -53,6 +53,13 @@
   }
   function post(text) { handler.postMessage(tag() + text); }
 
+  // A subframe document the web-process extension numbered says when it is hidden for good: its
+  // frame commits a next document (one where no script runs included, which clears no world), or
+  // goes. Swift's calls of it then end at once, not when something is next sent to it.
+  if (numbered && window !== window.top) {
+    window.addEventListener('pagehide', function (event) { if (!event.persisted) post(config.frameEnded); });
+  }
+
   // In the top document: a page dialect that signals (WebViewJavascriptBridge) points an iframe
   // of the page at an address `config.signalPattern` matches (`https://__wvjb_queue_message__`).
   // Only iframes of the top document are seen here (a subframe's are in its own document); each

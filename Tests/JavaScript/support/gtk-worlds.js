@@ -16,7 +16,7 @@ const RELAY_SETTINGS = require('../fixtures/host-scripts.json').relay;
 const ISOLATED_SETTINGS = {
   tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
   documentGlobal: '_keystoneFrameDocument',
-  signalPrefix: 'signal ', messageHandler: 'keystone', maximumPostLength: 1 << 16,
+  signalPrefix: 'signal ', messageHandler: 'keystone', frameEnded: 'frame-end', maximumPostLength: 1 << 16,
   batchAt: '\u0001keystone-capability:'.length + 33, batchHeader: '\u0001batch\n',
   tooLong: '{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
   tooLongBatch: '62:{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
