@@ -65,6 +65,12 @@ echo
 rm -rf "$extensions"
 python3 Tests/Benchmark/bytes-table.py "$bytes_samples" Docs/bytes.svg
 
+# What a page load holding its whole byte budget (BridgeLimits.pageLoadBytes) costs the app, in a
+# process of its own, through the extension and through the scheme.
+echo
+xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/budget.html 120 | sed "s/^/extension: /"
+xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/budget.html 120 --no-web-process-extension | sed "s/^/scheme: /"
+
 # What a test's call costs in memory (KeystoneTesting's page), beside Keystone's part of it.
 echo
 "$bin/keystone-engine-benchmark" --in-memory

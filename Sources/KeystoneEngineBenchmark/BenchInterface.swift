@@ -6,9 +6,12 @@ import Keystone
 struct BenchInterface: BridgeInterface {
     let counter: EvaluationCounter
     let policy: FlushPolicy
+    /// How many of the hub's tickets are open.
+    var openTransfers: @Sendable () -> Int = { 0 }
 
     func exposeMethods(to methods: inout MethodList) {
         methods.sync("echo") { (value: Int) in value }
+        methods.sync("openTransfers", openTransfers)
         methods.async("echoAsync") { (value: Int) async in value }
         // Suspends once before it answers, so its result cannot go in the reply: it is sent to the
         // page by the evaluator, as every result of a method that waits for something is.

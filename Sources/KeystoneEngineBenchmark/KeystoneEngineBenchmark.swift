@@ -48,7 +48,8 @@ struct KeystoneEngineBenchmark {
         let counter = EvaluationCounter()
         let host: WebKitGTKHost
         do {
-            try keystone.register(BenchInterface(counter: counter, policy: policy), namespace: "bench")
+            try keystone.register(
+                BenchInterface(counter: counter, policy: policy, openTransfers: { [weak keystone] in keystone?.openTransferCount ?? 0 }), namespace: "bench")
             host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true, loadsWebProcessExtension: loadsExtension))
         } catch {
             print("the benchmark failed to start: \(error)")

@@ -100,7 +100,7 @@ for size in (1, 8, 64):
 # The memory rows, each run's as it was printed: a 64 MB transfer's peak as a multiple of the
 # payload, and a 1 GB stream's growth and time.
 memory = [line.rstrip("\n").split("\t", 1) for line in open(sys.argv[1], encoding="utf-8")
-          if re.match(r"^keystone:\d+\t.*\t(64 MB\tpeak memory|1 GB\t)", line)]
+          if re.match(r"^keystone:\d+\t.*\t(64 MB\tpeak memory|1 GB\t|512 MB\tpeak memory)", line)]
 if memory:
     print()
     for run, row in sorted(memory, key=lambda entry: (entry[1].split("\t")[:2], entry[0])):
