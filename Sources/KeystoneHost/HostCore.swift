@@ -66,7 +66,7 @@ public struct HostCore: Sendable {
     public var mainDocument: CallerFrame { CallerFrame(isMainFrame: true, origin: documentOrigin) }
     /// The subframe documents that reported themselves in the current page load, by token, for a
     /// host whose engine cannot tell documents apart itself (WKWebView's).
-    private var subframes: [String: (document: FrameDocument, origin: String?, nested: Bool)] = [:]
+    private var subframes: [String: (document: FrameDocument, origin: String?, nestedIn: String?)] = [:]
     /// The tokens of ``subframes`` by document.
     private var subframeTokens: [FrameDocument: String] = [:]
     /// The last number given to a subframe document by this core.
@@ -202,20 +202,20 @@ public struct HostCore: Sendable {
     // MARK: Subframe documents
 
     /// A subframe's isolated world reported its document's `token` from a frame of `origin`, as the
-    /// engine says, and whether the frame is inside another subframe (`nested`; a document named
-    /// before its report counts as nested): the document's number (the same again for a document
-    /// restored from the back/forward cache), or `nil` for a document the host's scripts never run
-    /// in (an origin not allowed) or past ``subframeDocuments``.
-    public mutating func subframeStarted(token: String, origin: String?, nested: Bool = true) -> FrameDocument? {
+    /// engine says, and, for a frame inside another subframe, its parent's origin (`nestedIn`; `""`
+    /// when unknown, as for a document named before its report): the document's number (the same
+    /// again for a document restored from the back/forward cache), or `nil` for a document the
+    /// host's scripts never run in (an origin not allowed) or past ``subframeDocuments``.
+    public mutating func subframeStarted(token: String, origin: String?, nestedIn: String? = "") -> FrameDocument? {
         if let known = subframes[token] {
             guard known.origin == origin else { return nil }
-            subframes[token]?.nested = nested
+            subframes[token]?.nestedIn = nestedIn
             return known.document
         }
         guard allowsDocument(of: origin), subframes.count < Self.subframeDocuments else { return nil }
         lastSubframe += 1
         let document = FrameDocument(rawValue: lastSubframe)
-        subframes[token] = (document, origin, nested)
+        subframes[token] = (document, origin, nestedIn)
         subframeTokens[document] = token
         return document
     }
@@ -244,7 +244,7 @@ public struct HostCore: Sendable {
     public func subframeCaller(token: String, frame: CallerFrame) -> CallerFrame? {
         guard frame.isAttested, !frame.isMainFrame, let known = subframes[token], known.origin == frame.origin else { return nil }
         var caller = CallerFrame(isMainFrame: false, origin: frame.origin, document: known.document)
-        caller.isNested = known.nested
+        caller.nestedIn = known.nestedIn
         return caller
     }
 

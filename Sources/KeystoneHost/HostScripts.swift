@@ -63,22 +63,25 @@ public enum HostScripts {
     ///
     /// With `subframes`, for a host whose engine names the frame of each report but has no way of
     /// its own to tell a subframe's documents apart (WKWebView's), a subframe's document reports
-    /// itself too: `frame ` and its token at its start and on its restore (`nested ` for a frame
-    /// inside a frame), `frame-end ` and its token when it is hidden for good
+    /// itself too: `frame ` and its token at its start and on its restore (`nested `, the token, a
+    /// space and its parent's origin for a frame inside a frame), `frame-end ` and its token when
+    /// it is hidden for good
     /// (``HostSession/subframeReported(_:from:)``).
     public static func documentReporting(post: String, subframes: Bool = false) -> String {
         """
         (function () {
           var token = null, top = window === window.top, reports = top || \(subframes);
           var nested = !top && window.parent !== window.top;
+          var ancestors = nested && window.location && window.location.ancestorOrigins;
+          var parent = ancestors && ancestors.length ? ' ' + ancestors[0] : '';
           function send(report) { \(post); }
           window.addEventListener('keystone:document', function (event) {
             if (token !== null || !reports || typeof event.detail !== 'string') return;
             token = event.detail;
-            send((top ? 'start ' : nested ? 'nested ' : 'frame ') + token);
+            send((top ? 'start ' : nested ? 'nested ' : 'frame ') + token + parent);
           });
           window.addEventListener('pageshow', function (event) {
-            if (event.persisted && token !== null) send((top ? 'restore ' : nested ? 'nested ' : 'frame ') + token);
+            if (event.persisted && token !== null) send((top ? 'restore ' : nested ? 'nested ' : 'frame ') + token + parent);
           });
           window.addEventListener('pagehide', function (event) {
             if (!top && !event.persisted && token !== null) send('frame-end ' + token);
@@ -119,13 +122,20 @@ public enum HostScripts {
     }
 
     /// A subframe's report of its document (``documentReporting(post:subframes:)``): its token,
-    /// whether the document has ended, and whether its frame is inside another subframe; `nil` for
+    /// whether the document has ended, and, for a frame inside another subframe, its parent's
+    /// origin (`""` when it could not be read; `nil` for a frame of the top document); `nil` for
     /// anything else.
-    package static func subframeReport(_ text: some StringProtocol) -> (token: String, ended: Bool, nested: Bool)? {
+    package static func subframeReport(_ text: some StringProtocol) -> (token: String, ended: Bool, nestedIn: String?)? {
         for (prefix, ended, nested) in [("frame ", false, false), ("nested ", false, true), ("frame-end ", true, false)] where text.hasPrefix(prefix) {
-            let token = text.dropFirst(prefix.count)
+            var token = text.dropFirst(prefix.count)
+            var parent: String?
+            if nested {
+                let space = token.firstIndex(of: " ")
+                parent = space.flatMap { SecurityOrigin(String(token[token.index(after: $0)...]))?.description } ?? ""
+                token = token[..<(space ?? token.endIndex)]
+            }
             guard isDocumentToken(token) else { return nil }
-            return (String(token), ended, nested)
+            return (String(token), ended, parent)
         }
         return nil
     }

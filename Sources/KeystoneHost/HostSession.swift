@@ -204,7 +204,7 @@ public final class HostSession: @unchecked Sendable {
     public func subframeReported(_ text: String, from frame: CallerFrame) -> SubframeReport? {
         guard !frame.isMainFrame, frame.isAttested, let report = HostScripts.subframeReport(text) else { return nil }
         guard report.ended else {
-            return core.subframeStarted(token: report.token, origin: frame.origin, nested: report.nested).map(SubframeReport.started)
+            return core.subframeStarted(token: report.token, origin: frame.origin, nestedIn: report.nestedIn).map(SubframeReport.started)
         }
         guard let document = core.subframeEnded(token: report.token) else { return nil }
         hub.frameDidUnload(document)
@@ -234,7 +234,7 @@ public final class HostSession: @unchecked Sendable {
         }
         // Named before its report: nested, until the report may say otherwise for its later calls.
         var caller = CallerFrame(isMainFrame: false, origin: frame.origin, document: document)
-        caller.isNested = true
+        caller.nestedIn = ""
         return PromptCaller(defaultText: text, frame: caller, named: document)
     }
 

@@ -178,6 +178,12 @@ package struct PageRelay {
         let isMainFrame = header.starts(with: "top".utf8)
         let isNested = header.starts(with: "nst".utf8)
         var origin = header.dropFirst(3)
+        // A frame inside a frame ends its header with a space and its parent's origin.
+        var parent: String?
+        if isNested, let space = origin.firstIndex(of: UInt8(ascii: " ")) {
+            parent = SecurityOrigin(String(decoding: origin[origin.index(after: space)...], as: UTF8.self))?.description ?? ""
+            origin = origin[..<space]
+        }
         var document: FrameDocument?
         if origin.first == UInt8(ascii: "#") {
             let digits = origin.dropFirst().prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
@@ -189,7 +195,7 @@ package struct PageRelay {
         // The document's own security origin; an opaque one reads "null" and is no origin.
         let security = SecurityOrigin(String(decoding: origin.dropFirst(), as: UTF8.self))
         var frame = CallerFrame(isMainFrame: isMainFrame, origin: security?.description, document: document)
-        frame.isNested = isNested && !isMainFrame
+        if isNested, !isMainFrame { frame.nestedIn = parent ?? "" }
         return (.isolatedWorld(frame), rest)
     }
 

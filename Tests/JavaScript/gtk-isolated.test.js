@@ -35,9 +35,13 @@ test('a subframe asks as a subframe, and a frame inside a frame as one', () => {
   const doc = makeDocument({ top: false });
   doc.page(`window.prompt('_dsbridge=m', '{}')`);
   assert.deepEqual(doc.host.requests, ['\u0001keystone:secret:sub:https://app.example\n\u0001capability']);
-  const nested = makeDocument({ top: false, nested: true, frameDocument: '7' });
+  const nested = makeDocument({ top: false, nested: 'https://ad.example', frameDocument: '7' });
   nested.page(`window.prompt('_dsbridge=m', '{}')`);
-  assert.deepEqual(nested.host.requests, ['\u0001keystone:secret:nst#7:https://app.example\n\u0001capability']);
+  assert.deepEqual(nested.host.requests, ['\u0001keystone:secret:nst#7:https://app.example https://ad.example\n\u0001capability']);
+  // Where the engine names no ancestors, the parent's origin is left out.
+  const unnamed = makeDocument({ top: false, nested: true, frameDocument: '7' });
+  unnamed.page(`window.prompt('_dsbridge=m', '{}')`);
+  assert.deepEqual(unnamed.host.requests, ['\u0001keystone:secret:nst#7:https://app.example\n\u0001capability']);
 });
 
 test('a subframe document the web-process extension numbered asks with its number; anything else is left out', () => {

@@ -244,11 +244,11 @@ struct HostSessionTests {
         #expect(session.subframeReported("frame early", from: widget) == .started(document))
         #expect(!session.caller(ofPromptWith: HostScripts.documentMark + "early\n{}", frame: widget).frame.isNested)
         // A frame inside a frame says so in its report, and its prompts' caller carries it.
-        guard case .started? = session.subframeReported("nested inner", from: widget) else {
+        guard case .started? = session.subframeReported("nested inner https://ad.example", from: widget) else {
             Issue.record("a nested frame's report numbered no document")
             return
         }
-        #expect(session.caller(ofPromptWith: HostScripts.documentMark + "inner\n{}", frame: widget).frame.isNested)
+        #expect(session.caller(ofPromptWith: HostScripts.documentMark + "inner\n{}", frame: widget).frame.nestedIn == "https://ad.example")
         // The same name from a frame of another origin is no one's.
         #expect(session.subframeReported("frame early", from: CallerFrame(isMainFrame: false, origin: "https://ad.example")) == nil)
         #expect(session.caller(ofPromptWith: HostScripts.documentMark + "early\n{}", frame: CallerFrame(isMainFrame: false, origin: "https://ad.example")).frame.document == nil)

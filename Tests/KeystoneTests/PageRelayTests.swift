@@ -50,7 +50,9 @@ struct PageRelayTests {
         #expect(with(tag + "top#5:https://app.example\n") { relay.identify($0).0 } == .isolatedWorld(CallerFrame(isMainFrame: true, origin: "https://app.example")))
         #expect(with(tag + "sub:https://embed.example\n") { relay.identify($0).0 } == .isolatedWorld(CallerFrame(isMainFrame: false, origin: "https://embed.example")))
         var nested = CallerFrame(isMainFrame: false, origin: "https://embed.example", document: FrameDocument(rawValue: 7))
-        nested.isNested = true
+        nested.nestedIn = "https://ads.example:8443"
+        #expect(with(tag + "nst#7:https://embed.example https://ads.example:8443\n") { relay.identify($0).0 } == .isolatedWorld(nested))
+        nested.nestedIn = ""  // a parent the world could not read
         #expect(with(tag + "nst#7:https://embed.example\n") { relay.identify($0).0 } == .isolatedWorld(nested))
         for malformed in ["sub#:https://embed.example", "sub#12https://embed.example", "sub#99999999999999999999999:https://embed.example", "sub#12"] {
             #expect(with(tag + malformed + "\n") { relay.identify($0).0 } == .unattested, "\(malformed)")

@@ -16,10 +16,14 @@ public struct CallerFrame: Sendable, Hashable, Codable, CustomStringConvertible 
     /// answered there, and Swift can call its handlers. `nil` for the main frame, and for a
     /// subframe the host cannot reach (which may make synchronous calls only).
     public var document: FrameDocument?
-    /// Whether the host's isolated world says the subframe's parent is not the top document (a
-    /// frame inside a frame), or could not say yet: such documents share a part of the page load's
-    /// subframe slots (`BridgeLimits.subframeDocuments`). A host outside the package never says so.
-    package var isNested = false
+    /// For a frame inside a frame (its parent is not the top document), its parent document's
+    /// origin as the host's isolated world reads it (`location.ancestorOrigins`), or `""` when the
+    /// host could not tell yet; `nil` for any other frame. Such documents share a part of the page
+    /// load's subframe slots (`BridgeLimits.subframeDocuments`), each parent's origin a part of
+    /// that. A host outside the package never says so.
+    package var nestedIn: String?
+    /// Whether the frame is inside another subframe (``nestedIn``).
+    package var isNested: Bool { nestedIn != nil }
 
     /// Creates a frame as a host reports it: whether it is the main frame, its origin, whether the
     /// engine vouched for both, and a subframe's document where the host can deliver to it.

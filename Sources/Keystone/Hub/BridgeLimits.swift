@@ -61,8 +61,9 @@ public struct BridgeLimits: Sendable, Hashable {
     /// answered in their own frame (`CallerFrame.document`). Each is kept from its first call
     /// until it goes; past the limit, a new document's asynchronous calls are refused
     /// (`limitExceeded`). Documents of frames inside frames (an ad's embeds), as the host's
-    /// isolated world tells, hold half of them at most, so the frames the app's own document makes
-    /// keep the other half. Default 64.
+    /// isolated world tells, hold half of them at most, and those inside frames of one origin an
+    /// eighth: the frames the app's own document makes keep the other half, and the frames its
+    /// widgets make their own eighth. Default 64.
     public var subframeDocuments: Int
     /// How many durable calls (made with an idempotency key) are kept at once, running or with an
     /// outcome not yet acknowledged, for every origin together. An origin alone may use them all;

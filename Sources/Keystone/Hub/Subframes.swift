@@ -29,16 +29,23 @@ struct Subframes<Waiting: Sendable>: Sendable {
 
     /// Records `frame`'s document, on a call of its: the refusal when the page load already reaches
     /// `limit` others, or, for a nested document (a frame inside a frame, which the app may not
-    /// have made), when nested ones hold half of them: frames nested in an ad cannot take the slots
-    /// of the frames the app's own document makes.
+    /// have made), when nested ones hold half of them, or those inside frames of its parent's origin
+    /// an eighth: frames nested in an ad cannot take the slots of the frames the app's own document
+    /// makes, nor of those its widgets make.
     mutating func enter(_ frame: CallerFrame, document: FrameDocument) -> BridgeError? {
         guard documents[document] == nil else { return nil }
         guard documents.count < limit else {
             return BridgeError(code: .limitExceeded, message: "the page already has BridgeLimits.subframeDocuments (\(limit)) subframe documents calling")
         }
-        if frame.isNested, documents.values.count(where: \.frame.isNested) >= limit / 2 {
-            let message = "frames inside frames already hold half of BridgeLimits.subframeDocuments (\(limit / 2) subframe documents calling)"
-            return BridgeError(code: .limitExceeded, message: message)
+        if let parent = frame.nestedIn {
+            if documents.values.count(where: \.frame.isNested) >= limit / 2 {
+                let message = "frames inside frames already hold half of BridgeLimits.subframeDocuments (\(limit / 2) subframe documents calling)"
+                return BridgeError(code: .limitExceeded, message: message)
+            }
+            if documents.values.count(where: { $0.frame.nestedIn == parent }) >= max(1, limit / 8) {
+                let message = "frames inside frames of one origin already hold an eighth of BridgeLimits.subframeDocuments (\(max(1, limit / 8)))"
+                return BridgeError(code: .limitExceeded, message: message)
+            }
         }
         documents[document] = Document(frame: frame)
         return nil

@@ -16,9 +16,13 @@
   var numbered = typeof number === 'string' && /^[0-9]{1,20}$/.test(number) ? '#' + number : '';
   // What this world's prompts and messages start with: the secret tag, the frame (and its document's
   // number) and its origin.
-  // A subframe whose parent is not the top document (a frame inside a frame) says so: `nst`.
-  var kind = window === window.top ? 'top' : window.parent === window.top ? 'sub' + numbered : 'nst' + numbered;
-  function tag() { return config.tagPrefix + kind + ':' + origin + '\n'; }
+  // A subframe whose parent is not the top document (a frame inside a frame) says so (`nst`), and
+  // ends the header with its parent's origin, as the engine gives it this world.
+  var nested = window !== window.top && window.parent !== window.top;
+  var ancestors = nested && window.location && window.location.ancestorOrigins;
+  var parentOrigin = ancestors && ancestors.length ? ' ' + ancestors[0] : '';
+  var kind = window === window.top ? 'top' : nested ? 'nst' + numbered : 'sub' + numbered;
+  function tag() { return config.tagPrefix + kind + ':' + origin + parentOrigin + '\n'; }
 
   // Takes the relay's channel node (once), and answers its requests for a capability by asking the
   // host, which issues one for this frame and origin.

@@ -72,6 +72,8 @@ function makeDocument({ relay = {}, isolated = {}, top = true, nested = false, h
   window.top = top ? window : {};
   // A subframe's parent: the top document's window, or a frame's inside it (`nested`).
   window.parent = top ? window : nested ? {} : window.top;
+  // What the engine says of the frame's ancestors: its parent's origin first.
+  if (nested) window.location = { ancestorOrigins: typeof nested === 'string' ? [nested] : [] };
   if (frameDocument !== undefined) window[ISOLATED_SETTINGS.documentGlobal] = frameDocument;
   const observers = [];
   window.fetch = (url, init) => host.fetch(url, init);
