@@ -47,54 +47,58 @@ for direction in ("page to native", "native to page"):
         json_text, speedup = over_json(bytes_, json)
         print(f"{direction} | {size} MB | {bytes_:.0f} ms | {floor_text} | {ratio} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
 
+def sized_table(header, row):
+    """A table of `header` (its cells), a row for each size that `row(size)` gives cells for."""
+    print()
+    print(" | ".join(header))
+    print(" | ".join("---" for _ in header))
+    for size in (1, 8, 64):
+        cells = row(size)
+        if cells:
+            print(" | ".join(cells))
+
+
+def timed(way, size):
+    return best.get((way, size))
+
+
+def compared(header, direction, main, others, digits=0):
+    """A table of `main`'s time for each size beside each of `others`: (way, "ratio") for the
+    way's time and `main`'s ratio to it, (way, "time") for its time alone, (way, "json") for the
+    JSON path's time and `main`'s speed-up over it."""
+    def row(size):
+        ms = timed(main, size)
+        if ms is None:
+            return None
+        cells = [direction, f"{size} MB", f"{ms:.{digits}f} ms"]
+        for way, kind in others:
+            other = timed(way, size)
+            cells += over_json(ms, other) if kind == "json" else beside(ms, other)[: 1 if kind == "time" else 2]
+        return cells
+    sized_table(header, row)
+
+
 # The page's bytes to Swift through the GTK host's web-process extension, which reads only what a
 # ticket admits, beside the byte scheme a host without the extension uses (at 8 MB the extension
 # should be no slower), and beside Swift's bytes to the page through the extension (at 64 MB, within
 # 1.5x of it).
-print()
-print("page to native | size | Keystone, extension | Keystone, byte scheme | ratio to it | native to page, extension | ratio to it")
-print("--- | --- | --- | --- | --- | --- | ---")
-for size in (1, 8, 64):
-    extension = best.get(("keystone bytes, page to native", size))
-    scheme = best.get(("through the scheme: keystone bytes, page to native", size))
-    back = best.get(("keystone bytes, native to page", size))
-    if extension is None:
-        continue
-    scheme_text, scheme_ratio = beside(extension, scheme)
-    back_text, back_ratio = beside(extension, back)
-    print(f"page to native | {size} MB | {extension:.0f} ms | {scheme_text} | {scheme_ratio} | {back_text} | {back_ratio}")
+compared(["page to native", "size", "Keystone, extension", "Keystone, byte scheme", "ratio to it", "native to page, extension", "ratio to it"],
+         "page to native", "keystone bytes, page to native",
+         [("through the scheme: keystone bytes, page to native", "ratio"), ("keystone bytes, native to page", "ratio")])
 
 # Swift's bytes into a buffer the page lends (`invoke`'s `into`): beside a new array, the floor's
 # extension and base64 in JSON.
-print()
-print("native to page, into a page buffer | size | Keystone, into the buffer | Keystone, new array | floor, extension | ratio to it | Keystone, JSON (base64) | speed-up over JSON")
-print("--- | --- | --- | --- | --- | --- | --- | ---")
-for size in (1, 8, 64):
-    into = best.get(("keystone bytes into a page buffer, native to page", size))
-    fresh = best.get(("keystone bytes, native to page", size))
-    extension = best.get(("extension, native to page", size))
-    json = best.get(("keystone JSON, native to page", size))
-    if into is None:
-        continue
-    fresh_text = beside(into, fresh)[0]
-    extension_text, extension_ratio = beside(into, extension)
-    json_text, speedup = over_json(into, json)
-    print(f"native to page | {size} MB | {into:.1f} ms | {fresh_text} | {extension_text} | {extension_ratio} | {json_text} | {speedup}")
+compared(["native to page, into a page buffer", "size", "Keystone, into the buffer", "Keystone, new array", "floor, extension", "ratio to it",
+          "Keystone, JSON (base64)", "speed-up over JSON"],
+         "native to page", "keystone bytes into a page buffer, native to page",
+         [("keystone bytes, native to page", "time"), ("extension, native to page", "ratio"), ("keystone JSON, native to page", "json")], digits=1)
 
 # Bytes inside a value beside a name (`bench.describe`): beside the bytes alone (`bench.count`'s
 # raw path) and beside the same value with base64 in JSON.
-print()
-print("value with bytes, page to native | size | Keystone, parts | Keystone, bytes alone | ratio to bytes alone | Keystone, JSON (base64) | speed-up over JSON")
-print("--- | --- | --- | --- | --- | --- | ---")
-for size in (1, 8, 64):
-    value = best.get(("keystone value, page to native", size))
-    alone = best.get(("keystone bytes, page to native", size))
-    json = best.get(("keystone value JSON, page to native", size))
-    if value is None:
-        continue
-    alone_text, ratio = beside(value, alone)
-    json_text, speedup = over_json(value, json)
-    print(f"page to native | {size} MB | {value:.0f} ms | {alone_text} | {ratio} | {json_text} | {speedup}")
+compared(["value with bytes, page to native", "size", "Keystone, parts", "Keystone, bytes alone", "ratio to bytes alone", "Keystone, JSON (base64)",
+          "speed-up over JSON"],
+         "page to native", "keystone value, page to native",
+         [("keystone bytes, page to native", "ratio"), ("keystone value JSON, page to native", "json")])
 
 
 # The memory rows, each run's as it was printed: a 64 MB transfer's peak as a multiple of the
