@@ -227,11 +227,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         let (answer, closed) = swiftCalls.answer(id: id, complete: complete, undelivered: undelivered, from: frame)
         // Parts the page did not fetch (it has no such handler, or could not) go with the call; a
         // durable call's next document fetches them under a ticket of its own.
-        if case .goesOn = answer {
-            transfers.withdraw(.swiftCall(id), in: pageLoad)
-        } else if closed?.hasParts == true {
-            transfers.withdraw(.swiftCall(id), in: pageLoad)
-        }
+        let goesOn = if case .goesOn = answer { true } else { false }
+        if goesOn || closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: pageLoad) }
         return answer
     }
 
