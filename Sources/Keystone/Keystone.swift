@@ -27,13 +27,14 @@ public final class Keystone: BridgeHub, PageConnection {
     /// Creates a Keystone from `components`.
     public init(components: KeystoneComponents = KeystoneComponents()) {
         self.components = components
-        storage = HubStorage(limits: components.limits, evaluator: components.evaluator, logging: components.logging)
+        storage = HubStorage(limits: components.limits, evaluator: components.evaluator, store: components.durableStore, logging: components.logging)
         // The serializer as it moves `Data` as parts; none when it writes `Data` its own way, and
         // the page is offered no byte channel.
         let partsSerializer = (components.serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
-        outbound = OutboundCalls(components: components, storage: storage, partsSerializer: partsSerializer)
-        let byteChannel = ByteChannel(components: components, storage: storage, partsSerializer: partsSerializer)
-        inbound = InboundCalls(components: components, storage: storage, outbound: outbound, byteChannel: byteChannel)
+        outbound = OutboundCalls(components: components, hub: storage, partsSerializer: partsSerializer)
+        let byteChannel = ByteChannel(components: components, hub: storage, partsSerializer: partsSerializer)
+        let durable = DurableStage(hub: storage, keyLimit: components.limits.durableKeyBytes, clock: components.clock, store: components.durableStore)
+        inbound = InboundCalls(components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: durable)
     }
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface
@@ -65,7 +66,7 @@ public final class Keystone: BridgeHub, PageConnection {
     private func register(_ methods: MethodList, namespace: String) throws(BridgeError) {
         try components.registry.register(methods, namespace: namespace)
         let durable = methods.methods.compactMap { $0.value.isDurable ? $0.key : nil }
-        storage.update { $0.noteDurableMethods(durable, namespace: namespace) }
+        storage.noteDurableMethods(durable, namespace: namespace)
     }
 
     /// TypeScript declarations of the registered interfaces, from ``interfaceSchema``: an interface
@@ -118,11 +119,11 @@ public final class Keystone: BridgeHub, PageConnection {
     /// Removes the interface under `namespace`; returns whether there was one.
     @discardableResult
     public func removeInterface(namespace: String) -> Bool {
-        storage.update { $0.noteDurableMethods([], namespace: namespace) }
+        storage.noteDurableMethods([], namespace: namespace)
         return components.registry.removeInterface(namespace: namespace)
     }
 
-    public var pageLoad: PageLoad { storage.read(\.pageLoad) }
+    public var pageLoad: PageLoad { storage.pageLoad }
 
     public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins }
 
@@ -133,14 +134,14 @@ public final class Keystone: BridgeHub, PageConnection {
     }
 
     /// How many Swift calls of the page's handlers are waiting to settle.
-    public var pendingCallCount: Int { storage.read(\.pendingCallCount) }
+    public var pendingCallCount: Int { storage.pendingCallCount }
 
     /// How many of the page's asynchronous calls are running.
-    public var runningCallCount: Int { storage.read(\.runningCallCount) }
+    public var runningCallCount: Int { storage.runningCallCount }
 
     /// The tasks of the page's calls running now, in the order the calls started: awaiting them is
     /// how a test knows the calls have ended, without polling.
-    package var runningTasks: [Task<Void, Never>] { storage.read(\.runningWorks).map(\.task) }
+    package var runningTasks: [Task<Void, Never>] { storage.runningWorks.map(\.task) }
 
     /// The state every part of this Keystone holds (its calls of the page, the page's calls, the
     /// byte channel, their tasks): released only once nothing the Keystone started still runs,
@@ -148,7 +149,7 @@ public final class Keystone: BridgeHub, PageConnection {
     package var sharedState: AnyObject { storage }
 
     /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
-    package var openTransferCount: Int { storage.read(\.openTransferCount) }
+    package var openTransferCount: Int { storage.openTicketCount }
 
     public func attach(to target: any EvaluationTarget) {
         components.evaluator.attach(to: target)
@@ -308,22 +309,22 @@ public final class Keystone: BridgeHub, PageConnection {
 
     /// The subframe documents of the current page load whose handlers Swift can call: those that
     /// have called and registered their handlers, on a host that delivers to subframes.
-    public var subframes: [CallerFrame] { storage.read(\.subframes.readyFrames) }
+    public var subframes: [CallerFrame] { storage.readyFrames }
 
     // MARK: The byte channel
 
     public func serveBytes(over transport: any ByteTransport) {
-        storage.update { $0.serveBytes(over: transport) }
+        storage.serveBytes(over: transport)
     }
 
     public func stopServingBytes() {
-        storage.update { $0.serveBytes(over: nil) }
+        storage.serveBytes(over: nil)
     }
 
     /// Whether a host serves a byte channel to the page now: from ``serveBytes(over:)`` until
     /// ``stopServingBytes()``.
     package var servesBytes: Bool {
-        storage.read(\.servesBytes)
+        storage.servesBytes
     }
 
     public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
@@ -336,14 +337,7 @@ public final class Keystone: BridgeHub, PageConnection {
     /// asynchronous calls are cancelled, their late results are dropped, and Swift calls made from
     /// now on wait for the next page's `_dsb.dsinit`.
     public func pageDidUnload() {
-        let unload = storage.apply { machine in
-            let unload = machine.pageDidUnload()
-            return (unload, unload.outputs)
-        }
-        unload.cancelled.forEach { $0.cancel() }
-        let gone = BridgeError(code: .pageGone, message: "the page was unloaded before it answered")
-        unload.failed.forEach { $0.fail(gone) }
-        unload.recoveries.forEach { $0(nil) }
+        storage.pageDidUnload()
     }
 
     public func frameDidUnload(_ document: FrameDocument) {
@@ -352,30 +346,13 @@ public final class Keystone: BridgeHub, PageConnection {
 
     /// Whether the current page's runtime has initialized (`_dsb.dsinit`): its handlers are
     /// registered, and Swift's calls go out at once.
-    public var isPageReady: Bool { storage.read(\.isPageReady) }
+    public var isPageReady: Bool { storage.isPageReady }
 
     /// Returns once the page's runtime has initialized (`_dsb.dsinit`): at once when the current
     /// page has, otherwise when the next one does, whatever loads in between. An app awaits this
     /// instead of polling the document before its first calls (which would wait for it anyway).
     /// - Throws: `BridgeError` (`cancelled`) when the waiting task is cancelled first.
     public func pageReady() async throws(BridgeError) {
-        let waiter = Locked<Int?>(nil)
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<BridgeError?, Never>) in
-                let settle = PageHandlerCall(receive: { _, _ in continuation.resume(returning: nil) }, fail: { continuation.resume(returning: $0) })
-                let id = storage.update { $0.waitForPage(settle) }
-                guard let id else { return settle.receive(.none, true) }
-                waiter.withLock { $0 = id }
-                // Cancelled before the waiter was registered: the handler found no id to stop.
-                if Task.isCancelled { stopWaiting(id) }
-            }
-        } onCancel: {
-            if let id = waiter.withLock({ $0 }) { stopWaiting(id) }
-        }
-        if let outcome { throw outcome }
-    }
-
-    private func stopWaiting(_ id: Int) {
-        storage.update { $0.stopWaitingForPage(id) }?.fail(BridgeError(code: .cancelled, message: "the wait for the page was cancelled"))
+        try await storage.pageReady()
     }
 }

@@ -28,14 +28,19 @@ struct BuiltInInterface: BridgeInterface {
         return !ownDocumentOnly.contains(name) || frame.subframeDocument != nil
     }
 
+    /// The name of the page's answer to one of Swift's calls, which the hub takes straight from the
+    /// wire to Swift's calls (``OutboundCalls``) rather than dispatching it: listed here for
+    /// `hasNativeMethod` and as a synchronous method, so that an asynchronous call of it is refused.
+    static let returnValue = "returnValue"
+
     /// The registry the hub dispatches the page's `_dsb` calls over.
     static let registry = BuiltInRegistry()
 
     func exposeMethods(to methods: inout MethodList) {
         methods.add("dsinit", BridgeMethod(invoker: .sync(Self.initialize)))
-        methods.add("returnValue", BridgeMethod(invoker: .sync(Self.returnValue)))
+        methods.add(Self.returnValue, BridgeMethod(invoker: .sync(Self.answeredBeforeDispatch)))
         methods.sync("cancel") { (request: CancelRequest, context: CallContext) in
-            try Self.page(context).hub.storage.cancelRunningCall(callback: PageCallback(request.callback, in: context.frame.subframeDocument))
+            try Self.page(context).hub.state.cancelRunningCall(callback: PageCallback(request.callback, in: context.frame.subframeDocument))
         }
         methods.sync("hasNativeMethod") { (query: MethodQuery, context: CallContext) in
             Self.hasNativeMethod(query, in: try Self.page(context).hub)
@@ -68,7 +73,7 @@ struct BuiltInInterface: BridgeInterface {
         methods.async("authorize") { (credentials: JSONValue, context: CallContext) in
             let page = try Self.page(context)
             let granted = try await page.hub.components.policy.authorize(credentials, from: context.frame)
-            return granted && page.hub.storage.update { $0.authorize(page.pageLoad, origin: context.frame.origin) }
+            return granted && page.hub.state.authorize(page.pageLoad, origin: context.frame.origin)
         }
     }
 
@@ -96,22 +101,15 @@ struct BuiltInInterface: BridgeInterface {
         let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
         let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
         let hub = try page(context).hub
-        if let frame = context.frame.subframeDocument {
-            hub.storage.frameDidInitialize(frame, runtime: runtime)
-        } else {
-            hub.storage.pageDidInitialize(runtime: runtime, origin: context.frame.origin)
-        }
+        hub.state.documentDidInitialize(runtime: runtime, frame: context.frame)
         guard runtime == .keystone else { return Data(#""""#.utf8) }
         return Data((hub.announcesBytes ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
     }
 
-    /// `_dsb.returnValue`: a page handler's answer to a Swift call, split once; only the call it
-    /// answers decodes its value.
-    private static func returnValue(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
-        let hub = try page(context).hub
-        let message = try ReturnMessage(splitting: data ?? Data(), maximumDepth: hub.components.limits.nestingDepth)
-        hub.outbound.receiveReturnValue(message, from: context.frame.subframeDocument)
-        return Data(#""""#.utf8)
+    /// `_dsb.returnValue` reaches Swift's calls before dispatch; a call that gets here was refused
+    /// on its kind first.
+    private static func answeredBeforeDispatch(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
+        throw BridgeError(code: .failed, message: "an answer to a Swift call is taken before dispatch")
     }
 
     /// What `_dsb.hasNativeMethod` asks: `{"name": "ns.m", "type": "all" | "syn" | "asyn"}`. A
@@ -185,7 +183,7 @@ extension BuiltInInterface {
             if case .found = registry.lookup(name) { continue }
             missing.append(method)
         }
-        try hub.storage.update { $0.declare(declared, origin: origin) }.get()
+        try hub.state.declare(declared, origin: origin).get()
         return missing
     }
 

@@ -3,12 +3,13 @@
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// What the built-in methods act on: the hub's parts, its state, and Swift's calls of the page.
-/// The hub's inbound calls are it.
+/// What the built-in methods act on: the hub's parts, the events they send its state, and Swift's
+/// calls of the page for their context's page connection. The hub's inbound calls are it.
 protocol BuiltInHub: AnyObject, Sendable {
     var components: KeystoneComponents { get }
-    var storage: HubStorage { get }
-    /// Swift's calls of the page, which `_dsb.returnValue` answers.
+    /// The hub's state, as the built-ins act on it.
+    var state: any BuiltInState { get }
+    /// Swift's calls of the page: the page connection of a built-in's context.
     var outbound: OutboundCalls { get }
     /// Whether the page is offered the byte channel now, as `_dsb.dsinit` tells it.
     var announcesBytes: Bool { get }
@@ -17,6 +18,21 @@ protocol BuiltInHub: AnyObject, Sendable {
     func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]?
     /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
     func acknowledgeDurable(_ keys: [String], origin: String)
+}
+
+/// The events the built-ins send the hub's state: the page's initialization, its cancellation of
+/// its calls, what its main frame establishes. The hub's storage is it.
+protocol BuiltInState: AnyObject, Sendable {
+    /// The document `frame` registered its handlers (`_dsb.dsinit`), announcing `runtime`: Swift's
+    /// calls waiting for it go out, and what waited for the page to be ready goes on.
+    func documentDidInitialize(runtime: PageRuntime, frame: CallerFrame)
+    /// Cancels the page's call behind `callback` (`_dsb.cancel`); whether there was one.
+    func cancelRunningCall(callback: PageCallback) -> Bool
+    /// The app's policy accepted the credentials the main frame of `origin` presented during
+    /// `pageLoad`; `false` when that page load has gone, and the grant with it.
+    func authorize(_ pageLoad: PageLoad, origin: String?) -> Bool
+    /// The main frame, of `origin`, declared the methods it will use.
+    func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError>
 }
 
 /// The page of a built-in method's ``CallContext``: the hub and the page load and document that

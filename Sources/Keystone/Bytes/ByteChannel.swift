@@ -23,27 +23,27 @@ protocol ByteCallRunner {
 ///   call's do. A stream into a method that takes a ``ByteStream`` runs at once, and a piece is
 ///   answered only once the method has room for more.
 /// - **Swift → page.** A result, stream item, page-handler call or event whose value holds `Data`
-///   goes with a ticket the page fetches its parts with (``HubStateMachine`` issues it as the
+///   goes with a ticket the page fetches its parts with (``ByteChannelState`` issues it as the
 ///   message leaves).
 ///
 /// Where there is no channel (no transport, or a serializer that writes `Data` its own way), the
 /// page is told so when it initializes, and `Data` goes as base64 in the value.
 final class ByteChannel: Sendable {
     private let components: KeystoneComponents
-    private let storage: HubStorage
+    private let hub: any ByteChannelHub
     /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way, and the
     /// page is offered no channel.
     let partsSerializer: (any BytePartsSerializer)?
 
-    init(components: KeystoneComponents, storage: HubStorage, partsSerializer: (any BytePartsSerializer)?) {
+    init(components: KeystoneComponents, hub: any ByteChannelHub, partsSerializer: (any BytePartsSerializer)?) {
         self.components = components
-        self.storage = storage
+        self.hub = hub
         self.partsSerializer = partsSerializer
     }
 
     /// Whether the page is offered the channel now: the serializer moves parts, and a host serves
     /// them (from `serveBytes(over:)` until `stopServingBytes()`).
-    var isOffered: Bool { partsSerializer != nil && storage.read(\.servesBytes) }
+    var isOffered: Bool { partsSerializer != nil && hub.servesBytes }
 
     /// How many bytes of a stream into Swift may wait for the method reading it before the page
     /// waits too.
@@ -74,10 +74,10 @@ final class ByteChannel: Sendable {
     /// and the ticket to send them is its answer. Parts of no bytes need none: the call runs now.
     func start(_ call: InboundCall, _ announced: CallWrapper.Parts, pageLoad: PageLoad, runner: some ByteCallRunner) -> CallAnswer {
         guard let callback = call.pageCallback else {
-            return storage.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
+            return hub.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
         guard call.parts != nil else {
-            return storage.refuse(BridgeError(code: .notAllowed, message: "the page has no byte channel"), callback: callback)
+            return hub.refuse(BridgeError(code: .notAllowed, message: "the page has no byte channel"), callback: callback)
         }
         let limit = components.limits.transferBytes
         switch announced {
@@ -86,22 +86,22 @@ final class ByteChannel: Sendable {
             var total = 0
             for size in sizes {
                 let (sum, overflows) = total.addingReportingOverflow(size)
-                guard !overflows, sum <= limit else { return storage.refuse(Self.tooManyBytes(limit), callback: callback) }
+                guard !overflows, sum <= limit else { return hub.refuse(Self.tooManyBytes(limit), callback: callback) }
                 total = sum
             }
             guard total > 0 else {
                 return runner.run(call.with(received: sizes.map { _ in Data() }), pageLoad: pageLoad, isAnsweredLater: false)
             }
-            return open(call, size: total, payload: .call(call, sizes: sizes, gathered: Locked(Data())), pageLoad: pageLoad)
+            return open(call, size: total, payload: .call(call, sizes: sizes), pageLoad: pageLoad)
         case .stream:
             let method: BridgeMethod
             do throws(BridgeError) {
                 method = try (call.isBuiltIn ? .noMethod : components.registry.lookup(call.name)).method(for: call.name)
             } catch {
-                return storage.refuse(error, callback: callback)
+                return hub.refuse(error, callback: callback)
             }
             guard method.readsByteStream, method.kind != .sync else {
-                return open(call, size: limit, payload: .call(call, sizes: nil, gathered: Locked(Data())), pageLoad: pageLoad)
+                return open(call, size: limit, payload: .call(call, sizes: nil), pageLoad: pageLoad)
             }
             let streamBytes = components.limits.streamBytes
             let stream = ByteStream(windowBytes: Self.streamWindowBytes, limit: streamBytes)
@@ -113,7 +113,7 @@ final class ByteChannel: Sendable {
             let started = runner.run(call.with(stream: stream), pageLoad: pageLoad, isAnsweredLater: false)
             guard case .accepted = started else {
                 stream.close()
-                storage.update { _ = $0.cancelTask(callback: callback) }
+                _ = hub.cancelRunningCall(callback: callback)
                 return started
             }
             return answer
@@ -125,9 +125,9 @@ final class ByteChannel: Sendable {
     private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, pageLoad: PageLoad) -> CallAnswer {
         let callback = call.pageCallback ?? PageCallback("")
         let ticket = ByteTicket(pageLoad: pageLoad, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
-        switch storage.update({ $0.openTransfer(ByteTickets.newToken(), ticket) }) {
+        switch hub.openTicket(ticket) {
         case .success(let address): return .ticket(address)
-        case .failure(let error): return storage.refuse(error, callback: callback)
+        case .failure(let error): return hub.refuse(error, callback: callback)
         }
     }
 
@@ -136,7 +136,7 @@ final class ByteChannel: Sendable {
     func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
         switch request.kind {
         case .fetch:
-            switch storage.update({ $0.fetchTransfer(request.ticket, from: request.origin) }) {
+            switch hub.fetchTicket(request.ticket, from: request.origin) {
             case .success(let ticket):
                 guard case .parts(let bytes, let call) = ticket.payload else {
                     return respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
@@ -159,7 +159,7 @@ final class ByteChannel: Sendable {
     ) {
         let token = request.ticket
         let ticket: ByteTicket
-        switch storage.update({ $0.presentPiece(token, piece: number, from: request.origin) }) {
+        switch hub.presentPiece(token, piece: number, from: request.origin) {
         case .failure(let error): return respond(refused(error))
         case .success(let presented): ticket = presented
         }
@@ -181,14 +181,14 @@ final class ByteChannel: Sendable {
                 close(token)
                 return respond(refused(error))
             }
-            _ = storage.update { $0.receivedPiece(body.count, under: token, keeps: false) }
+            _ = hub.receivePiece(body, under: token, keeps: false)
             // The method's reading answers the piece: more once it has room, done, or refused.
-            stream.deliver(body) { [storage] answer in
+            stream.deliver(body) { [hub] answer in
                 if answer == .more { stream.leaveGiven() }
-                if case .refused = answer { storage.update { $0.closeTransfer(token) } }
+                if case .refused = answer { hub.closeTicket(token) }
                 respond(answer)
             }
-        case .call(let call, let sizes, let gathered):
+        case .call(let call, let sizes):
             // A stream's piece is read no further than the window a stream is held back by.
             let limit = sizes == nil ? min(ticket.maximumBytes, Self.streamWindowBytes) : ticket.maximumBytes
             let tooLarge =
@@ -199,18 +199,16 @@ final class ByteChannel: Sendable {
             guard case .success(let body) = read else {
                 return fail(call, token: token, Self.error(of: read), pageLoad: ticket.pageLoad, respond: respond)
             }
-            if let error = storage.update({ $0.receivedPiece(body.count, under: token, keeps: true) }) {
+            // The ticket gathers the piece: the first is kept as it came (mapped memory stays
+            // unread), only a second is copied.
+            if let error = hub.receivePiece(body, under: token, keeps: true) {
                 return fail(call, token: token, error, pageLoad: ticket.pageLoad, respond: respond)
-            }
-            // The first piece is kept as it came (mapped memory stays unread): only a second is copied.
-            gathered.withLock { gathered in
-                if gathered.isEmpty { gathered = body } else { gathered.append(body) }
             }
             guard let sizes, body.count == ticket.maximumBytes else { return respond(.more) }
             // The last of the call's parts: it runs with them, its outcome through its callback.
-            close(token)
+            let gathered = hub.closeTicket(token)?.gathered ?? Data()
             respond(.done)
-            _ = runner.run(call.with(received: ByteParts.split(gathered.withLock { $0 }, sizes: sizes)), pageLoad: ticket.pageLoad, isAnsweredLater: true)
+            _ = runner.run(call.with(received: ByteParts.split(gathered, sizes: sizes)), pageLoad: ticket.pageLoad, isAnsweredLater: true)
         case .parts:
             // Never: a ticket is presented only for the way it moves bytes.
             respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
@@ -219,7 +217,7 @@ final class ByteChannel: Sendable {
 
     private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
         let token = request.ticket
-        switch storage.update({ $0.presentPiece(token, piece: count, from: request.origin) }) {
+        switch hub.presentPiece(token, piece: count, from: request.origin) {
         case .failure(let error):
             respond(refused(error))
         case .success(let ticket):
@@ -228,11 +226,11 @@ final class ByteChannel: Sendable {
                 close(token)
                 stream.finish()
                 respond(.done)
-            case .call(let call, nil, let gathered):
-                close(token)
+            case .call(let call, nil):
+                let gathered = hub.closeTicket(token)?.gathered ?? Data()
                 respond(.done)
-                _ = runner.run(call.with(received: [gathered.withLock { $0 }]), pageLoad: ticket.pageLoad, isAnsweredLater: true)
-            case .call(let call, _, _):
+                _ = runner.run(call.with(received: [gathered]), pageLoad: ticket.pageLoad, isAnsweredLater: true)
+            case .call(let call, _):
                 fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), pageLoad: ticket.pageLoad, respond: respond)
             case .parts:
                 // Never: a ticket is presented only for the way it moves bytes.
@@ -244,12 +242,12 @@ final class ByteChannel: Sendable {
     /// The call's parts cannot arrive: its ticket goes, and the call fails through its callback.
     private func fail(_ call: InboundCall, token: String, _ error: BridgeError, pageLoad: PageLoad, respond: @Sendable (ByteResponse) -> Void) {
         close(token)
-        if let callback = call.pageCallback { storage.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame) }
+        if let callback = call.pageCallback { hub.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame) }
         respond(refused(error))
     }
 
     private func close(_ token: String) {
-        storage.update { $0.closeTransfer(token) }
+        hub.closeTicket(token)
     }
 
     /// A piece's body, read no further than `limit`: refused `tooLarge` past it, and refused when
@@ -282,7 +280,7 @@ final class ByteChannel: Sendable {
     /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
     private func watchIdle(_ stream: ByteStream, callback: PageCallback, pageLoad: PageLoad) {
-        let (clock, timeout, storage) = (components.clock, components.limits.streamIdleTimeout, storage)
+        let (clock, timeout, hub) = (components.clock, components.limits.streamIdleTimeout, hub)
         // It looks four times a timeout: a page that sends nothing fails between one timeout and a
         // quarter more after its last piece, never twice the timeout.
         let look = timeout / 4
@@ -302,7 +300,7 @@ final class ByteChannel: Sendable {
                 if quietLooks >= 4 {
                     let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
                     stream.fail(BridgeError(code: .timedOut, message: message))
-                    storage.update { $0.stopReceiving(callback: callback, in: pageLoad) }
+                    hub.stopReceiving(callback: callback, in: pageLoad)
                     return
                 }
             }

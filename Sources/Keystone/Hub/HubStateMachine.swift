@@ -1,71 +1,28 @@
-// HubStateMachine.swift — the hub's shared state as a pure value: input events, output actions.
+// HubStateMachine.swift — the rooms' state as one pure value, and the events that cross them.
 import Foundation
+import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Everything a Keystone shares between threads, without locks, tasks or side effects, composed of
-/// one value per concern: the page load (``PageLoadState``), the subframe documents it reaches
-/// (``Subframes``), Swift's calls waiting for the page (``SwiftCalls``), the page's calls running in
-/// Swift (``RunningCalls``) and the byte channel's tickets (``ByteTickets``). What crosses them lives here: the messages waiting for the page, how a
-/// message goes out, and what a call's end or the page's does to each.
+/// Everything a Keystone shares between threads, without locks, tasks or side effects: one value
+/// per room — the page load and its subframe documents (Page), Swift's calls of the page
+/// (Outbound), the page's calls running in Swift (Inbound), the byte channel (Bytes), durable calls
+/// (Durable) — kept together so that what crosses them happens in one step. Only that lives here:
+/// the messages waiting for the page and how a message goes out, a call's end, a document's end and
+/// the page's. An event that concerns one room alone is that room's value's own.
 ///
-/// Each event returns what must happen next: messages for the evaluator (``Output``), calls to
-/// settle, work to cancel. ``HubStorage`` holds it behind one lock and acts on what it returns
-/// outside the lock. `Pending` is a Swift call's way to settle; `Work` is a running task's handle.
+/// Every event returns its ``HubEffects``, which ``HubStorage`` acts on outside its lock.
 ///
-/// - Messages wait until the page initializes, then go out in order, written for its runtime.
-/// - A message for an earlier page load is dropped; an unload drops what waits and tells the
-///   evaluator to discard what it queued, fails the calls waiting for the page and cancels the
-///   page's running calls.
+/// - Messages wait until the page initializes, then go out in order, written for its runtime; a
+///   message for an earlier page load is dropped.
 /// - A message for a subframe document goes to it at once, written for its runtime, while the page
-///   load reaches it; when it goes, Swift's calls of its handlers fail, its running calls are
-///   cancelled and its tickets go. Whatever the evaluator still holds for it, its host drops.
-/// - A Swift call settles once. A `call` takes the page's first answer; when that answer says more
-///   will follow, the call stays open (and counts toward the limit) so later answers are reported
-///   rather than dropped unnoticed, until one is marked complete or the page unloads.
-/// - A message whose value has parts gets their ticket as it goes out, where the page runs
-///   Keystone's runtime on a host with a byte channel, and base64 otherwise (``prepare(_:)``); a
-///   ticket goes with its owner (a call of either side) and with its page load.
+///   load reaches it; Swift's calls of its handlers wait until it has registered them.
+/// - An unload drops what waits and tells the evaluator to discard what it queued, fails Swift's
+///   calls (all but the durable ones, which wait for the next document of their origin), cancels
+///   the page's running calls and takes every ticket; a subframe document's end does as much for
+///   what was its.
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
-    /// What the evaluator must do, in order.
-    enum Output: Sendable, Hashable {
-        /// A message, written for the runtime, for the page load, bound for the subframe document
-        /// (`nil`: the main frame).
-        case deliver(PageMessage, PageRuntime, PageLoad, FrameDocument?)
-        case discardQueued
-    }
-
-    enum MakeCall {
-        case made(id: Int, [Output])
-        case refused(Pending, BridgeError)
-    }
-
-    typealias Answer = SwiftCalls<Pending>.Answer
-    typealias StartedTask = RunningCalls<Work>.Started
-
-    enum TaskCancel {
-        case notFound
-        /// The task was found; its work, when it has started (cancel it).
-        case found(Work?)
-    }
-
-    struct Initialize {
-        /// What waited for the page, written for its runtime.
-        var outputs: [Output]
-        /// Who waited for the page to be ready (``waitForPage(_:)``): settle each with success.
-        var ready: [Pending]
-    }
-
-    struct Unload {
-        var failed: [Pending]
-        var cancelled: [Work]
-        var outputs: [Output]
-        /// `recovered()` calls of the page load that went, no longer waiting.
-        var recoveries: [RecoveryWaiter] = []
-    }
-
-    /// A `recovered()` call's way to be handed the durable calls of earlier documents (`nil`: its
-    /// page load went first).
-    typealias RecoveryWaiter = @Sendable ([DurableRecovered]?) -> Void
+    typealias Output = HubOutput
+    typealias Effects = HubEffects<Pending, Work>
 
     /// A message on its way to the page, with the parts of its value, if any, and the call of the
     /// page's whose result it is: its parts' ticket is issued to that call's frame, and the call
@@ -76,42 +33,25 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var call: CallParts?
     }
 
-    private(set) var page: PageLoadState<Pending>
-    private(set) var subframes: Subframes<Outgoing>
-    /// The page's durable calls, which outlive their page load.
-    var durable: DurableCalls<RecoveryWaiter>
-    private var swiftCalls: SwiftCalls<Pending>
-    private var running: RunningCalls<Work>
+    var page: PageLoadState<PageWaiter>
+    var subframes: Subframes<Outgoing>
+    var swiftCalls: SwiftCalls<Pending>
+    var running: RunningCalls<Work>
+    var bytes: ByteChannelState
+    var durable: DurableState<DurableRecoveryWaiter>
     /// Messages waiting for the page to initialize, each with the parts of its value.
     private(set) var waiting: [Outgoing] = []
-    /// The host's byte channel (`nil`: the host has none).
-    private var transport: (any ByteTransport)?
-    /// The tickets open for the current page load.
-    private var transfers: ByteTickets
-    /// The methods the app made durable by default (`MethodList.durable(_:)`), as it registered them.
-    private var durableMethods: Set<MethodName> = []
 
-    init(
-        pendingCallLimit: Int, runningCallLimit: Int, declarationLimit: Int = 10_000, transferLimit: Int = 64, pageLoadBytes: Int = .max,
-        subframeLimit: Int = 64, durableLimit: Int = 256, durableBytes: Int = 16 << 20, durableLifetime: Duration = .seconds(86_400)
-    ) {
-        page = PageLoadState(declarationLimit: declarationLimit)
-        subframes = Subframes(limit: subframeLimit)
-        durable = DurableCalls(limit: durableLimit, byteLimit: durableBytes, lifetime: durableLifetime)
-        swiftCalls = SwiftCalls(limit: pendingCallLimit)
-        running = RunningCalls(limit: runningCallLimit)
-        transfers = ByteTickets(limit: transferLimit, byteLimit: pageLoadBytes)
+    init(limits: BridgeLimits) {
+        page = PageLoadState(declarationLimit: limits.declaredMethods)
+        subframes = Subframes(limit: limits.subframeDocuments)
+        swiftCalls = SwiftCalls(limit: limits.pendingCalls)
+        running = RunningCalls(limit: limits.runningCalls)
+        bytes = ByteChannelState(limit: limits.openTransfers, byteLimit: limits.pageLoadBytes)
+        durable = DurableState(limit: limits.durableCalls, byteLimit: limits.durableBytes, lifetime: limits.durableLifetime)
     }
 
     var pageLoad: PageLoad { page.pageLoad }
-    var isPageReady: Bool { page.isPageReady }
-    var runtime: PageRuntime { page.runtime }
-    /// Swift calls that have not settled.
-    var pendingCallCount: Int { swiftCalls.pendingCount }
-    /// The page's calls running in Swift.
-    var runningCallCount: Int { running.count }
-    /// The work of the page's calls running in Swift, in the order they started.
-    var runningWorks: [Work] { running.works }
 
     // MARK: Messages
 
@@ -126,306 +66,137 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         if let frame {
             guard let runtime = subframes.runtime(of: frame) else { return nil }
             if message.swiftCallId != nil, !subframes.isReady(frame) { return subframes.wait(outgoing, for: frame) ? [] : nil }
-            return [.deliver(prepare(outgoing, runtime: runtime, frame: frame), runtime, self.pageLoad, frame)]
+            return [deliver(outgoing, runtime: runtime, frame: frame)]
         }
-        guard isPageReady else {
+        guard page.isPageReady else {
             waiting.append(outgoing)
             return []
         }
-        return [.deliver(prepare(outgoing, runtime: runtime, frame: nil), runtime, self.pageLoad, nil)]
+        return [deliver(outgoing, runtime: page.runtime, frame: nil)]
     }
 
-    /// A message as it goes out now. The parts of its value go as bytes where the page runs
-    /// Keystone's runtime and the host serves a byte channel, under one ticket; as base64 in the
-    /// message to Keystone's runtime otherwise; and as base64 in the value's place to any other
-    /// page. A result's ticket counts toward the limits on what a page load holds, which the page
-    /// controls by calling and never fetching: past them, the call fails instead. The ticket of
-    /// Swift's own call or event may go past them: Swift bounded those bytes when it made them.
-    private mutating func prepare(_ outgoing: Outgoing, runtime: PageRuntime, frame: FrameDocument?) -> PageMessage {
-        // Every message passes here: most have no parts.
-        guard let parts = outgoing.parts else { return outgoing.message }
-        let message = outgoing.message
-        guard runtime == .keystone else { return message.inliningParts(parts) }
-        guard let transport, parts.byteCount > 0 else {
-            return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .inline(parts.data)))
-        }
-        let token = ByteTickets.newToken()
-        let ticket = ByteTicket(
-            pageLoad: pageLoad, owner: ByteTicket.Owner(of: message, in: frame), payload: .parts(parts.joined, of: outgoing.call), origin: outgoing.call?.origin)
-        if case .result(let callback, _, _) = message {
-            do {
-                try transfers.issue(token, ticket)
-            } catch {
-                return .failure(callback: callback, error: error)
-            }
-        } else {
-            transfers.issuePastLimit(token, ticket)
-        }
-        // The call's producer waits while its results' parts wait to be fetched: the one other lock
-        // taken under this one, a counter's, which never takes this one.
-        outgoing.call?.sent()
-        return .withParts(message, MessageParts(marker: parts.marker, sizes: parts.sizes, source: .ticket(transport.address(ofTicket: token))))
+    private mutating func deliver(_ outgoing: Outgoing, runtime: PageRuntime, frame: FrameDocument?) -> Output {
+        let message = bytes.prepare(outgoing.message, parts: outgoing.parts, of: outgoing.call, runtime: runtime, pageLoad: pageLoad, frame: frame)
+        return .deliver(message, runtime, pageLoad, frame)
     }
 
-    /// Whether `parts`, of a Swift call or event, fit beside what the page load holds already: the
-    /// open tickets' bytes and those of the messages still waiting to go out.
+    /// Whether the parts of a Swift call or event fit beside what the page load holds, the messages
+    /// still waiting to go out included.
     private func fits(_ parts: ByteParts?) -> Bool {
-        guard let parts else { return true }
-        let waiting = self.waiting.reduce(0) { $0 + ($1.parts?.byteCount ?? 0) }
-        return parts.byteCount <= transfers.byteLimit - transfers.heldBytes - waiting
+        guard parts != nil else { return true }
+        return bytes.fits(parts, besides: waiting.reduce(0) { $0 + ($1.parts?.byteCount ?? 0) })
     }
 
-    // MARK: Swift → page calls
+    // MARK: Swift → page
 
     /// Makes a call of the page's handler, in the subframe document `frame` (`nil`: the main
-    /// frame): gives it the next id, records it and sends its message. A subframe document must
-    /// have registered its handlers. A durable call (`durable`: its id for the page) goes again to
-    /// each next document of its origin until one answers it (``SwiftCalls``); it is the main
-    /// frame's, and has no parts.
+    /// frame): gives it the next id, records it and sends its message; the id, or no id and the call
+    /// failed. A durable call (`durable`: its id for the page) is the main frame's, and goes again
+    /// to each next document of its origin until one answers it.
     mutating func makeCall(
         _ pending: Pending, method: String, arguments: JSONText, parts: ByteParts? = nil, isMultiResponse: Bool, to pageLoad: PageLoad?,
-        frame: FrameDocument? = nil, durable: String? = nil
-    ) -> MakeCall {
-        guard pageLoad == nil || pageLoad == self.pageLoad else {
-            return .refused(pending, BridgeError(code: .pageGone, message: "the page that made the call has gone"))
-        }
-        if let frame, subframes.runtime(of: frame) == nil {
-            return .refused(pending, BridgeError(code: .pageGone, message: "the frame's document has gone"))
-        }
-        guard fits(parts) else { return .refused(pending, ByteTickets.tooManyBytesHeld(transfers.byteLimit)) }
-        switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
-        case .failure(let error):
-            return .refused(pending, error)
-        case .success(let id):
-            var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
-            if let durable {
-                message = .durable(message, id: durable)
-                swiftCalls.keepDurable(id: id, message: message, parts: parts)
-                if isPageReady { swiftCalls.went(id: id, to: page.origin) }
+        frame: FrameDocument? = nil, durable durableID: String? = nil
+    ) -> (id: Int?, effects: Effects) {
+        var effects = Effects()
+        let refusal: BridgeError
+        if pageLoad != nil, pageLoad != self.pageLoad {
+            refusal = BridgeError(code: .pageGone, message: "the page that made the call has gone")
+        } else if let frame, subframes.runtime(of: frame) == nil {
+            refusal = BridgeError(code: .pageGone, message: "the frame's document has gone")
+        } else if !fits(parts) {
+            refusal = bytes.tooManyBytesHeld
+        } else {
+            switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
+            case .failure(let error):
+                refusal = error
+            case .success(let id):
+                var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
+                if let durableID {
+                    message = .durable(message, id: durableID)
+                    durable.swiftCalls.keep(id: id, message: message, parts: parts)
+                    if page.isPageReady { durable.swiftCalls.went(id: id, to: page.origin) }
+                }
+                effects.outputs = send(message, parts: parts, to: nil, frame: frame) ?? []
+                return (id, effects)
             }
-            return .made(id: id, send(message, parts: parts, to: nil, frame: frame) ?? [])
         }
+        effects.fail([pending], refusal)
+        return (nil, effects)
     }
 
-    /// Sends a call whose answer nobody waits for.
+    /// Sends a call whose answer nobody waits for; `nil` when its page load has gone or its parts
+    /// do not fit.
     mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to pageLoad: PageLoad?) -> [Output]? {
         guard pageLoad == nil || pageLoad == self.pageLoad, fits(parts) else { return nil }
         return send(.call(method: method, callbackId: swiftCalls.nextId(), arguments: arguments), parts: parts, to: nil)
     }
 
-    /// Sends an event whose value has `parts`, to the subframe document `frame` (`nil`: the main
-    /// frame); `nil` when its page load or document has gone or the parts do not fit beside what
-    /// it holds.
-    mutating func emit(_ event: PageMessage, parts: ByteParts, to pageLoad: PageLoad?, frame: FrameDocument? = nil) -> [Output]? {
+    /// Sends an event, its value's `parts` beside it; `nil` when its page load or document has gone
+    /// or the parts do not fit.
+    mutating func emit(_ event: PageMessage, parts: ByteParts?, to pageLoad: PageLoad?, frame: FrameDocument? = nil) -> [Output]? {
         guard fits(parts) else { return nil }
         return send(event, parts: parts, to: pageLoad, frame: frame)
     }
 
     /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`);
-    /// `undelivered` when its runtime says the handler never saw the call.
-    mutating func receiveAnswer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> Answer {
-        let (answer, closed) = swiftCalls.answer(id: id, complete: complete, undelivered: undelivered, from: frame)
-        // Parts the page did not fetch (it has no such handler, or could not) go with the call; a
-        // durable call's next document fetches them under a ticket of its own.
-        let goesOn = if case .goesOn = answer { true } else { false }
-        if goesOn || closed?.hasParts == true { transfers.withdraw(.swiftCall(id), in: pageLoad) }
+    /// `undelivered` when its runtime says the handler never saw the call, which a durable call
+    /// takes as leave to go to the next document. Parts the page did not fetch go with the call.
+    mutating func receiveAnswer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> SwiftCalls<Pending>.Answer {
+        if undelivered, durable.swiftCalls.contains(id), swiftCalls.isWaiting(id, from: frame) {
+            bytes.withdraw(swiftCall: id, in: pageLoad)
+            return .goesOn
+        }
+        let (answer, closed) = swiftCalls.answer(id: id, complete: complete, from: frame)
+        if closed != nil { durable.swiftCalls.remove(id) }
+        if closed?.hasParts == true { bytes.withdraw(swiftCall: id, in: pageLoad) }
         return answer
     }
 
-    /// The Swift side stopped waiting for call `id`: what to fail, if it had not settled, and what
-    /// tells the page. A call still waiting for the page is taken back; one the page has, Keystone's
-    /// runtime is told of (``PageMessage/cancel(callbackId:)``), so its handler can stop.
-    mutating func cancelCall(id: Int) -> (Pending?, [Output]) {
-        guard let call = swiftCalls.cancel(id: id) else { return (nil, []) }
-        if call.hasParts { transfers.withdraw(.swiftCall(id), in: pageLoad) }
+    /// Swift stopped waiting for call `id`: it fails, if it had not settled; a call still waiting
+    /// for its document is taken back, and Keystone's runtime told of one it has
+    /// (``PageMessage/cancel(callbackId:)``), so its handler can stop.
+    mutating func cancelCall(id: Int) -> Effects {
+        guard let call = swiftCalls.cancel(id: id) else { return Effects() }
+        durable.swiftCalls.remove(id)
+        if call.hasParts { bytes.withdraw(swiftCall: id, in: pageLoad) }
+        var effects = Effects()
+        effects.fail(call.pending.map { [$0] } ?? [], BridgeError(code: .cancelled, message: "the call was cancelled"))
+        let isCall: (Outgoing) -> Bool = { $0.message.swiftCallId == id }
         if let frame = call.frame {
-            if subframes.withdraw(from: frame, where: { $0.message.swiftCallId == id }) { return (call.pending, []) }
-            guard subframes.runtime(of: frame) == .keystone else { return (call.pending, []) }
-            return (call.pending, [.deliver(.cancel(callbackId: id), .keystone, pageLoad, frame)])
-        }
-        if let index = waiting.firstIndex(where: { $0.message.swiftCallId == id }) {
+            guard !subframes.withdraw(from: frame, where: isCall), subframes.runtime(of: frame) == .keystone else { return effects }
+            effects.outputs = [.deliver(.cancel(callbackId: id), .keystone, pageLoad, frame)]
+        } else if let index = waiting.firstIndex(where: isCall) {
             waiting.remove(at: index)
-            return (call.pending, [])
+        } else if page.isPageReady, page.runtime == .keystone {
+            effects.outputs = [.deliver(.cancel(callbackId: id), .keystone, pageLoad, nil)]
         }
-        guard isPageReady, runtime == .keystone else { return (call.pending, []) }
-        return (call.pending, [.deliver(.cancel(callbackId: id), runtime, pageLoad, nil)])
+        return effects
     }
 
-    // MARK: Page → Swift calls
+    // MARK: Page → Swift
 
-    /// Records a call of the page's, of `method`, that is about to run in a task for the page load
-    /// `pageLoad`, its results going to `callback` (none: dropped); the task's token, or the error
-    /// that refuses it.
-    mutating func startTask(callback: PageCallback?, method: MethodName, for pageLoad: PageLoad) -> Result<StartedTask, BridgeError> {
-        guard pageLoad == self.pageLoad else {
-            return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
+    /// Records a call of the page's, of `method`, about to run in a task for the page load
+    /// `pageLoad` (``RunningCalls/start(callback:method:answeringThread:)``), or refuses it.
+    mutating func startTask(callback: PageCallback?, method: MethodName, for pageLoad: PageLoad, answeringThread: UInt? = nil) -> Result<RunningCalls<Work>.Started, BridgeError> {
+        guard pageLoad == self.pageLoad else { return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone")) }
+        return running.start(callback: callback, method: method, answeringThread: answeringThread)
+    }
+
+    /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go, a
+    /// result's bytes with them, and its results waiting for the page to be ready give way to its
+    /// callback's release. Whether there was such a call.
+    mutating func cancelTask(callback: PageCallback) -> (found: Bool, effects: Effects) {
+        let withdrawn = bytes.withdraw(pageCall: callback, in: pageLoad)
+        var heldBack = false
+        if callback.frame == nil, waiting.contains(where: { $0.message.resultCallback == callback.name }) {
+            waiting.removeAll { $0.message.resultCallback == callback.name }
+            waiting.append(Outgoing(message: .release(callback: callback.name), parts: nil, call: nil))
+            heldBack = true
         }
-        return running.start(callback: callback, method: method)
-    }
-
-    /// The task for `token` exists now; returns `work` when it is no longer wanted (cancel it).
-    mutating func taskCreated(token: Int, work: Work) -> Work? {
-        running.created(token: token, work: work)
-    }
-
-    mutating func taskFinished(token: Int) {
-        running.finished(token: token)
-    }
-
-    /// The page stopped waiting for the call behind `callback` (`_dsb.cancel`): its tickets go
-    /// too, a result's bytes with them.
-    mutating func cancelTask(callback: PageCallback) -> TaskCancel {
-        let withdrawn = transfers.withdraw(.pageCall(callback), in: pageLoad)
-        let heldBack = withdrawWaiting(callback)
-        guard let work = running.cancel(callback: callback) else { return withdrawn > 0 || heldBack ? .found(nil) : .notFound }
-        return .found(work)
-    }
-
-    /// The results of the call behind `callback` that wait for the page to be ready (a call made
-    /// before the runtime announced itself) go, and its callback's release waits in their place:
-    /// the page stopped waiting for them, and their bytes would get a ticket nobody fetches.
-    private mutating func withdrawWaiting(_ callback: PageCallback) -> Bool {
-        guard callback.frame == nil, waiting.contains(where: { $0.message.resultCallback == callback.name }) else { return false }
-        waiting.removeAll { $0.message.resultCallback == callback.name }
-        waiting.append(Outgoing(message: .release(callback: callback.name), parts: nil, call: nil))
-        return true
-    }
-
-    // MARK: Byte transfers
-
-    /// The call behind `callback` stopped reading the page's bytes: its ticket for the next piece
-    /// goes, while its results' parts stay for the page to fetch.
-    mutating func stopReceiving(callback: PageCallback, in pageLoad: PageLoad) {
-        transfers.withdraw(.pageCall(callback), in: pageLoad, receivingOnly: true)
-    }
-
-    /// The host serves a byte channel over `transport` (`nil`: it serves none from now on, and no
-    /// ticket is issued).
-    mutating func serveBytes(over transport: (any ByteTransport)?) {
-        self.transport = transport
-    }
-
-    /// Whether the host serves a byte channel.
-    var servesBytes: Bool { transport != nil }
-
-    /// Opens `ticket` as `token`: the address the page presents it at, or why it is refused (no
-    /// byte channel, the page load has gone, too many open).
-    mutating func openTransfer(_ token: String, _ ticket: ByteTicket) -> Result<String, BridgeError> {
-        guard let transport else {
-            return .failure(BridgeError(code: .notAllowed, message: "the page has no byte channel"))
-        }
-        guard ticket.pageLoad == pageLoad else {
-            return .failure(BridgeError(code: .pageGone, message: "the page that made the call has gone"))
-        }
-        do {
-            try transfers.issue(token, ticket)
-        } catch {
-            return .failure(error)
-        }
-        return .success(transport.address(ofTicket: token))
-    }
-
-    /// Spends the ticket `token`, presented by a fetch from `origin`: the ticket, or why it is
-    /// refused.
-    mutating func fetchTransfer(_ token: String, from origin: String?) -> Result<ByteTicket, BridgeError> {
-        transfers.redeem(token, in: pageLoad, from: origin)
-    }
-
-    /// Takes piece `piece` of the page's bytes under `token`, from `origin`: what the ticket is for
-    /// (the bytes it still allows), or why it is refused (which spends it).
-    mutating func presentPiece(
-        _ token: String, piece: Int, from origin: String?
-    ) -> Result<ByteTicket, BridgeError> {
-        transfers.present(token, piece: piece, in: pageLoad, from: origin)
-    }
-
-    /// `count` bytes of the page's arrived under `token`; `keeps` when its payload keeps them.
-    mutating func receivedPiece(_ count: Int, under token: String, keeps: Bool) -> BridgeError? {
-        transfers.received(count, under: token, keeps: keeps)
-    }
-
-    /// Closes the ticket `token`: its bytes have all arrived, or are not sent after all.
-    mutating func closeTransfer(_ token: String) {
-        transfers.takeBack(token)
-    }
-
-    /// How many tickets are open.
-    var openTransferCount: Int { transfers.count }
-
-    // MARK: Methods durable by default
-
-    /// The interface registered under `namespace` makes the methods `names` durable by default
-    /// (none: it makes none, or it was removed).
-    mutating func noteDurableMethods(_ names: [String], namespace: String) {
-        durableMethods = durableMethods.filter { $0.namespace != namespace }
-        durableMethods.formUnion(names.map { MethodName(namespace: namespace, name: $0) })
-    }
-
-    /// Whether a call of `name` the page makes without a key runs as a durable call.
-    func isDurableByDefault(_ name: MethodName) -> Bool {
-        // Every asynchronous call asks: an app that makes no method durable pays one test.
-        !durableMethods.isEmpty && durableMethods.contains(name)
-    }
-
-    // MARK: What the page load establishes
-
-    /// What `frame` may rely on of what the page load established (``PageLoadState/access(for:)``).
-    func access(for frame: CallerFrame) -> PageAccess {
-        page.access(for: frame)
-    }
-
-    /// The app's policy accepted the credentials the main frame of `origin` presented during the
-    /// page load `pageLoad`; `false` when that page load has gone, and the grant with it.
-    mutating func authorize(_ pageLoad: PageLoad, origin: String?) -> Bool {
-        page.authorize(pageLoad, origin: origin)
-    }
-
-    /// The current page load's main frame, of `origin`, declared the methods it will use.
-    mutating func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
-        page.declare(methods, origin: origin)
-    }
-
-    // MARK: The page's lifecycle
-
-    /// The page, a document of `origin`, has registered its handlers (`_dsb.dsinit`), announcing
-    /// `runtime`: what waited goes out, and who waited for the page is told. A durable call bound
-    /// to another origin waits on for a document of its own.
-    mutating func pageDidInitialize(runtime announced: PageRuntime, origin: String? = nil) -> Initialize {
-        let ready = page.initialize(runtime: announced, origin: origin)
-        var outputs: [Output] = []
-        outputs.reserveCapacity(waiting.count)
-        var held: [Outgoing] = []
-        for outgoing in waiting {
-            if let id = outgoing.message.swiftCallId {
-                guard swiftCalls.mayGo(id: id, to: origin) else {
-                    held.append(outgoing)
-                    continue
-                }
-                swiftCalls.went(id: id, to: origin)
-            }
-            outputs.append(.deliver(prepare(outgoing, runtime: runtime, frame: nil), runtime, pageLoad, nil))
-        }
-        waiting = held
-        return Initialize(outputs: outputs, ready: ready)
-    }
-
-    /// `waiter` waits for the page to be ready: `nil` when it is (settle the waiter now), otherwise
-    /// the id that ``stopWaitingForPage(_:)`` takes.
-    mutating func waitForPage(_ waiter: Pending) -> Int? {
-        page.wait(waiter)
-    }
-
-    /// The waiter `id` stopped waiting (its task was cancelled): it, unless it was already told.
-    mutating func stopWaitingForPage(_ id: Int) -> Pending? {
-        page.stopWaiting(id)
-    }
-
-    // MARK: Subframe documents
-
-    /// A call came from `frame`, a subframe whose document the host delivers to: the page load
-    /// reaches that document from now on, unless it already reaches as many as it may.
-    mutating func enter(_ frame: CallerFrame, document: FrameDocument) -> BridgeError? {
-        subframes.enter(frame, document: document)
+        var effects = Effects()
+        guard let work = running.cancel(callback: callback) else { return (withdrawn > 0 || heldBack, effects) }
+        effects.cancelled = work.map { [$0] } ?? []
+        return (true, effects)
     }
 
     /// Whether the document `frame` called from is known to run Keystone's runtime.
@@ -434,10 +205,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return subframes.runtime(of: document) == .keystone
     }
 
-    /// A call from `frame` spoke as only Keystone's runtime does (`CallWrapper/speaksKeystone`): its
-    /// document's results go to that runtime from now on, though it has not announced itself yet
-    /// (a call made before the runtime's `_dsb.dsinit` would otherwise be answered as a plain
-    /// page's, and a stream of it would never end).
+    /// A call from `frame` spoke as only Keystone's runtime does: its document's results go to that
+    /// runtime from now on, though it has not announced itself yet.
     mutating func heardKeystoneRuntime(from frame: CallerFrame) {
         if let document = frame.subframeDocument {
             subframes.heardKeystone(document)
@@ -446,33 +215,81 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         }
     }
 
-    /// The subframe document `frame` registered its handlers (`_dsb.dsinit`), announcing `runtime`:
-    /// Swift's calls that waited for it go, in order.
-    mutating func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) -> [Output] {
+    /// The durable call under `key` ended with `outcome` (or never ran: `abandoned`): the callbacks
+    /// waiting for it hear it in documents still there, and the `recovered()` calls that waited for
+    /// it go on. A keyless call's outcome counts as taken once it reaches the document that made it.
+    mutating func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool = false) -> Effects {
+        let (pageLoad, subframes) = (pageLoad, subframes)
+        let (listeners, recovered) =
+            abandoned
+            ? durable.calls.abandon(key)
+            : durable.calls.finish(key, outcome: outcome, now: now) { $0.pageLoad == pageLoad && $0.callback.frame.map { subframes.runtime(of: $0) != nil } ?? true }
+        // The store hears of the outcome before the page does.
+        var effects = Effects(outputs: durable.calls.takeChanges().map { .store($0) })
+        for listener in listeners {
+            effects.outputs += send(outcome.message(to: listener.callback.name), to: listener.pageLoad, frame: listener.callback.frame) ?? []
+        }
+        effects.recoveries = recovered.map { ($0.0, $0.1) }
+        return effects
+    }
+
+    // MARK: The page's lifecycle
+
+    /// The page, a document of `origin`, has registered its handlers (`_dsb.dsinit`), announcing
+    /// `runtime`: what waited goes out, and who waited for the page is told. A durable call bound
+    /// to another origin waits on for a document of its own.
+    mutating func pageDidInitialize(runtime announced: PageRuntime, origin: String? = nil) -> Effects {
+        var effects = Effects()
+        effects.ready = page.initialize(runtime: announced, origin: origin)
+        var held: [Outgoing] = []
+        for outgoing in waiting {
+            if let id = outgoing.message.swiftCallId {
+                guard durable.swiftCalls.mayGo(id: id, to: origin) else {
+                    held.append(outgoing)
+                    continue
+                }
+                durable.swiftCalls.went(id: id, to: origin)
+            }
+            effects.outputs.append(deliver(outgoing, runtime: page.runtime, frame: nil))
+        }
+        waiting = held
+        return effects
+    }
+
+    /// The subframe document `frame` registered its handlers, announcing `runtime`: Swift's calls
+    /// that waited for it go, in order.
+    mutating func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) -> Effects {
         let waited = subframes.initialize(frame, runtime: runtime)
-        guard let runtime = subframes.runtime(of: frame) else { return [] }
-        return waited.map { .deliver(prepare($0, runtime: runtime, frame: frame), runtime, pageLoad, frame) }
+        guard let runtime = subframes.runtime(of: frame) else { return Effects() }
+        return Effects(outputs: waited.map { deliver($0, runtime: runtime, frame: frame) })
     }
 
-    /// The subframe document `frame` has gone: Swift's calls of its handlers fail, its running
-    /// calls are cancelled and its tickets go. Nothing for the evaluator: its host drops what is
-    /// queued for a document that has gone.
-    mutating func frameDidUnload(_ frame: FrameDocument) -> Unload {
-        guard subframes.remove(frame) else { return Unload(failed: [], cancelled: [], outputs: []) }
+    /// The subframe document `frame` has gone: Swift's calls of its handlers fail, its running calls
+    /// are cancelled and its tickets go. Nothing for the evaluator: its host drops what is queued
+    /// for a document that has gone.
+    mutating func frameDidUnload(_ frame: FrameDocument) -> Effects {
+        var effects = Effects()
+        guard subframes.remove(frame) else { return effects }
         let calls = swiftCalls.removeAll(in: frame)
-        transfers.withdraw(frame: frame, swiftCalls: Set(calls.map(\.id)))
-        return Unload(failed: calls.compactMap(\.call.pending), cancelled: running.removeAll(in: frame), outputs: [])
+        bytes.withdraw(frame: frame, swiftCalls: Set(calls.map(\.id)))
+        effects.fail(calls.compactMap(\.call.pending), BridgeError(code: .pageGone, message: "the frame's document has gone"))
+        effects.cancelled = running.cancelAll(in: frame)
+        return effects
     }
 
-    /// The page has gone: a new page load begins. Swift's durable calls still waiting for an
-    /// answer wait for the next document, in the order they were made.
-    mutating func pageDidUnload() -> Unload {
+    /// The page has gone: a new page load begins. Swift's durable calls still waiting for an answer
+    /// wait for the next document, in the order they were made.
+    mutating func pageDidUnload() -> Effects {
         page.unload()
         subframes.removeAll()
-        transfers.pageDidUnload()
-        let recoveries = durable.pageLoadBegan(page.pageLoad)
-        let (failed, redelivered) = swiftCalls.removeAll()
-        waiting = redelivered.map { Outgoing(message: $0.message, parts: $0.parts) }
-        return Unload(failed: failed, cancelled: running.removeAll(), outputs: [.discardQueued], recoveries: recoveries)
+        bytes.pageDidUnload()
+        var effects = Effects(outputs: [.discardQueued])
+        effects.recoveries = durable.calls.pageLoadBegan(page.pageLoad).map { ($0, nil) }
+        let calls = swiftCalls
+        let kept = durable.swiftCalls.pageDidUnload { calls.isWaiting($0) }
+        effects.fail(swiftCalls.removeAll(keeping: Set(kept.map(\.id))), BridgeError(code: .pageGone, message: "the page was unloaded before it answered"))
+        waiting = kept.map { Outgoing(message: $0.kept.message, parts: $0.kept.parts) }
+        effects.cancelled = running.cancelAll()
+        return effects
     }
 }

@@ -1,30 +1,35 @@
-// HubStorage.swift — the hub's state machine behind its one lock, and the hand-off to the evaluator.
+// HubStorage.swift — the hub's state machine behind its one lock, and the hand-off of what its
+// events leave to be done.
+import Foundation
+import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Holds a ``HubStateMachine`` behind one lock. Each event runs under the lock and queues the
-/// evaluator's inputs it produces in the same critical section, so they reach the evaluator in the
-/// order the state changed, whichever threads changed it; one thread at a time hands them on,
-/// outside the lock. Everything else an event returns (calls to settle, tasks to cancel) is acted
-/// on by the caller, after the lock is released.
+/// Holds a ``HubStateMachine`` behind one lock, and is the hub each room reaches it through: it
+/// conforms to the small protocol each room states (``InboundHub``, ``OutboundHub``,
+/// ``ByteChannelHub``, ``DurableHub``, ``PageReadinessHub``), and no room touches the machine.
+///
+/// Each event runs under the lock and queues, in the same critical section, the evaluator's inputs
+/// and the store's changes its ``HubEffects`` hold, so they are handed on in the order the state
+/// changed, whichever threads changed it; one thread at a time hands them on, outside the lock.
+/// Everything else an event leaves (calls to settle, tasks to cancel, waiters to tell) is acted on
+/// after the lock is released: no app code, neither a store nor a call's continuation, runs under it.
 final class HubStorage: Sendable {
     typealias Machine = HubStateMachine<PageHandlerCall, RunningWork>
 
     private struct State {
         var machine: Machine
-        var outbox = HandOffQueue<Machine.Output>()
+        var outbox = HandOffQueue<HubOutput>()
     }
 
     private let state: Locked<State>
     private let evaluator: any JavaScriptEvaluator
-    private let logging: KeystoneLogging
+    private let store: (any DurableCallStore)?
+    let logging: KeystoneLogging
 
-    init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, logging: KeystoneLogging) {
-        let machine = Machine(
-            pendingCallLimit: limits.pendingCalls, runningCallLimit: limits.runningCalls, declarationLimit: limits.declaredMethods,
-            transferLimit: limits.openTransfers, pageLoadBytes: limits.pageLoadBytes, subframeLimit: limits.subframeDocuments,
-            durableLimit: limits.durableCalls, durableBytes: limits.durableBytes, durableLifetime: limits.durableLifetime)
-        state = Locked(State(machine: machine))
+    init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, store: (any DurableCallStore)?, logging: KeystoneLogging) {
+        state = Locked(State(machine: Machine(limits: limits)))
         self.evaluator = evaluator
+        self.store = store
         self.logging = logging
     }
 
@@ -33,89 +38,56 @@ final class HubStorage: Sendable {
         state.withLock { body($0.machine) }
     }
 
-    /// Runs one event that produces no evaluator input.
+    /// Runs one event that leaves nothing to do.
     @discardableResult
     func update<Result>(_ event: (inout Machine) -> Result) -> Result {
         state.withLock { event(&$0.machine) }
     }
 
-    /// Sends `message` to the page load `pageLoad` and its subframe document `frame` (`nil`: the
-    /// main frame), with the parts of its value, a result of `call`'s; returns whether the page load
-    /// and document were still there.
+    /// Runs one event, queues the evaluator's inputs and the store's changes it left, hands the
+    /// queue on unless another thread is doing so, then acts on the rest of its effects.
     @discardableResult
-    func send(_ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?, frame: FrameDocument? = nil) -> Bool {
-        let sent = apply { machine in
-            let outputs = machine.send(message, parts: parts, of: call, to: pageLoad, frame: frame)
-            return (outputs != nil, outputs ?? [])
-        }
-        if !sent { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
-        return sent
-    }
-
-    /// Cancels the page's running call whose callback is `callback`; returns whether there was one.
-    func cancelRunningCall(callback: PageCallback) -> Bool {
-        switch update({ $0.cancelTask(callback: callback) }) {
-        case .notFound:
-            return false
-        case .found(let work):
-            work?.cancel()
-            return true
-        }
-    }
-
-    /// Answers a call with an error while the page waits: the error is the prompt's answer, and a
-    /// callback the page registered for it is removed (it would never run), in its document.
-    func refuse(_ error: any Error, callback: PageCallback?) -> CallAnswer {
-        let error = BridgeError(error)
-        logging.log(.warning, "answered a call from the page with an error: \(error)")
-        if let callback {
-            apply { machine in ((), machine.send(.release(callback: callback.name), to: nil, frame: callback.frame) ?? []) }
-        }
-        return .failure(error)
-    }
-
-    /// The page, a document of `origin`, has registered its handlers (`_dsb.dsinit`) and runs
-    /// `runtime`: Swift's calls waiting for it go out, and what waited for the page to be ready
-    /// goes on.
-    func pageDidInitialize(runtime: PageRuntime, origin: String?) {
-        let ready = apply { machine in
-            let initialize = machine.pageDidInitialize(runtime: runtime, origin: origin)
-            return (initialize.ready, initialize.outputs)
-        }
-        ready.forEach { $0.receive(.none, true) }
-    }
-
-    /// The subframe document `frame` registered its handlers, announcing `runtime`: Swift's calls
-    /// that waited for it go.
-    func frameDidInitialize(_ frame: FrameDocument, runtime: PageRuntime) {
-        apply { machine in ((), machine.frameDidInitialize(frame, runtime: runtime)) }
-    }
-
-    /// The subframe document `frame` has gone: Swift's calls of its handlers fail with `pageGone`,
-    /// and its running calls are cancelled.
-    func frameDidUnload(_ frame: FrameDocument) {
-        let unload = update { $0.frameDidUnload(frame) }
-        let gone = BridgeError(code: .pageGone, message: "the frame's document has gone")
-        unload.failed.forEach { $0.fail(gone) }
-        unload.cancelled.forEach { $0.cancel() }
-    }
-
-    /// Runs one event, queues the evaluator inputs it produced, and hands the queue on unless
-    /// another thread is doing so.
-    @discardableResult
-    func apply<Result>(_ event: (inout Machine) -> (Result, [Machine.Output])) -> Result {
-        let (result, mustHandOff) = state.withLock { state in
-            let (result, outputs) = event(&state.machine)
+    func perform<Result>(_ event: (inout Machine) -> (Result, Machine.Effects)) -> Result {
+        let (result, effects, mustHandOff) = state.withLock { state in
+            var (result, effects) = event(&state.machine)
             var mustHandOff = false
-            for output in outputs where state.outbox.append(output) { mustHandOff = true }
-            return (result, mustHandOff)
+            for output in effects.outputs where state.outbox.append(output) { mustHandOff = true }
+            effects.outputs = []
+            return (result, effects, mustHandOff)
         }
         if mustHandOff { handOff() }
+        act(on: effects)
         return result
     }
 
-    /// Passes queued inputs to the evaluator in order, outside the lock: messages taken together
-    /// for one runtime in one call, each logged in debug mode.
+    /// Runs one event that leaves only the evaluator's inputs (`nil`: what it sent was dropped), and
+    /// hands them on: the way of every message, which most events send. Whether it was not dropped.
+    func deliver(_ event: (inout Machine) -> [HubOutput]?) -> Bool {
+        let (sent, mustHandOff) = state.withLock { state in
+            guard let outputs = event(&state.machine) else { return (false, false) }
+            var mustHandOff = false
+            for output in outputs where state.outbox.append(output) { mustHandOff = true }
+            return (true, mustHandOff)
+        }
+        if mustHandOff { handOff() }
+        return sent
+    }
+
+    /// Runs one event that leaves only effects.
+    func handle(_ event: (inout Machine) -> Machine.Effects) {
+        perform { machine in ((), event(&machine)) }
+    }
+
+    private func act(on effects: Machine.Effects) {
+        for work in effects.cancelled { work.cancel() }
+        for (call, error) in effects.failed { call.fail(error) }
+        for waiter in effects.ready { waiter.resume(nil) }
+        for (waiter, calls) in effects.recoveries { waiter(calls) }
+    }
+
+    /// Passes queued inputs on in order, outside the lock: messages taken together for one runtime
+    /// in one call to the evaluator, each logged in debug mode; the store's changes to the app's
+    /// store, one at a time.
     private func handOff() {
         while let outputs = state.withLock({ $0.outbox.takeAll() }) {
             var messages: [PageMessage] = []
@@ -131,6 +103,10 @@ final class HubStorage: Sendable {
                 case .discardQueued:
                     if !messages.isEmpty { handOn(&messages, target) }
                     evaluator.discardQueued()
+                case .store(.save(let record)):
+                    store?.save(record)
+                case .store(.remove(let key)):
+                    store?.remove(origin: key.origin, key: key.key)
                 }
             }
             if !messages.isEmpty { handOn(&messages, target) }

@@ -20,77 +20,100 @@ struct InboundCallRunner {
     /// The answer to the page's call: a result, that the work started, or the refusal.
     func answer() -> CallAnswer {
         let cancellation = CallCancellation()
-        let isBuiltIn = call.isBuiltIn
-        // A built-in's page is the hub itself, for the page load and document that called: it acts on
-        // the hub's state. Each context is made in its own branch: a page chosen first would be an
-        // existential the context then copies.
+        let context = context(cancellation: cancellation)
+        let environment = DispatchEnvironment(serializer: inbound.components.serializer, context: context)
+        do {
+            let (outcome, middleware) = try dispatch(in: environment)
+            switch outcome {
+            case .answered(let value):
+                return inbound.answer(value, to: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
+            case .work(let work):
+                return try runTask(work, cancellation: cancellation, middleware: middleware).map { .result($0.bytes, inline: true) } ?? .accepted
+            }
+        } catch {
+            let error = Self.bridgeError(error, calling: call.name)
+            let callback = isAnsweredLater || call.frame.isReachable ? call.pageCallback : nil
+            return inbound.hub.refuse(error, callback: callback, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
+        }
+    }
+
+    /// The call's context: a built-in's page is the hub itself, for the page load and document that
+    /// called, for it acts on the hub's state; an app method's is that document's page connection.
+    @inline(__always)
+    private func context(cancellation: CallCancellation) -> CallContext {
+        // Each context is made in its own branch: a page chosen first would be an existential the
+        // context then copies.
         let (document, hasCallback) = (call.frame.subframeDocument, call.callback != nil)
-        let context =
-            isBuiltIn
+        return call.isBuiltIn
             ? CallContext(
                 frame: call.frame, page: BuiltInPage(hub: inbound, pageLoad: pageLoad, frame: document), cancellation: cancellation,
                 hasCallback: hasCallback, parts: call.parts)
             : CallContext(
                 frame: call.frame, page: PageLoadConnection(calls: inbound.outbound, pageLoad: pageLoad, frame: document),
                 cancellation: cancellation, hasCallback: hasCallback, parts: call.parts)
-        let environment = DispatchEnvironment(serializer: inbound.components.serializer, context: context)
+    }
+
+    /// The dispatcher's outcome, inside the middleware's `intercept` (none for a built-in, which the
+    /// default dispatcher runs over the built-ins' registry), and the middleware the work runs in.
+    @inline(__always)
+    private func dispatch(in environment: DispatchEnvironment) throws -> (DispatchOutcome, [any CallMiddleware]) {
         let (inbound, call) = (inbound, call)
+        if call.isBuiltIn {
+            return (try DefaultInvocationDispatcher().dispatch(call, over: BuiltInInterface.registry, in: environment), [])
+        }
+        // Each part read where it is used: copying the components whole would retain them all.
+        let middleware = inbound.components.middleware
+        let outcome = try middleware.intercept(call) {
+            try inbound.components.dispatcher.dispatch(call, over: inbound.components.registry, in: environment)
+        }
+        return (outcome, middleware)
+    }
+
+    /// Runs the call's method to its end, whatever becomes of its page load (inside the middleware,
+    /// when there is any), and hands `end` its one result, or its error: a durable call's, which is
+    /// not one of the page load's running calls, so neither an unload nor the page's `_dsb.cancel`
+    /// stops it. An argument that did not decode, or a method of many results, never ran.
+    func runToEnd(then end: @escaping @Sendable (DurableEnd) -> Void) {
+        let name = call.name
+        let work: CallWork
+        let middleware: [any CallMiddleware]
         do {
-            let outcome: DispatchOutcome
-            let middleware: [any CallMiddleware]
-            if isBuiltIn {
-                middleware = []
-                outcome = try DefaultInvocationDispatcher().dispatch(call, over: BuiltInInterface.registry, in: environment)
-            } else {
-                // Each part read where it is used: copying the components whole would retain them all.
-                middleware = inbound.components.middleware
-                outcome = try middleware.intercept(call) {
-                    try inbound.components.dispatcher.dispatch(call, over: inbound.components.registry, in: environment)
-                }
-            }
+            let (outcome, intercepting) = try dispatch(in: DispatchEnvironment(serializer: inbound.components.serializer, context: context(cancellation: CallCancellation())))
             switch outcome {
-            case .answered(let value) where call.durableKey != nil:
-                inbound.finishDurable(call, outcome: Self.durableOutcome(of: value, calling: call.name))
-                return .accepted
-            case .work(let work) where call.durableKey != nil:
-                runDurable(work, middleware: middleware)
-                return .accepted
-            case .answered(let value):
-                return inbound.answer(value, to: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
-            case .work(let work):
-                // A call answered already takes no result in its answer: every result goes through its callback.
-                let answering = call.acceptsInlineAnswer && !isAnsweredLater
-                let state = Locked(InboundCallState(answeringThread: answering ? InboundCallState.currentThread() : nil))
-                try runTask(work, cancellation: cancellation, middleware: middleware, state: state)
-                return state.withLock { $0.closeInline() }.map { .result($0.bytes, inline: true) } ?? .accepted
+            case .answered(let value): return end(.ran(DurableOutcome(result: value, calling: name)))
+            case .work(let made): (work, middleware) = (made, intercepting)
             }
         } catch {
-            let neverRan = error is InvalidArgument
-            let error = Self.bridgeError(error, calling: call.name)
-            if call.durableKey != nil {
-                // An argument that did not decode: the method never ran, and its key stays free.
-                if neverRan { inbound.abandonDurable(call, error: error) } else { inbound.finishDurable(call, outcome: .failure(error)) }
-                return .accepted
+            let bridgeError = Self.bridgeError(error, calling: name)
+            return end(error is InvalidArgument ? .neverRan(bridgeError) : .ran(.failure(bridgeError)))
+        }
+        guard case .single(let run) = work else {
+            return end(.neverRan(BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(name)\" answers many")))
+        }
+        let call = call
+        Task {
+            do {
+                let value = middleware.isEmpty ? try await run() : try await middleware.interceptTask(call, run)
+                end(.ran(DurableOutcome(result: value, calling: name)))
+            } catch {
+                end(.ran(.failure(Self.bridgeError(error, calling: name))))
             }
-            if isAnsweredLater, let callback = call.pageCallback {
-                inbound.storage.send(.failure(callback: callback.name, error: error), to: pageLoad, frame: callback.frame)
-                return .accepted
-            }
-            return inbound.storage.refuse(error, callback: call.frame.isReachable ? call.pageCallback : nil)
         }
     }
 
     /// Runs `work` for `call` as a task of the page load `pageLoad`, which the page's `_dsb.cancel`
     /// and the page's unload cancel, and whose results go to the call's callback; a single
-    /// result goes into the call's answer instead when `state` takes it (ready before the call is
-    /// answered).
+    /// result goes into the call's answer instead when the call's state takes it (ready before the
+    /// call is answered), and is returned.
     /// A call the page made without a callback runs all the same: its results are dropped and its
     /// failure is logged, never sent.
-    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware], state: Locked<InboundCallState>) throws(BridgeError) {
+    private func runTask(_ work: CallWork, cancellation: CallCancellation, middleware: [any CallMiddleware]) throws(BridgeError) -> SingleResult? {
         let (inbound, call, pageLoad) = (inbound, call, pageLoad)
         let parts = call.parts
         let callback = call.pageCallback
-        let started = try inbound.storage.update { $0.startTask(callback: callback, method: call.name, for: pageLoad) }.get()
+        // A call answered already takes no result in its answer: every result goes through its callback.
+        let answering = call.acceptsInlineAnswer && !isAnsweredLater ? InboundCallState.currentThread() : nil
+        let started = try inbound.hub.startTask(callback: callback, method: call.name, for: pageLoad, answeringThread: answering).get()
         if let earlier = started.reusedCallbackOf {
             // The page's script reset or shares `window.dscb`: the earlier call's results now reach
             // the later call's callback. Keystone cannot mend the page, but says so.
@@ -103,17 +126,17 @@ struct InboundCallRunner {
         // The task keeps the call (and the page's argument bytes, up to the message limit) only
         // when middleware may read it: a long-running call holds nothing it does not need.
         let intercepted = middleware.isEmpty ? nil : call
-        let destination = callback.map { Destination.callback($0, pageLoad) } ?? .dropped(call.name)
+        let results = Results(token: token, destination: callback.map { .callback($0) } ?? .dropped(call.name), pageLoad: pageLoad, inbound: inbound)
         let operation: @Sendable () async -> Void = {
-            await Self.run(work, to: destination, inbound: inbound, intercepted: intercepted.map { ($0, middleware) }, state: state, parts: parts)
+            await Self.run(work, to: results, intercepted: intercepted.map { ($0, middleware) }, parts: parts)
             // A stream the method did not read to its end: the page stops sending it, and its ticket
             // goes. A piece already on its way is refused; the page takes that refusal as the end of
             // its sending, and the call's answer from its callback.
             if let stream = parts?.stream {
                 stream.close()
-                if let callback { inbound.storage.update { $0.stopReceiving(callback: callback, in: pageLoad) } }
+                if let callback { inbound.hub.stopReceiving(callback: callback, in: pageLoad) }
             }
-            inbound.storage.update { $0.taskFinished(token: token) }
+            inbound.hub.taskFinished(token: token)
         }
         // A single result starts here; a producer, which may write any number of results without
         // ever waiting, starts on the global executor, never holding the calling thread.
@@ -122,40 +145,7 @@ struct InboundCallRunner {
         case .single: task = Self.startImmediately(operation)
         case .multiResponse: task = Task(operation: operation)
         }
-        if let unwanted = inbound.storage.update({ $0.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation)) }) {
-            unwanted.cancel()  // finished already (no effect), cancelled by the page, or its page is gone
-        }
-    }
-
-    /// Runs a durable call's `work` (inside the middleware, when there is any) to its end, whatever
-    /// becomes of its page load: it is not one of the page load's running calls, so neither an
-    /// unload nor the page's `_dsb.cancel` stops it. Its one result, or its error, is kept as its
-    /// outcome (``InboundCalls/finishDurable(_:outcome:)``).
-    private func runDurable(_ work: CallWork, middleware: [any CallMiddleware]) {
-        let (inbound, call) = (inbound, call)
-        guard case .single(let run) = work else {
-            let error = BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(call.name)\" answers many")
-            return inbound.abandonDurable(call, error: error)
-        }
-        Task {
-            let outcome: DurableOutcome
-            do {
-                let value = middleware.isEmpty ? try await run() : try await middleware.interceptTask(call, run)
-                outcome = Self.durableOutcome(of: value, calling: call.name)
-            } catch {
-                outcome = .failure(Self.bridgeError(error, calling: call.name))
-            }
-            inbound.finishDurable(call, outcome: outcome)
-        }
-    }
-
-    /// A durable call's result as the outcome kept: its JSON, none, or the error that it is not JSON.
-    static func durableOutcome(of value: Data, calling name: MethodName) -> DurableOutcome {
-        switch try? SingleResult(value) {
-        case .value(let json): .value(json)
-        case .nothing: .value(nil)
-        case nil: .failure(BridgeError(code: .failed, message: "the result of \"\(name)\" is not JSON"))
-        }
+        return inbound.hub.taskCreated(token: token, work: RunningWork(task: task, cancellation: cancellation))
     }
 
     /// Starts `operation` in a new task that runs on this thread until it first suspends, as
@@ -178,18 +168,44 @@ struct InboundCallRunner {
 
     /// Where a running call's results go.
     enum Destination: Sendable {
-        /// The page's callback, in the page load and document that made the call.
-        case callback(PageCallback, PageLoad)
+        /// The page's callback, in the document that made the call.
+        case callback(PageCallback)
         /// Nowhere: the page called the method without a callback. A failure is logged.
         case dropped(MethodName)
     }
 
-    /// Runs the work (inside the middleware, when there is any) and sends its outcome to
-    /// `destination`, or a single result into the call's answer when `state` takes it.
-    private static func run(
-        _ work: CallWork, to destination: Destination, inbound: InboundCalls, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?,
-        state: Locked<InboundCallState>, parts: CallParts?
-    ) async {
+    /// A running call's results on their way: each goes through the hub's state in one step with
+    /// the call's own (``RunningCalls``), which refuses any after its last.
+    struct Results: Sendable {
+        let token: Int
+        let destination: Destination
+        /// The page load that made the call.
+        let pageLoad: PageLoad
+        let inbound: InboundCalls
+
+        /// Sends one result (`isFinal`: the call's last), written for the callback's name by
+        /// `message`, its value's `parts` beside it; `false` when the call has finished already.
+        func send(isFinal: Bool, parts: ByteParts? = nil, of call: CallParts? = nil, _ message: (String) -> PageMessage) -> Bool {
+            guard case .callback(let callback) = destination else {
+                return inbound.hub.sendResult(token: token, isFinal: isFinal, nil, parts: nil, of: nil, to: pageLoad, frame: nil)
+            }
+            return inbound.hub.sendResult(token: token, isFinal: isFinal, message(callback.name), parts: parts, of: call, to: pageLoad, frame: callback.frame)
+        }
+
+        /// The call's single result, ready on this thread: into its answer when that takes it,
+        /// otherwise to its callback unless the call has finished.
+        func send(single result: SingleResult) {
+            guard case .callback(let callback) = destination else {
+                _ = inbound.hub.routeSingleResult(result, token: token, thread: InboundCallState.currentThread(), callback: nil, pageLoad: pageLoad)
+                return
+            }
+            _ = inbound.hub.routeSingleResult(result, token: token, thread: InboundCallState.currentThread(), callback: callback, pageLoad: pageLoad)
+        }
+    }
+
+    /// Runs the work (inside the middleware, when there is any) and sends its outcome to `results`,
+    /// a single result into the call's answer when the call's state takes it.
+    private static func run(_ work: CallWork, to results: Results, intercepted: (call: InboundCall, middleware: [any CallMiddleware])?, parts: CallParts?) async {
         let body: @Sendable () async throws -> Data? = {
             switch work {
             case .single(let run):
@@ -198,11 +214,12 @@ struct InboundCallRunner {
                 try await run(
                     ResponseSink { json, isFinal in
                         if let parts, let claimed = parts.claim(in: json) {
-                            try sendParts(json, claimed, of: parts, isFinal: isFinal, to: destination, state: state, inbound: inbound)
+                            try sendParts(json, claimed, of: parts, isFinal: isFinal, to: results)
                             // Backpressure: the producer waits while the page has results' parts to fetch.
                             if !isFinal { await parts.waitForRoom() }
                         } else {
-                            try sendResult(.value(JSONText(validating: json)), isFinal: isFinal, to: destination, state: state, inbound: inbound)
+                            let result = SingleResult.value(try JSONText(validating: json))
+                            guard results.send(isFinal: isFinal, { result.message(to: $0, complete: isFinal) }) else { throw Self.finished }
                         }
                     })
                 return nil
@@ -216,56 +233,33 @@ struct InboundCallRunner {
                 last = try await body()
             }
             if let last, let parts, let claimed = parts.claim(in: last) {
-                try sendParts(last, claimed, of: parts, isFinal: true, to: destination, state: state, inbound: inbound)
+                try sendParts(last, claimed, of: parts, isFinal: true, to: results)
             } else if let last {
-                let result = try SingleResult(last)
                 // A single result the call's own answer takes goes nowhere else.
-                let thread = InboundCallState.currentThread()
-                if state.withLock({ $0.route(singleResult: result, on: thread) }) == .callback, case .callback(let callback, let pageLoad) = destination {
-                    inbound.storage.send(result.message(to: callback.name, complete: true), to: pageLoad, frame: callback.frame)
-                }
-            } else if state.withLock({ $0.send(isFinal: true) }), case .callback(let callback, let pageLoad) = destination {
-                inbound.storage.send(.completion(callback: callback.name), to: pageLoad, frame: callback.frame)
+                results.send(single: try SingleResult(last))
+            } else {
+                _ = results.send(isFinal: true) { .completion(callback: $0) }
             }
         } catch {
-            guard state.withLock({ $0.send(isFinal: true) }) else { return }  // the callback is gone already
-            switch destination {
-            case .callback(let callback, let pageLoad):
-                inbound.storage.send(.failure(callback: callback.name, error: BridgeError(error)), to: pageLoad, frame: callback.frame)
-            case .dropped(let name):
-                inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Self.bridgeError(error, calling: name))")
-            }
+            // Not sent when the callback is gone already.
+            guard results.send(isFinal: true, { .failure(callback: $0, error: BridgeError(error)) }), case .dropped(let name) = results.destination else { return }
+            results.inbound.components.logging.log(.warning, "\"\(name)\", called without a callback, failed: \(Self.bridgeError(error, calling: name))")
         }
     }
 
-    /// Sends one result of a running call.
-    private static func sendResult(
-        _ result: SingleResult, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>, inbound: InboundCalls
-    ) throws {
-        guard state.withLock({ $0.send(isFinal: isFinal) }) else {
-            throw BridgeError(code: .failed, message: "the call has already finished")
-        }
-        guard case .callback(let callback, let pageLoad) = destination else { return }
-        inbound.storage.send(result.message(to: callback.name, complete: isFinal), to: pageLoad, frame: callback.frame)
-    }
+    /// The refusal of a result after the call's last.
+    private static let finished = BridgeError(code: .failed, message: "the call has already finished")
 
     /// Sends one result whose value has parts, which go beside it. Checked before the call's state
     /// changes: a result past the limit fails the call instead.
-    private static func sendParts(
-        _ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to destination: Destination, state: Locked<InboundCallState>,
-        inbound: InboundCalls
-    ) throws {
+    private static func sendParts(_ json: Data, _ claimed: ByteParts, of parts: CallParts, isFinal: Bool, to results: Results) throws {
         // A call the page cancelled (or whose page load went) sends no bytes: they would get a
         // ticket nobody fetches. It ends with the cancellation, which closes the page's callback;
         // a producer stops here.
         if Task.isCancelled { throw CancellationError() }
-        if case .callback = destination { try inbound.byteChannel.checkResultParts(claimed) }
+        if case .callback = results.destination { try results.inbound.byteChannel.checkResultParts(claimed) }
         let value = try JSONText(validating: json)
-        guard state.withLock({ $0.send(isFinal: isFinal) }) else {
-            throw BridgeError(code: .failed, message: "the call has already finished")
-        }
-        guard case .callback(let callback, let pageLoad) = destination else { return }
-        inbound.storage.send(.result(callback: callback.name, value: value, complete: isFinal), parts: claimed, of: parts, to: pageLoad, frame: callback.frame)
+        guard results.send(isFinal: isFinal, parts: claimed, of: parts, { .result(callback: $0, value: value, complete: isFinal) }) else { throw finished }
     }
 
     /// An error from dispatching as the page receives it: a bad argument names the method.

@@ -7,20 +7,20 @@ import Foundation
 /// `start`, `post`, `stream` and `emit`, and a method's `context.page`, bound to its page load.
 final class OutboundCalls: Sendable {
     private let components: KeystoneComponents
-    private let storage: HubStorage
+    private let hub: any OutboundHub
     /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way.
     private let partsSerializer: (any BytePartsSerializer)?
 
-    init(components: KeystoneComponents, storage: HubStorage, partsSerializer: (any BytePartsSerializer)?) {
+    init(components: KeystoneComponents, hub: any OutboundHub, partsSerializer: (any BytePartsSerializer)?) {
         self.components = components
-        self.storage = storage
+        self.hub = hub
         self.partsSerializer = partsSerializer
     }
 
     /// A call whose answer nobody waits for, in order with every other call.
     func post(_ method: String, arguments: [any Encodable & Sendable]) throws(BridgeError) {
         let (text, parts) = try encodeArguments(arguments)
-        storage.apply { machine in ((), machine.post(method: method, arguments: text, parts: parts, to: nil) ?? []) }
+        hub.post(method: method, arguments: text, parts: parts)
     }
 
     /// A call for the page load `pageLoad` (`nil`: whichever is current), in its subframe document
@@ -50,9 +50,9 @@ final class OutboundCalls: Sendable {
             receive: { answer, _ in call.settle(answer.decode(as: Result.self, serializer: serializer, method: method)) },
             fail: { call.settle(.failure($0)) }
         )
-        let durableID = durable ? ByteTickets.newToken() : nil
-        if let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame, durable: durableID) {
-            call.onCancel { [weak storage] in storage.map { Self.cancelPendingCall(id, in: $0) } }
+        let durableID = durable ? DurableID.next() : nil
+        if let id = hub.makeCall(pending, method: method, arguments: text, parts: parts, isMultiResponse: false, to: pageLoad, frame: frame, durableID: durableID) {
+            call.onCancel { [weak hub] in hub?.cancelCall(id: id) }
         }
         return call
     }
@@ -83,8 +83,9 @@ final class OutboundCalls: Sendable {
             },
             fail: { continuation.finish(throwing: $0) }
         )
-        guard let id = make(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: pageLoad, frame: frame) else { return stream }
-        continuation.onTermination = { [weak storage] _ in storage.map { Self.cancelPendingCall(id, in: $0) } }
+        guard let id = hub.makeCall(pending, method: method, arguments: text, parts: parts, isMultiResponse: true, to: pageLoad, frame: frame, durableID: nil)
+        else { return stream }
+        continuation.onTermination = { [weak hub] _ in hub?.cancelCall(id: id) }
         return stream
     }
 
@@ -93,21 +94,17 @@ final class OutboundCalls: Sendable {
     func emit(_ name: String, _ value: some Encodable & Sendable, to pageLoad: PageLoad?, frame: FrameDocument? = nil) throws(BridgeError) {
         let (encoded, parts) = try encode(value, in: "the event's value")
         let event = PageMessage.event(name: name, value: try JSONText(validating: encoded))
-        let sent = storage.apply { machine in
-            let outputs = parts.map { machine.emit(event, parts: $0, to: pageLoad, frame: frame) } ?? machine.send(event, to: pageLoad, frame: frame)
-            return (outputs != nil, outputs ?? [])
-        }
-        guard sent else {
+        guard hub.emit(event, parts: parts, to: pageLoad, frame: frame) else {
             throw parts == nil
                 ? BridgeError(code: .pageGone, message: "the page that made the call has gone")
                 : BridgeError(code: .limitExceeded, message: "the event's bytes do not fit beside what the page load holds, or the page has gone")
         }
     }
 
-    /// Takes `_dsb.returnValue` from the page's document `frame` (`nil`: the main frame): settles or
-    /// feeds the call it answers, when that call was made to this document.
+    /// Takes `_dsb.returnValue` from the page's document `frame` (`nil`: the main frame), as the wire
+    /// split it: settles or feeds the call it answers, when that call was made to this document.
     func receiveReturnValue(_ message: ReturnMessage, from frame: FrameDocument? = nil) {
-        switch storage.update({ $0.receiveAnswer(id: message.id, complete: message.complete, undelivered: message.isUndelivered, from: frame) }) {
+        switch hub.receiveAnswer(id: message.id, complete: message.complete, undelivered: message.isUndelivered, from: frame) {
         case .deliver(let call, let complete):
             call.receive(message.answer, complete)
         case .goesOn:
@@ -117,35 +114,6 @@ final class OutboundCalls: Sendable {
         case .unknown:
             components.logging.log(.debug, "dropped an answer for call \(message.id), which nobody waits for")
         }
-    }
-
-    /// Makes a call of the page's handler `method`: the state machine gives it the next id, records
-    /// it and queues its message in one step. Returns the id, or `nil` after failing the call.
-    /// A durable call (`durable`: its id for the page) goes again to the next document.
-    private func make(
-        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?,
-        frame: FrameDocument?, durable: String? = nil
-    ) -> Int? {
-        let made: HubStorage.Machine.MakeCall = storage.apply { machine in
-            let made = machine.makeCall(
-                call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad, frame: frame,
-                durable: durable)
-            guard case .made(_, let outputs) = made else { return (made, []) }
-            return (made, outputs)
-        }
-        switch made {
-        case .made(let id, _):
-            return id
-        case .refused(let call, let error):
-            call.fail(error)
-            return nil
-        }
-    }
-
-    /// Withdraws call `id`: it fails with code `cancelled` if it had not settled, and the page is
-    /// told (``PageMessage/cancel(callbackId:)``), or the call taken back if it has not gone out.
-    private static func cancelPendingCall(_ id: Int, in storage: HubStorage) {
-        storage.apply { $0.cancelCall(id: id) }?.fail(BridgeError(code: .cancelled, message: "the call was cancelled"))
     }
 
     /// `[a,b,c]` from the arguments, each encoded by the serializer, checked to be JSON before it

@@ -1,6 +1,7 @@
 // DurableCalls.swift — the page's durable calls, by origin and key, as a pure value: which run,
 // what they ended with, and which document each outcome was handed to.
 import Foundation
+import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// The page's durable calls (a call made with an idempotency key) without locks, tasks or side
@@ -22,12 +23,6 @@ import Foundation
 ///   that holds the most, past its own share. A call that still finds no room is refused, and an
 ///   outcome that finds none is kept as an error that says so: its origin is at its share.
 struct DurableCalls<Waiter: Sendable>: Sendable {
-    /// Whose a call is: its page's origin and the page's key.
-    struct Key: Hashable, Sendable {
-        var origin: String
-        var key: String
-    }
-
     /// A callback waiting for a running call's outcome, in the page load and document that made it.
     struct Listener: Sendable, Equatable {
         var pageLoad: PageLoad
@@ -63,12 +58,8 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         case refused(BridgeError)
     }
 
-    /// What changed of the outcomes kept, in order, for a store of the app's
-    /// (``takeChanges()``).
-    enum Change: Sendable, Equatable {
-        case save(DurableCallRecord)
-        case remove(Key)
-    }
+    typealias Key = DurableKey
+    typealias Change = DurableChange
 
     let limit: Int
     let byteLimit: Int
@@ -286,10 +277,45 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     }
 }
 
+/// Whose a durable call is: its page's origin and the page's key.
+struct DurableKey: Hashable, Sendable {
+    var origin: String
+    var key: String
+}
+
+/// What changed of the outcomes kept, in order, for a store of the app's
+/// (``DurableCalls/takeChanges()``).
+enum DurableChange: Sendable, Equatable {
+    case save(DurableCallRecord)
+    case remove(DurableKey)
+}
+
+/// A `recovered()` call's way to be handed the durable calls of earlier documents (`nil`: its page
+/// load went first).
+typealias DurableRecoveryWaiter = @Sendable ([DurableRecovered]?) -> Void
+
 /// How a durable call ended: its result (`nil`: the method returns nothing), or its error.
 enum DurableOutcome: Sendable, Equatable {
     case value(JSONText?)
     case failure(BridgeError)
+
+    /// A method's result as the outcome kept: its JSON, none, or the error that it is not JSON.
+    init(result value: Data, calling name: MethodName) {
+        switch try? SingleResult(value) {
+        case .value(let json): self = .value(json)
+        case .nothing: self = .value(nil)
+        case nil: self = .failure(BridgeError(code: .failed, message: "the result of \"\(name)\" is not JSON"))
+        }
+    }
+
+    /// The message that tells the page's `callback` of the outcome.
+    func message(to callback: String) -> PageMessage {
+        switch self {
+        case .value(let json?): .result(callback: callback, value: json, complete: true)
+        case .value(nil): .noResult(callback: callback)
+        case .failure(let error): .failure(callback: callback, error: error)
+        }
+    }
 
     /// The bytes the outcome keeps.
     var byteCount: Int {

@@ -1,13 +1,14 @@
-// HubStateMachineBytesTests.swift — the byte channel's events in the hub's state machine, as a pure
-// value: tickets opened, presented, spent and withdrawn, and messages whose values have parts.
+// ByteChannelStateTests.swift — the byte channel's state as a pure value, alone and as the hub's
+// state machine keeps it: tickets opened, presented, spent and withdrawn, and messages whose values
+// have parts.
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 import Testing
 
 @testable import Keystone
 
-@Suite("HubStateMachine: bytes")
-struct HubStateMachineBytesTests {
+@Suite("ByteChannelState")
+struct ByteChannelStateTests {
     typealias Machine = HubStateMachine<String, String>
 
     /// A transport whose ticket addresses are `t:` and the ticket.
@@ -19,9 +20,16 @@ struct HubStateMachineBytesTests {
     /// A value naming both parts.
     let value = try! JSONText(validating: Data(#"{"a":"m:0","b":["m:1"]}"#.utf8))
 
+    func newMachine(limit: Int = 8, bytes: Int = 1000) -> Machine {
+        var limits = BridgeLimits()
+        limits.openTransfers = limit
+        limits.pageLoadBytes = bytes
+        return Machine(limits: limits)
+    }
+
     func machine(runtime: PageRuntime = .keystone, serving: Bool = true, limit: Int = 8, bytes: Int = 1000) -> Machine {
-        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10, transferLimit: limit, pageLoadBytes: bytes)
-        if serving { machine.serveBytes(over: Transport()) }
+        var machine = newMachine(limit: limit, bytes: bytes)
+        if serving { machine.bytes.serveBytes(over: Transport()) }
         _ = machine.pageDidInitialize(runtime: runtime)
         return machine
     }
@@ -47,15 +55,15 @@ struct HubStateMachineBytesTests {
         #expect(message == result())
         #expect(sent.marker == "m:")
         #expect(sent.sizes == [2, 1])
-        #expect(machine.openTransferCount == 1)
-        let fetched = try machine.fetchTransfer(token, from: nil).get()
+        #expect(machine.bytes.tickets.count == 1)
+        let fetched = try machine.bytes.fetch(token, in: .first, from: nil).get()
         #expect(fetched.owner == .pageCall("dscb1"))
         guard case .parts(let bytes, nil) = fetched.payload else {
             Issue.record("the ticket did not fetch the parts")
             return
         }
         #expect(bytes == Data([1, 2, 3]))
-        #expect(machine.openTransferCount == 0)
+        #expect(machine.bytes.tickets.count == 0)
     }
 
     @Test func withoutAChannelTheRuntimeGetsThePartsInTheMessageAndAnyOtherPageBase64InPlace() {
@@ -66,7 +74,7 @@ struct HubStateMachineBytesTests {
         var plain = machine(runtime: .dsbridge)
         let inlined = try! JSONText(validating: Data(#"{"a":"AQI=","b":["Aw=="]}"#.utf8))
         #expect(plain.send(result(), parts: parts, to: nil) == [.deliver(.result(callback: "dscb1", value: inlined, complete: true), .dsbridge, .first, nil)])
-        #expect(keystoneRuntime.openTransferCount + plain.openTransferCount == 0)
+        #expect(keystoneRuntime.bytes.tickets.count + plain.bytes.tickets.count == 0)
     }
 
     @Test func aResultsTicketCountsTowardTheLimitsAndPastThemTheCallFails() {
@@ -79,12 +87,10 @@ struct HubStateMachineBytesTests {
         }
         #expect(error.code == .limitExceeded)
         // Swift's own call may go past it: Swift bounded its bytes when it made them.
-        guard case .made(_, let outputs) = machine.makeCall("call", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
-            Issue.record("the call was not made")
-            return
-        }
-        #expect(ticket(in: outputs) != nil)
-        #expect(machine.openTransferCount == 2)
+        let (id, made) = machine.makeCall("call", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
+        #expect(id != nil)
+        #expect(ticket(in: made.outputs) != nil)
+        #expect(machine.bytes.tickets.count == 2)
     }
 
     @Test func aMessagesTicketBelongsToWhatTheMessageIs() {
@@ -92,38 +98,34 @@ struct HubStateMachineBytesTests {
         _ = machine.send(result("dscb1"), parts: parts, to: nil)
         _ = machine.makeCall("call", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
         _ = machine.emit(.event(name: "e", value: value), parts: parts, to: nil)
-        #expect(machine.openTransferCount == 3)
-        #expect(machine.cancelTask(callback: "dscb1") == .found(nil))  // the result's goes with its call
-        #expect(machine.openTransferCount == 2)
+        #expect(machine.bytes.tickets.count == 3)
+        #expect(machine.cancelTask(callback: "dscb1").found)  // the result's goes with its call
+        #expect(machine.bytes.tickets.count == 2)
         _ = machine.cancelCall(id: 1)  // the page handler's call's with that call
-        #expect(machine.openTransferCount == 1)
+        #expect(machine.bytes.tickets.count == 1)
         _ = machine.pageDidUnload()  // the event's with its page load only
-        #expect(machine.openTransferCount == 0)
+        #expect(machine.bytes.tickets.count == 0)
     }
 
     @Test func swiftsCallsPartsGoWithTheCallsAnswerOrCancellation() {
         var machine = machine()
         _ = machine.makeCall("answered", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
         _ = machine.makeCall("cancelled", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
-        #expect(machine.openTransferCount == 2)
+        #expect(machine.bytes.tickets.count == 2)
         _ = machine.receiveAnswer(id: 1, complete: true)
-        #expect(machine.openTransferCount == 1)
+        #expect(machine.bytes.tickets.count == 1)
         _ = machine.cancelCall(id: 2)
-        #expect(machine.openTransferCount == 0)
+        #expect(machine.bytes.tickets.count == 0)
     }
 
     @Test func swiftsBytesWaitingForThePageCountTowardWhatAPageLoadHolds() {
-        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10, pageLoadBytes: 5)
-        machine.serveBytes(over: Transport())
-        guard case .made = machine.makeCall("first", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
-            Issue.record("the first call was refused")
-            return
-        }
-        guard case .refused("second", let error) = machine.makeCall("second", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
-            Issue.record("bytes past the page load's total were taken")
-            return
-        }
-        #expect(error.code == .limitExceeded)
+        var machine = newMachine(bytes: 5)
+        machine.bytes.serveBytes(over: Transport())
+        #expect(machine.makeCall("first", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil).id != nil)
+        let (id, refused) = machine.makeCall("second", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
+        #expect(id == nil)
+        #expect(refused.failed.map(\.call) == ["second"])
+        #expect(refused.failed.map(\.error.code) == [.limitExceeded])
         #expect(machine.post(method: "m", arguments: value, parts: parts, to: nil) == nil)
         #expect(machine.emit(.event(name: "e", value: value), parts: parts, to: nil) == nil)
     }
@@ -132,28 +134,29 @@ struct HubStateMachineBytesTests {
         var machine = machine()
         let stream = ByteStream(windowBytes: 10, limit: 10)
         let ticket = ByteTicket(pageLoad: .first, owner: .pageCall("dscb1"), payload: .stream(stream), maximumBytes: 10)
-        #expect(try machine.openTransfer("0123456789abcdef0123456789abcdef", ticket).get() == "t:0123456789abcdef0123456789abcdef")
-        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 0, from: nil).get().maximumBytes == 10)
-        #expect(machine.receivedPiece(4, under: "0123456789abcdef0123456789abcdef", keeps: false) == nil)
-        #expect(try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 1, from: nil).get().maximumBytes == 6)
+        let token = "0123456789abcdef0123456789abcdef"
+        #expect(try machine.bytes.open(ticket, in: .first, token: token).get() == "t:" + token)
+        #expect(try machine.bytes.present(token, piece: 0, in: .first, from: nil).get().maximumBytes == 10)
+        #expect(machine.bytes.receive(Data(count: 4), under: token, keeps: false) == nil)
+        #expect(try machine.bytes.present(token, piece: 1, in: .first, from: nil).get().maximumBytes == 6)
         // The method stopped reading: the ticket for the page's bytes goes, a result's stays.
         _ = machine.send(result(), parts: parts, to: nil)
-        machine.stopReceiving(callback: "dscb1", in: .first)
-        #expect(machine.openTransferCount == 1)
-        #expect(throws: BridgeError.self) { try machine.presentPiece("0123456789abcdef0123456789abcdef", piece: 2, from: nil).get() }
+        machine.bytes.withdraw(pageCall: "dscb1", in: .first, receivingOnly: true)
+        #expect(machine.bytes.tickets.count == 1)
+        #expect(throws: BridgeError.self) { try machine.bytes.present(token, piece: 2, in: .first, from: nil).get() }
         // The page cancels the call: the rest go with it.
-        #expect(machine.cancelTask(callback: "dscb1") == .found(nil))
-        #expect(machine.openTransferCount == 0)
+        #expect(machine.cancelTask(callback: "dscb1").found)
+        #expect(machine.bytes.tickets.count == 0)
     }
 
     @Test func aTicketIsRefusedWithoutAChannelAndForAPageLoadThatHasGone() {
         var machine = machine(serving: false)
         let ticket = ByteTicket(pageLoad: .first, owner: .pageCall("dscb1"), payload: .stream(ByteStream([])), maximumBytes: 10)
-        let noChannel = machine.openTransfer("0123456789abcdef0123456789abcdef", ticket)
+        let noChannel = machine.bytes.open(ticket, in: machine.pageLoad)
         #expect((try? noChannel.get()) == nil)
-        machine.serveBytes(over: Transport())
+        machine.bytes.serveBytes(over: Transport())
         _ = machine.pageDidUnload()
-        guard case .failure(let error) = machine.openTransfer("0123456789abcdef0123456789abcdef", ticket) else {
+        guard case .failure(let error) = machine.bytes.open(ticket, in: machine.pageLoad) else {
             Issue.record("a ticket was opened for a page load that has gone")
             return
         }
@@ -161,27 +164,14 @@ struct HubStateMachineBytesTests {
     }
 
     @Test func anUnloadDropsEveryTicketAndWhatWaitedWithItsParts() {
-        var machine = Machine(pendingCallLimit: 10, runningCallLimit: 10, pageLoadBytes: 5)
-        machine.serveBytes(over: Transport())
+        var machine = newMachine(bytes: 5)
+        machine.bytes.serveBytes(over: Transport())
         _ = machine.makeCall("waiting", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil)
         _ = machine.pageDidInitialize(runtime: .keystone)
-        #expect(machine.openTransferCount == 1)
+        #expect(machine.bytes.tickets.count == 1)
         _ = machine.pageDidUnload()
-        #expect(machine.openTransferCount == 0)
+        #expect(machine.bytes.tickets.count == 0)
         // What the page load held is free again.
-        guard case .made = machine.makeCall("next", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil) else {
-            Issue.record("the next page load's call was refused")
-            return
-        }
-    }
-}
-
-extension HubStateMachine.TaskCancel: Equatable where Work: Equatable {
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case (.notFound, .notFound): true
-        case (.found(let a), .found(let b)): a == b
-        default: false
-        }
+        #expect(machine.makeCall("next", method: "m", arguments: value, parts: parts, isMultiResponse: false, to: nil).id != nil)
     }
 }

@@ -7,12 +7,8 @@
 /// A call settles once. A `call` takes the page's first answer; when that answer says more will
 /// follow, the call stays open (and counts toward the limit) so later answers are reported rather
 /// than dropped unnoticed, until one is marked complete or the page unloads. A stream takes every
-/// answer until the complete one.
-///
-/// A durable call outlives its page load: it is bound to the origin of the first document it goes
-/// to, and when the page goes before answering it, it goes again to each next document of that
-/// origin, with the same id, until one answers or Swift stops waiting. A durable call that first
-/// goes to a document without an origin is an ordinary one.
+/// answer until the complete one. A durable call (Durable's ``DurableSwiftCalls``) is one of these
+/// too, which the page's end leaves open.
 struct SwiftCalls<Pending: Sendable>: Sendable {
     /// What the page's answer to a call does.
     enum Answer {
@@ -20,7 +16,8 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         case deliver(Pending, complete: Bool)
         /// A `call` (not a stream) that already settled was answered again.
         case repeated(method: String)
-        /// A durable call its document never handed to the handler: it waits for the next document.
+        /// A call its document never handed to the handler, which may go to the next document (a
+        /// durable one): it waits for that.
         case goesOn
         case unknown
     }
@@ -35,18 +32,6 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         var hasParts = false
         /// The subframe document it went to; `nil`: the main frame. Only that document answers it.
         var frame: FrameDocument?
-        /// A durable call's message and origin; `nil` for any other call.
-        var durable: Durable?
-    }
-
-    /// What a durable call keeps to go again to the next document.
-    struct Durable {
-        /// Its message, as each document gets it.
-        var message: PageMessage
-        /// The parts of its arguments, which each document it goes to fetches anew.
-        var parts: ByteParts?
-        /// The origin of the first document it went to; `nil` until it has gone to one.
-        var origin: String?
     }
 
     /// The most calls open at once.
@@ -78,38 +63,18 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return .success(id)
     }
 
-    /// Call `id` is durable: it keeps `message` and its arguments' `parts` to go again to each next
-    /// document of its origin.
-    mutating func keepDurable(id: Int, message: PageMessage, parts: ByteParts?) {
-        calls[id]?.durable = Durable(message: message, parts: parts)
-    }
-
-    /// Whether call `id` may go to a document of `origin`: any call but a durable one bound to
-    /// another origin.
-    func mayGo(id: Int, to origin: String?) -> Bool {
-        guard let bound = calls[id]?.durable?.origin else { return true }
-        return bound == origin
-    }
-
-    /// Call `id` went to a document of `origin`: a durable call is bound to it, or is an ordinary
-    /// call from now on when the document has no origin.
-    mutating func went(id: Int, to origin: String?) {
-        guard calls[id]?.durable != nil else { return }
-        if let origin {
-            calls[id]?.durable?.origin = origin
-        } else {
-            calls[id]?.durable = nil
-        }
+    /// Whether call `id`, made to the document `frame` (`nil`: the main frame), still waits for an
+    /// answer.
+    func isWaiting(_ id: Int, from frame: FrameDocument? = nil) -> Bool {
+        guard let call = calls[id] else { return false }
+        return call.frame == frame && call.pending != nil
     }
 
     /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`),
     /// `complete` when it said no more follows; and the call, when the answer closed it. A call
-    /// made to another document is not this one's to answer: unknown. An answer that says the
-    /// handler never saw the call (`undelivered`: the document could not fetch its bytes, as when
-    /// it is going) is not a durable call's outcome: the call stays open for the next document.
-    mutating func answer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> (Answer, closed: OpenCall?) {
+    /// made to another document is not this one's to answer: unknown.
+    mutating func answer(id: Int, complete: Bool, from frame: FrameDocument? = nil) -> (Answer, closed: OpenCall?) {
         guard let call = calls[id], call.frame == frame else { return (.unknown, nil) }
-        if undelivered, call.durable != nil, call.pending != nil { return (.goesOn, nil) }
         if complete { calls[id] = nil }
         guard let pending = call.pending else { return (.repeated(method: call.method), complete ? call : nil) }
         if !call.isMultiResponse, !complete { calls[id]?.pending = nil }
@@ -127,21 +92,15 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return ids.compactMap { id in calls.removeValue(forKey: id).map { (id, $0) } }
     }
 
-    /// The page went: the open calls to fail, and the durable calls still waiting for an answer
-    /// (each message with its arguments' parts), in the order they were made, for the next
-    /// document; those stay open.
-    mutating func removeAll() -> (failed: [Pending], durable: [Durable]) {
+    /// The page went: the open calls to fail; those in `keeping` (durable calls, which go to the
+    /// next document) stay open.
+    mutating func removeAll(keeping: Set<Int> = []) -> [Pending] {
         var failed: [Pending] = []
-        var durable: [(id: Int, kept: Durable)] = []
-        for (id, call) in calls {
-            if let kept = call.durable, call.pending != nil {
-                durable.append((id, kept))
-            } else {
-                calls[id] = nil
-                if let pending = call.pending { failed.append(pending) }
-            }
+        for (id, call) in calls.sorted(by: { $0.key < $1.key }) where !keeping.contains(id) {
+            calls[id] = nil
+            if let pending = call.pending { failed.append(pending) }
         }
-        return (failed, durable.sorted { $0.id < $1.id }.map(\.kept))
+        return failed
     }
 }
 

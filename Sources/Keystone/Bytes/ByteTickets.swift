@@ -20,12 +20,11 @@ struct ByteTicket: Sendable {
 
     /// What a ticket moves.
     enum Payload: Sendable {
-        /// The parts of a page's call, `sizes` bytes each, gathered as the pieces arrive; the call
-        /// runs once all have. With no `sizes`, a stream into a
+        /// The parts of a page's call, `sizes` bytes each, gathered as the pieces arrive
+        /// (``ByteTicket/gathered``); the call runs once all have. With no `sizes`, a stream into a
         /// method that takes `Data`: gathered until the page ends it, then the call runs with it as
-        /// its part. The bytes are one buffer each piece is appended to in place (a value copied
-        /// out of the ticket and appended to would copy everything gathered so far, for every piece).
-        case call(InboundCall, sizes: [Int]?, gathered: Locked<Data>)
+        /// its part.
+        case call(InboundCall, sizes: [Int]?)
         /// A stream of the page's into a running method that takes a ``ByteStream``: each piece
         /// goes to it as it arrives.
         case stream(ByteStream)
@@ -45,6 +44,10 @@ struct ByteTicket: Sendable {
     var origin: String?
     /// The number of the piece the ticket takes next, for the page's bytes.
     var nextPiece = 0
+    /// The page's bytes a call's ticket has gathered so far: one buffer each piece is appended to in
+    /// place, handed out only when the ticket closes (a copy held elsewhere meanwhile would make
+    /// every append copy everything gathered so far).
+    var gathered = Data()
     /// The bytes the ticket keeps while it is open (``ByteTickets/heldBytes``): a message's parts,
     /// or what a call's ticket has gathered so far.
     var heldBytes: Int
@@ -180,7 +183,9 @@ struct ByteTickets: Sendable {
             return .failure(error)
         }
         open[token]?.nextPiece += 1
-        return .success(ticket)
+        var presented = ticket
+        presented.gathered = Data()
+        return .success(presented)
     }
 
     /// The page sent `count` more bytes under `token`: the ticket allows that many fewer, and when
@@ -242,11 +247,20 @@ struct ByteTickets: Sendable {
         heldBytes = open.values.reduce(0) { $0 + $1.heldBytes }
     }
 
+    /// Appends `body`, the page's piece, to what the ticket `token` has gathered: the first piece is
+    /// kept as it came (mapped memory stays unread), only a second is copied.
+    mutating func gather(_ body: Data, under token: String) {
+        guard open[token] != nil else { return }
+        if open[token]!.gathered.isEmpty { open[token]!.gathered = body } else { open[token]!.gathered.append(body) }
+    }
+
     /// Takes back the ticket `token`: the bytes it was opened for are not sent after all, or all of
-    /// them have arrived.
-    mutating func takeBack(_ token: String) {
-        guard let ticket = open.removeValue(forKey: token) else { return }
+    /// them have arrived. The ticket, with what it gathered, if it was open.
+    @discardableResult
+    mutating func takeBack(_ token: String) -> ByteTicket? {
+        guard let ticket = open.removeValue(forKey: token) else { return nil }
         heldBytes -= ticket.heldBytes
+        return ticket
     }
 
     /// The page went: every ticket goes. Returns how many went.
@@ -274,17 +288,7 @@ struct ByteTickets: Sendable {
 
     /// A new token: 32 lowercase hexadecimal digits, 128 bits from `generator`.
     static func newToken(using generator: inout some RandomNumberGenerator) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(tokenLength)
-        for _ in 0..<2 {
-            var word = generator.next() as UInt64
-            for _ in 0..<16 {
-                bytes.append(digits[Int(word & 0xF)])
-                word >>= 4
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        RandomToken.hex128(using: &generator)
     }
 
     /// A token is 32 lowercase hexadecimal digits; anything else is refused before it is looked up.

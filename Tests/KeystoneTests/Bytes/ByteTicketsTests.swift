@@ -123,6 +123,23 @@ struct ByteTicketsTests {
         #expect(tickets.count == 0)
     }
 
+    /// A call's ticket keeps what it gathered to itself: presenting a piece hands out no copy (which
+    /// would make the next append copy it all), and closing the ticket hands it over.
+    @Test func aCallsTicketGathersThePiecesInPlaceAndHandsThemOverWhenClosed() throws {
+        var tickets = Tickets(limit: 4, byteLimit: 1000)
+        try tickets.issue(a, ticket())
+        #expect(try tickets.present(a, piece: 0, in: load).get().gathered.isEmpty)
+        #expect(tickets.received(3, under: a, keeps: true) == nil)
+        tickets.gather(Data([1, 2, 3]), under: a)
+        let presented = try tickets.present(a, piece: 1, in: load).get()
+        #expect(presented.gathered.isEmpty)
+        #expect(presented.maximumBytes == (1 << 20) - 3)
+        tickets.gather(Data([4]), under: a)
+        #expect(tickets.takeBack(a)?.gathered == Data([1, 2, 3, 4]))
+        #expect(tickets.takeBack(a) == nil)
+        #expect(tickets.heldBytes == 0)
+    }
+
     @Test func aTicketUsedTheWrongWayOrInAnotherPageLoadIsRefusedAndSpent() throws {
         var tickets = Tickets(limit: 4)
         try tickets.issue(a, ticket())

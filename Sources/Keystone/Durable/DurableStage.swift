@@ -1,0 +1,123 @@
+// DurableStage.swift — the page's durable calls: run once under their key, kept for their origin
+// past their page load, and handed to a later document.
+import Foundation
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+/// A durable call's callback waiting for its outcome, in the page load and document that made it.
+typealias DurableListener = DurableCalls<DurableRecoveryWaiter>.Listener
+
+/// The events durable calls send the hub, which keeps them (``DurableState``) beside the page load,
+/// and hands their store's changes to the app's ``DurableCallStore`` after its lock, in order.
+protocol DurableHub: PageOutbox {
+    /// A durable call of `method` under `key`, from `listener`: run it, join the running one, or
+    /// take its outcome.
+    func beginDurable(_ key: DurableKey, method: String, listener: DurableListener, isKeyless: Bool, now: Duration) -> DurableCalls<DurableRecoveryWaiter>.Begin
+    /// The call under `key` ended with `outcome`, or never ran (`abandoned`): its listeners hear it,
+    /// and the `recovered()` calls that waited for it go on.
+    func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool)
+    /// `recovered()` from a document of `origin` in `pageLoad`: the outcomes handed to it, `nil`
+    /// when it waits (`waiter` is told), or `.some(nil)` when that page load has gone.
+    func recoverDurable(origin: String, pageLoad: PageLoad, waiter: @escaping DurableRecoveryWaiter, now: Duration) -> [DurableRecovered]??
+    /// A document of `origin` acknowledged the outcomes under `keys`.
+    func acknowledgeDurable(_ keys: [String], origin: String)
+    /// Keeps the outcomes the app's store read back, their lifetimes starting `now`.
+    func restoreDurable(_ records: [DurableCallRecord], now: Duration)
+}
+
+/// How a durable call's method ended, as its runner reports it.
+enum DurableEnd: Sendable {
+    /// It ran, to this outcome.
+    case ran(DurableOutcome)
+    /// It never ran (its argument did not decode, or it is of a kind a durable call cannot be): its
+    /// key is free again.
+    case neverRan(BridgeError)
+}
+
+/// Runs a durable call's method to its end, whatever becomes of its page load: the hub's inbound
+/// calls, which run every call's method.
+protocol DurableCallRunner {
+    func runToEnd(_ call: InboundCall, pageLoad: PageLoad, then end: @escaping @Sendable (DurableEnd) -> Void)
+}
+
+/// The page's durable calls as a stage of answering the page: a call made with the page's key
+/// (`"_dsdurable"`), or of a method durable by default, runs once under its key for the page's
+/// origin, is joined while it runs, or is answered at once with the outcome it ended with. Its
+/// outcome always comes through its callback, never in the answer, the outcome's bytes as base64
+/// in its JSON: it is kept as it was sent.
+final class DurableStage: Sendable {
+    private let hub: any DurableHub
+    private let keyLimit: Int
+    /// The time since the calls began, on the components' clock: when durable calls' outcomes came.
+    private let elapsed: @Sendable () -> Duration
+
+    init(hub: any DurableHub, keyLimit: Int, clock: any Clock<Duration>, store: (any DurableCallStore)?) {
+        self.hub = hub
+        self.keyLimit = keyLimit
+        elapsed = Self.stopwatch(clock)
+        if let store { hub.restoreDurable(store.load(), now: elapsed()) }
+    }
+
+    /// The time since now, on `clock`, each time it is asked.
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    /// Starts the durable call `call` under the page's `key` (`nil`: a method durable by default,
+    /// which runs under a key drawn here that nothing sends again), made during `pageLoad`;
+    /// `isAnsweredLater` when the page has had its answer already (its parts' ticket), so a refusal
+    /// comes through its callback.
+    func start(_ call: InboundCall, key: String?, pageLoad: PageLoad, isAnsweredLater: Bool, runner: some DurableCallRunner) -> CallAnswer {
+        guard let callback = call.pageCallback else {
+            return hub.refuse(BridgeError(code: .malformedMessage, message: "a durable call is made with a callback"), callback: nil)
+        }
+        func refuse(_ error: BridgeError) -> CallAnswer {
+            hub.refuse(error, callback: callback, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater)
+        }
+        if let key, key.isEmpty || key.utf8.count > keyLimit {
+            return refuse(BridgeError(code: .limitExceeded, message: "a durable call's key is empty or longer than BridgeLimits.durableKeyBytes (\(keyLimit) bytes)"))
+        }
+        guard let origin = call.frame.origin else {
+            return refuse(BridgeError(code: .notAllowed, message: "a durable call is kept for its page's origin, and this page has none"))
+        }
+        let durable = DurableKey(origin: origin, key: key ?? DurableID.next())
+        let listener = DurableListener(pageLoad: pageLoad, callback: callback)
+        switch hub.beginDurable(durable, method: call.name.description, listener: listener, isKeyless: key == nil, now: elapsed()) {
+        case .refused(let error):
+            return refuse(error)
+        case .joined:
+            return .accepted
+        case .finished(let outcome):
+            hub.send(outcome.message(to: callback.name), to: pageLoad, frame: callback.frame)
+            return .accepted
+        case .run:
+            // A call whose bytes came over the byte channel has them as parts; its outcome is kept
+            // as JSON, its bytes as base64.
+            let running = InboundCall(
+                name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false,
+                parts: call.parts?.keepingResultsInJSON)
+            let (hub, elapsed) = (hub, elapsed)
+            runner.runToEnd(running, pageLoad: pageLoad) { end in
+                switch end {
+                case .ran(let outcome): hub.endDurable(durable, outcome: outcome, now: elapsed(), abandoned: false)
+                case .neverRan(let error): hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: true)
+                }
+            }
+            return .accepted
+        }
+    }
+
+    /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
+    /// none of them runs any more; `nil` when the page load goes first.
+    func recover(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[DurableRecovered]?, Never>) in
+            let handed = hub.recoverDurable(origin: origin, pageLoad: pageLoad, waiter: { continuation.resume(returning: $0) }, now: elapsed())
+            if let handed { continuation.resume(returning: handed) }
+        }
+    }
+
+    /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
+    func acknowledge(_ keys: [String], origin: String) {
+        hub.acknowledgeDurable(keys, origin: origin)
+    }
+}

@@ -1,0 +1,237 @@
+// HubStorage+Rooms.swift — the hub as each room reaches it: one event of the state machine per
+// requirement of the room's protocol.
+import Foundation
+import KeystoneEvaluator
+@_spi(KeystoneInternal) import KeystoneInterfaces
+
+extension HubStorage: PageOutbox {
+    @discardableResult
+    func send(_ message: PageMessage, parts: ByteParts?, of call: CallParts?, to pageLoad: PageLoad?, frame: FrameDocument?) -> Bool {
+        let sent = deliver { $0.send(message, parts: parts, of: call, to: pageLoad, frame: frame) }
+        if !sent { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
+        return sent
+    }
+
+    func refuse(_ error: any Error, callback: PageCallback?) -> CallAnswer {
+        let error = BridgeError(error)
+        logging.log(.warning, "answered a call from the page with an error: \(error)")
+        if let callback { send(.release(callback: callback.name), to: nil, frame: callback.frame) }
+        return .failure(error)
+    }
+}
+
+extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
+    func admission(of name: MethodName, from frame: CallerFrame, isAsynchronous: Bool, speaksKeystone: Bool) -> InboundAdmission {
+        read {
+            InboundAdmission(
+                pageLoad: $0.pageLoad, access: $0.page.access(for: frame), isDurableByDefault: isAsynchronous && $0.durable.isDurableByDefault(name),
+                knowsRuntime: !speaksKeystone || $0.knowsKeystoneRuntime(of: frame))
+        }
+    }
+
+    func enter(_ frame: CallerFrame, document: FrameDocument) -> BridgeError? {
+        update { $0.subframes.enter(frame, document: document) }
+    }
+
+    func heardKeystoneRuntime(from frame: CallerFrame) {
+        update { $0.heardKeystoneRuntime(from: frame) }
+    }
+
+    func startTask(callback: PageCallback?, method: MethodName, for pageLoad: PageLoad, answeringThread: UInt?)
+        -> Result<RunningCalls<RunningWork>.Started, BridgeError>
+    {
+        update { $0.startTask(callback: callback, method: method, for: pageLoad, answeringThread: answeringThread) }
+    }
+
+    func sendResult(
+        token: Int, isFinal: Bool, _ message: PageMessage?, parts: ByteParts?, of call: CallParts?, to pageLoad: PageLoad, frame: FrameDocument?
+    ) -> Bool {
+        var isDropped = false
+        let isTaken = deliver { machine in
+            guard machine.running.send(token: token, isFinal: isFinal) else { return nil }
+            guard let message else { return [] }
+            let outputs = machine.send(message, parts: parts, of: call, to: pageLoad, frame: frame)
+            isDropped = outputs == nil
+            return outputs ?? []
+        }
+        if isDropped, let message { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
+        return isTaken
+    }
+
+    func routeSingleResult(_ result: SingleResult, token: Int, thread: UInt, callback: PageCallback?, pageLoad: PageLoad) -> Bool {
+        var isInline = false
+        _ = deliver { machine in
+            let route = machine.running.route(result, token: token, on: thread)
+            isInline = route == .answer
+            guard route == .callback, let callback else { return [] }
+            return machine.send(result.message(to: callback.name, complete: true), to: pageLoad, frame: callback.frame) ?? []
+        }
+        return isInline
+    }
+
+    func taskCreated(token: Int, work: RunningWork) -> SingleResult? {
+        let (unwanted, inline) = update { $0.running.created(token: token, work: work) }
+        // Cancelled by the page, or its page is gone.
+        unwanted?.cancel()
+        return inline
+    }
+
+    func taskFinished(token: Int) {
+        update { $0.running.finished(token: token) }
+    }
+
+    func stopReceiving(callback: PageCallback, in pageLoad: PageLoad) {
+        update { $0.bytes.withdraw(pageCall: callback, in: pageLoad, receivingOnly: true) }
+    }
+
+    func cancelRunningCall(callback: PageCallback) -> Bool {
+        perform { $0.cancelTask(callback: callback) }
+    }
+
+    func documentDidInitialize(runtime: PageRuntime, frame: CallerFrame) {
+        if let document = frame.subframeDocument {
+            handle { $0.frameDidInitialize(document, runtime: runtime) }
+        } else {
+            handle { $0.pageDidInitialize(runtime: runtime, origin: frame.origin) }
+        }
+    }
+
+    func authorize(_ pageLoad: PageLoad, origin: String?) -> Bool {
+        update { $0.page.authorize(pageLoad, origin: origin) }
+    }
+
+    func declare(_ methods: Set<String>, origin: String?) -> Result<Void, BridgeError> {
+        update { $0.page.declare(methods, origin: origin) }
+    }
+
+    var servesBytes: Bool { read(\.bytes.servesBytes) }
+
+    func openTicket(_ ticket: ByteTicket) -> Result<String, BridgeError> {
+        update { machine in
+            let pageLoad = machine.pageLoad
+            return machine.bytes.open(ticket, in: pageLoad)
+        }
+    }
+
+    func fetchTicket(_ token: String, from origin: String?) -> Result<ByteTicket, BridgeError> {
+        update { machine in
+            let pageLoad = machine.pageLoad
+            return machine.bytes.fetch(token, in: pageLoad, from: origin)
+        }
+    }
+
+    func presentPiece(_ token: String, piece: Int, from origin: String?) -> Result<ByteTicket, BridgeError> {
+        update { machine in
+            let pageLoad = machine.pageLoad
+            return machine.bytes.present(token, piece: piece, in: pageLoad, from: origin)
+        }
+    }
+
+    func receivePiece(_ body: Data, under token: String, keeps: Bool) -> BridgeError? {
+        update { $0.bytes.receive(body, under: token, keeps: keeps) }
+    }
+
+    @discardableResult
+    func closeTicket(_ token: String) -> ByteTicket? {
+        update { $0.bytes.close(token) }
+    }
+}
+
+extension HubStorage: OutboundHub {
+    func makeCall(
+        _ call: PageHandlerCall, method: String, arguments: JSONText, parts: ByteParts?, isMultiResponse: Bool, to pageLoad: PageLoad?,
+        frame: FrameDocument?, durableID: String?
+    ) -> Int? {
+        perform {
+            $0.makeCall(call, method: method, arguments: arguments, parts: parts, isMultiResponse: isMultiResponse, to: pageLoad, frame: frame, durable: durableID)
+        }
+    }
+
+    func post(method: String, arguments: JSONText, parts: ByteParts?) {
+        _ = deliver { $0.post(method: method, arguments: arguments, parts: parts, to: nil) }
+    }
+
+    func emit(_ event: PageMessage, parts: ByteParts?, to pageLoad: PageLoad?, frame: FrameDocument?) -> Bool {
+        deliver { $0.emit(event, parts: parts, to: pageLoad, frame: frame) }
+    }
+
+    func receiveAnswer(id: Int, complete: Bool, undelivered: Bool, from frame: FrameDocument?) -> SwiftCalls<PageHandlerCall>.Answer {
+        update { $0.receiveAnswer(id: id, complete: complete, undelivered: undelivered, from: frame) }
+    }
+
+    func cancelCall(id: Int) {
+        handle { $0.cancelCall(id: id) }
+    }
+}
+
+extension HubStorage: DurableHub, PageReadinessHub {
+    func beginDurable(_ key: DurableKey, method: String, listener: DurableListener, isKeyless: Bool, now: Duration) -> DurableCalls<DurableRecoveryWaiter>.Begin {
+        perform { machine in
+            let begin = machine.durable.calls.begin(key, method: method, listener: listener, isKeyless: isKeyless, now: now)
+            return (begin, Machine.Effects(outputs: machine.durable.calls.takeChanges().map { .store($0) }))
+        }
+    }
+
+    func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool) {
+        handle { $0.endDurable(key, outcome: outcome, now: now, abandoned: abandoned) }
+    }
+
+    func recoverDurable(origin: String, pageLoad: PageLoad, waiter: @escaping DurableRecoveryWaiter, now: Duration) -> [DurableRecovered]?? {
+        perform { machine in
+            guard machine.pageLoad == pageLoad else { return (.some(nil), Machine.Effects()) }
+            let handed = machine.durable.calls.recover(origin: origin, in: pageLoad, waiter: waiter, now: now)
+            return (handed.map { .some($0) }, Machine.Effects(outputs: machine.durable.calls.takeChanges().map { .store($0) }))
+        }
+    }
+
+    func acknowledgeDurable(_ keys: [String], origin: String) {
+        handle { machine in
+            machine.durable.calls.acknowledge(keys, origin: origin)
+            return Machine.Effects(outputs: machine.durable.calls.takeChanges().map { .store($0) })
+        }
+    }
+
+    func restoreDurable(_ records: [DurableCallRecord], now: Duration) {
+        update { machine in
+            machine.durable.calls.restore(records, now: now)
+            // What the store read back, it holds already.
+            _ = machine.durable.calls.takeChanges()
+        }
+    }
+
+    func waitForPage(_ waiter: PageWaiter) -> Int? {
+        update { $0.page.wait(waiter) }
+    }
+
+    func stopWaitingForPage(_ id: Int) -> PageWaiter? {
+        update { $0.page.stopWaiting(id) }
+    }
+}
+
+extension HubStorage {
+    /// The front door's reads and events: ``Keystone`` forwards to them.
+    var pageLoad: PageLoad { read(\.pageLoad) }
+    var isPageReady: Bool { read(\.page.isPageReady) }
+    var pendingCallCount: Int { read(\.swiftCalls.pendingCount) }
+    var runningCallCount: Int { read(\.running.count) }
+    var runningWorks: [RunningWork] { read(\.running.works) }
+    var openTicketCount: Int { read(\.bytes.tickets.count) }
+    var readyFrames: [CallerFrame] { read(\.subframes.readyFrames) }
+
+    func serveBytes(over transport: (any ByteTransport)?) {
+        update { $0.bytes.serveBytes(over: transport) }
+    }
+
+    /// The interface under `namespace` makes `names` durable by default.
+    func noteDurableMethods(_ names: [String], namespace: String) {
+        update { $0.durable.noteMethods(names, namespace: namespace) }
+    }
+
+    func pageDidUnload() {
+        handle { $0.pageDidUnload() }
+    }
+
+    func frameDidUnload(_ frame: FrameDocument) {
+        handle { $0.frameDidUnload(frame) }
+    }
+}
