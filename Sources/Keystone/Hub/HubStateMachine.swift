@@ -4,34 +4,23 @@ import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Everything a Keystone shares between threads, without locks, tasks or side effects: one value
-/// per room — the page load and its subframe documents (Page), Swift's calls of the page
-/// (Outbound), the page's calls running in Swift (Inbound), the byte channel (Bytes), durable calls
-/// (Durable) — kept together so that what crosses them happens in one step. Only that lives here:
-/// the messages waiting for the page and how a message goes out, a call's end, a document's end and
-/// the page's. An event that concerns one room alone is that room's value's own.
+/// per room — the page load and its subframe documents (Page), Swift's calls (Outbound), the page's
+/// running calls (Inbound), the byte channel (Bytes), durable calls (Durable) — kept together so
+/// that what crosses them happens in one step. Only that lives here: the messages waiting for the
+/// page and how one goes out, a call's end, a document's end and the page's. An event of one room
+/// alone is its value's own. Every event returns its ``HubEffects``, which ``HubStorage`` acts on
+/// outside its lock.
 ///
-/// Every event returns its ``HubEffects``, which ``HubStorage`` acts on outside its lock.
-///
-/// - Messages wait until the page initializes, then go out in order, written for its runtime; a
-///   message for an earlier page load is dropped.
-/// - A message for a subframe document goes to it at once, written for its runtime, while the page
-///   load reaches it; Swift's calls of its handlers wait until it has registered them.
-/// - An unload drops what waits and tells the evaluator to discard what it queued, fails Swift's
-///   calls (all but the durable ones, which wait for the next document of their origin), cancels
-///   the page's running calls and takes every ticket; a subframe document's end does as much for
-///   what was its.
+/// Messages wait until the page initializes, then go out in order, written for its runtime; a
+/// message for an earlier page load is dropped. A subframe document's go to it at once, Swift's
+/// calls once it has registered its handlers. An unload fails Swift's calls (durable ones wait for
+/// the next document of their origin), cancels the page's running calls and takes every ticket; a
+/// subframe document's end does as much for what was its.
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     typealias Output = HubOutput
     typealias Effects = HubEffects<Pending, Work>
 
-    /// A message on its way to the page, with the parts of its value, if any, and the call of the
-    /// page's whose result it is: its parts' ticket is issued to that call's frame, and the call
-    /// told when they are fetched.
-    struct Outgoing: Sendable {
-        var message: PageMessage
-        var parts: ByteParts?
-        var call: CallParts?
-    }
+    typealias Outgoing = OutgoingMessage
 
     var page: PageLoadState<PageWaiter>
     var subframes: Subframes<Outgoing>
@@ -76,8 +65,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     private mutating func deliver(_ outgoing: Outgoing, runtime: PageRuntime, frame: FrameDocument?) -> Output {
-        let message = bytes.prepare(outgoing.message, parts: outgoing.parts, of: outgoing.call, runtime: runtime, pageLoad: pageLoad, frame: frame)
-        return .deliver(message, runtime, pageLoad, frame)
+        .deliver(bytes.prepare(outgoing.message, parts: outgoing.parts, of: outgoing.call, runtime: runtime, pageLoad: pageLoad, frame: frame), runtime, pageLoad, frame)
     }
 
     /// Whether the parts of a Swift call or event fit beside what the page load holds, the messages
@@ -98,49 +86,39 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         frame: FrameDocument? = nil, durable durableID: String? = nil
     ) -> (id: Int?, effects: Effects) {
         var effects = Effects()
-        let refusal: BridgeError
-        if pageLoad != nil, pageLoad != self.pageLoad {
-            refusal = BridgeError(code: .pageGone, message: "the page that made the call has gone")
-        } else if let frame, subframes.runtime(of: frame) == nil {
-            refusal = BridgeError(code: .pageGone, message: "the frame's document has gone")
-        } else if !fits(parts) {
-            refusal = bytes.tooManyBytesHeld
-        } else {
-            switch swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame) {
-            case .failure(let error):
-                refusal = error
-            case .success(let id):
-                var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
-                if let durableID {
-                    message = .durable(message, id: durableID)
-                    durable.swiftCalls.keep(id: id, message: message, parts: parts)
-                    if page.isPageReady { durable.swiftCalls.went(id: id, to: page.origin) }
-                }
-                effects.outputs = send(message, parts: parts, to: nil, frame: frame) ?? []
-                return (id, effects)
-            }
+        let opened =
+            refusal(to: pageLoad, frame: frame, parts: parts).map { .failure($0) }
+            ?? swiftCalls.open(method: method, isMultiResponse: isMultiResponse, pending: pending, hasParts: parts != nil, frame: frame)
+        guard case .success(let id) = opened else {
+            if case .failure(let error) = opened { effects.fail([pending], error) }
+            return (nil, effects)
         }
-        effects.fail([pending], refusal)
-        return (nil, effects)
+        var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
+        if let durableID {
+            message = .durable(message, id: durableID)
+            durable.swiftCalls.keep(id: id, message: message, parts: parts)
+            if page.isPageReady { durable.swiftCalls.went(id: id, to: page.origin) }
+        }
+        effects.outputs = send(message, parts: parts, to: nil, frame: frame) ?? []
+        return (id, effects)
     }
 
-    /// Sends a call whose answer nobody waits for; `nil` when its page load has gone or its parts
-    /// do not fit.
-    mutating func post(method: String, arguments: JSONText, parts: ByteParts? = nil, to pageLoad: PageLoad?) -> [Output]? {
-        guard pageLoad == nil || pageLoad == self.pageLoad, fits(parts) else { return nil }
-        return send(.call(method: method, callbackId: swiftCalls.nextId(), arguments: arguments), parts: parts, to: nil)
+    /// Why a Swift call for `pageLoad` and `frame`, its arguments' `parts` beside it, cannot be made.
+    private func refusal(to pageLoad: PageLoad?, frame: FrameDocument?, parts: ByteParts?) -> BridgeError? {
+        if pageLoad != nil, pageLoad != self.pageLoad { return BridgeError(code: .pageGone, message: "the page that made the call has gone") }
+        if let frame, subframes.runtime(of: frame) == nil { return BridgeError(code: .pageGone, message: "the frame's document has gone") }
+        return fits(parts) ? nil : bytes.tooManyBytesHeld
     }
 
-    /// Sends an event, its value's `parts` beside it; `nil` when its page load or document has gone
-    /// or the parts do not fit.
+    /// Sends an event, or a call whose answer nobody waits for, its value's `parts` beside it; `nil`
+    /// when its page load or document has gone or the parts do not fit.
     mutating func emit(_ event: PageMessage, parts: ByteParts?, to pageLoad: PageLoad?, frame: FrameDocument? = nil) -> [Output]? {
         guard fits(parts) else { return nil }
         return send(event, parts: parts, to: pageLoad, frame: frame)
     }
 
-    /// The document `frame` (`nil`: the main frame) answered call `id` (`_dsb.returnValue`);
-    /// `undelivered` when its runtime says the handler never saw the call, which a durable call
-    /// takes as leave to go to the next document. Parts the page did not fetch go with the call.
+    /// The document `frame` (`nil`: the main frame) answered call `id`; `undelivered`: the handler
+    /// never saw it, and a durable call goes to the next document. Unfetched parts go with the call.
     mutating func receiveAnswer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> SwiftCalls<Pending>.Answer {
         if undelivered, durable.swiftCalls.contains(id), swiftCalls.isWaiting(id, from: frame) {
             bytes.withdraw(swiftCall: id, in: pageLoad)
@@ -152,9 +130,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return answer
     }
 
-    /// Swift stopped waiting for call `id`: it fails, if it had not settled; a call still waiting
-    /// for its document is taken back, and Keystone's runtime told of one it has
-    /// (``PageMessage/cancel(callbackId:)``), so its handler can stop.
+    /// Swift stopped waiting for call `id`: it fails if it had not settled, is taken back if it has
+    /// not gone out, and Keystone's runtime is told of one it has, so its handler can stop.
     mutating func cancelCall(id: Int) -> Effects {
         guard let call = swiftCalls.cancel(id: id) else { return Effects() }
         durable.swiftCalls.remove(id)
@@ -186,33 +163,14 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// result's bytes with them, and its results waiting for the page to be ready give way to its
     /// callback's release. Whether there was such a call.
     mutating func cancelTask(callback: PageCallback) -> (found: Bool, effects: Effects) {
-        let withdrawn = bytes.withdraw(pageCall: callback, in: pageLoad)
-        var heldBack = false
-        if callback.frame == nil, waiting.contains(where: { $0.message.resultCallback == callback.name }) {
-            waiting.removeAll { $0.message.resultCallback == callback.name }
-            waiting.append(Outgoing(message: .release(callback: callback.name), parts: nil, call: nil))
-            heldBack = true
-        }
+        let withdrawn = bytes.withdraw(pageCall: callback, in: pageLoad) > 0
+        let isResult = { (outgoing: Outgoing) in outgoing.message.resultCallback == callback.name }
+        let heldBack = callback.frame == nil && waiting.contains(where: isResult)
+        if heldBack { waiting = waiting.filter { !isResult($0) } + [Outgoing(message: .release(callback: callback.name))] }
         var effects = Effects()
-        guard let work = running.cancel(callback: callback) else { return (withdrawn > 0 || heldBack, effects) }
+        guard let work = running.cancel(callback: callback) else { return (withdrawn || heldBack, effects) }
         effects.cancelled = work.map { [$0] } ?? []
         return (true, effects)
-    }
-
-    /// Whether the document `frame` called from is known to run Keystone's runtime.
-    func knowsKeystoneRuntime(of frame: CallerFrame) -> Bool {
-        guard let document = frame.subframeDocument else { return !frame.isAttestedMainFrame || page.runtime == .keystone }
-        return subframes.runtime(of: document) == .keystone
-    }
-
-    /// A call from `frame` spoke as only Keystone's runtime does: its document's results go to that
-    /// runtime from now on, though it has not announced itself yet.
-    mutating func heardKeystoneRuntime(from frame: CallerFrame) {
-        if let document = frame.subframeDocument {
-            subframes.heardKeystone(document)
-        } else if frame.isAttestedMainFrame {
-            page.heardKeystone()
-        }
     }
 
     /// The durable call under `key` ended with `outcome` (or never ran: `abandoned`): the callbacks
@@ -235,21 +193,19 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     // MARK: The page's lifecycle
 
-    /// The page, a document of `origin`, has registered its handlers (`_dsb.dsinit`), announcing
-    /// `runtime`: what waited goes out, and who waited for the page is told. A durable call bound
-    /// to another origin waits on for a document of its own.
+    /// The page, a document of `origin`, registered its handlers (`_dsb.dsinit`), announcing `runtime`:
+    /// what waited goes out but durable calls bound to another origin, and its waiters are told.
     mutating func pageDidInitialize(runtime announced: PageRuntime, origin: String? = nil) -> Effects {
         var effects = Effects()
         effects.ready = page.initialize(runtime: announced, origin: origin)
         var held: [Outgoing] = []
         for outgoing in waiting {
-            if let id = outgoing.message.swiftCallId {
-                guard durable.swiftCalls.mayGo(id: id, to: origin) else {
-                    held.append(outgoing)
-                    continue
-                }
-                durable.swiftCalls.went(id: id, to: origin)
+            let id = outgoing.message.swiftCallId
+            if let id, !durable.swiftCalls.mayGo(id: id, to: origin) {
+                held.append(outgoing)
+                continue
             }
+            if let id { durable.swiftCalls.went(id: id, to: origin) }
             effects.outputs.append(deliver(outgoing, runtime: page.runtime, frame: nil))
         }
         waiting = held
@@ -265,8 +221,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     }
 
     /// The subframe document `frame` has gone: Swift's calls of its handlers fail, its running calls
-    /// are cancelled and its tickets go. Nothing for the evaluator: its host drops what is queued
-    /// for a document that has gone.
+    /// are cancelled and its tickets go (its host drops what the evaluator holds for it).
     mutating func frameDidUnload(_ frame: FrameDocument) -> Effects {
         var effects = Effects()
         guard subframes.remove(frame) else { return effects }

@@ -25,7 +25,7 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
         read {
             InboundAdmission(
                 pageLoad: $0.pageLoad, access: $0.page.access(for: frame), isDurableByDefault: isAsynchronous && $0.durable.isDurableByDefault(name),
-                knowsRuntime: !speaksKeystone || $0.knowsKeystoneRuntime(of: frame))
+                knowsRuntime: !speaksKeystone || $0.subframes.knowsKeystoneRuntime(of: frame, page: $0.page))
         }
     }
 
@@ -34,7 +34,7 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
     }
 
     func heardKeystoneRuntime(from frame: CallerFrame) {
-        update { $0.heardKeystoneRuntime(from: frame) }
+        update { $0.subframes.heardKeystoneRuntime(from: frame, page: &$0.page) }
     }
 
     func startTask(callback: PageCallback?, method: MethodName, for pageLoad: PageLoad, answeringThread: UInt?)
@@ -148,7 +148,10 @@ extension HubStorage: OutboundHub {
     }
 
     func post(method: String, arguments: JSONText, parts: ByteParts?) {
-        _ = deliver { $0.post(method: method, arguments: arguments, parts: parts, to: nil) }
+        _ = deliver { machine in
+            let id = machine.swiftCalls.nextId()
+            return machine.emit(.call(method: method, callbackId: id, arguments: arguments), parts: parts, to: nil)
+        }
     }
 
     func emit(_ event: PageMessage, parts: ByteParts?, to pageLoad: PageLoad?, frame: FrameDocument?) -> Bool {

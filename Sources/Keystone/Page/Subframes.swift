@@ -108,3 +108,24 @@ struct Subframes<Waiting: Sendable>: Sendable {
         documents.removeAll()
     }
 }
+
+extension Subframes {
+    /// Whether the document `frame` called from is known to run Keystone's runtime: a subframe
+    /// document's as it announced itself or was heard, the main frame's as `page` says.
+    func knowsKeystoneRuntime<Waiter>(of frame: CallerFrame, page: PageLoadState<Waiter>) -> Bool {
+        guard let document = frame.subframeDocument else { return !frame.isAttestedMainFrame || page.runtime == .keystone }
+        return runtime(of: document) == .keystone
+    }
+
+    /// A call from `frame` spoke as only Keystone's runtime does (`CallWrapper/speaksKeystone`): its
+    /// document's results go to that runtime from now on, though it has not announced itself yet
+    /// (a call made before the runtime's `_dsb.dsinit` would otherwise be answered as a plain
+    /// page's, and a stream of it would never end).
+    mutating func heardKeystoneRuntime<Waiter>(from frame: CallerFrame, page: inout PageLoadState<Waiter>) {
+        if let document = frame.subframeDocument {
+            heardKeystone(document)
+        } else if frame.isAttestedMainFrame {
+            page.heardKeystone()
+        }
+    }
+}

@@ -126,7 +126,8 @@ struct ByteChannelStateTests {
         #expect(id == nil)
         #expect(refused.failed.map(\.call) == ["second"])
         #expect(refused.failed.map(\.error.code) == [.limitExceeded])
-        #expect(machine.post(method: "m", arguments: value, parts: parts, to: nil) == nil)
+        let posted = machine.swiftCalls.nextId()
+        #expect(machine.emit(.call(method: "m", callbackId: posted, arguments: value), parts: parts, to: nil) == nil)
         #expect(machine.emit(.event(name: "e", value: value), parts: parts, to: nil) == nil)
     }
 
