@@ -43,7 +43,7 @@ final class ByteChannel: Sendable {
 
     /// Whether the page is offered the channel now: the serializer moves parts, and a host serves
     /// them (from `serveBytes(over:)` until `stopServingBytes()`).
-    var isOffered: Bool { partsSerializer != nil && hub.servesBytes }
+    var isOffered: Bool { partsSerializer != nil && hub.withChannel { channel, _ in channel.servesBytes } }
 
     /// How many bytes of a stream into Swift may wait for the method reading it before the page
     /// waits too.
@@ -125,7 +125,7 @@ final class ByteChannel: Sendable {
     private func open(_ call: InboundCall, size: Int, payload: ByteTicket.Payload, pageLoad: PageLoad) -> CallAnswer {
         let callback = call.pageCallback ?? PageCallback("")
         let ticket = ByteTicket(pageLoad: pageLoad, owner: .pageCall(callback), payload: payload, maximumBytes: size, origin: call.frame.origin)
-        switch hub.openTicket(ticket) {
+        switch hub.withChannel({ $0.open(ticket, in: $1) }) {
         case .success(let address): return .ticket(address)
         case .failure(let error): return hub.refuse(error, callback: callback)
         }
@@ -136,7 +136,7 @@ final class ByteChannel: Sendable {
     func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
         switch request.kind {
         case .fetch:
-            switch hub.fetchTicket(request.ticket, from: request.origin) {
+            switch hub.withChannel({ $0.fetch(request.ticket, in: $1, from: request.origin) }) {
             case .success(let ticket):
                 guard case .parts(let bytes, let call) = ticket.payload else {
                     return respond(refused(BridgeError(code: .notAllowed, message: "the transfer's ticket moves bytes the other way")))
@@ -159,7 +159,7 @@ final class ByteChannel: Sendable {
     ) {
         let token = request.ticket
         let ticket: ByteTicket
-        switch hub.presentPiece(token, piece: number, from: request.origin) {
+        switch hub.withChannel({ $0.present(token, piece: number, in: $1, from: request.origin) }) {
         case .failure(let error): return respond(refused(error))
         case .success(let presented): ticket = presented
         }
@@ -181,11 +181,11 @@ final class ByteChannel: Sendable {
                 close(token)
                 return respond(refused(error))
             }
-            _ = hub.receivePiece(body, under: token, keeps: false)
+            _ = hub.withChannel { channel, _ in channel.receive(body, under: token, keeps: false) }
             // The method's reading answers the piece: more once it has room, done, or refused.
             stream.deliver(body) { [hub] answer in
                 if answer == .more { stream.leaveGiven() }
-                if case .refused = answer { hub.closeTicket(token) }
+                if case .refused = answer { hub.withChannel { channel, _ in channel.close(token) } }
                 respond(answer)
             }
         case .call(let call, let sizes):
@@ -201,12 +201,12 @@ final class ByteChannel: Sendable {
             }
             // The ticket gathers the piece: the first is kept as it came (mapped memory stays
             // unread), only a second is copied.
-            if let error = hub.receivePiece(body, under: token, keeps: true) {
+            if let error = hub.withChannel({ channel, _ in channel.receive(body, under: token, keeps: true) }) {
                 return fail(call, token: token, error, pageLoad: ticket.pageLoad, respond: respond)
             }
             guard let sizes, body.count == ticket.maximumBytes else { return respond(.more) }
             // The last of the call's parts: it runs with them, its outcome through its callback.
-            let gathered = hub.closeTicket(token)?.gathered ?? Data()
+            let gathered = close(token)?.gathered ?? Data()
             respond(.done)
             _ = runner.run(call.with(received: ByteParts.split(gathered, sizes: sizes)), pageLoad: ticket.pageLoad, isAnsweredLater: true)
         case .parts:
@@ -217,7 +217,7 @@ final class ByteChannel: Sendable {
 
     private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
         let token = request.ticket
-        switch hub.presentPiece(token, piece: count, from: request.origin) {
+        switch hub.withChannel({ $0.present(token, piece: count, in: $1, from: request.origin) }) {
         case .failure(let error):
             respond(refused(error))
         case .success(let ticket):
@@ -227,7 +227,7 @@ final class ByteChannel: Sendable {
                 stream.finish()
                 respond(.done)
             case .call(let call, nil):
-                let gathered = hub.closeTicket(token)?.gathered ?? Data()
+                let gathered = close(token)?.gathered ?? Data()
                 respond(.done)
                 _ = runner.run(call.with(received: [gathered]), pageLoad: ticket.pageLoad, isAnsweredLater: true)
             case .call(let call, _):
@@ -246,8 +246,10 @@ final class ByteChannel: Sendable {
         respond(refused(error))
     }
 
-    private func close(_ token: String) {
-        hub.closeTicket(token)
+    /// Closes the ticket `token`: the ticket, with what it gathered, if it was open.
+    @discardableResult
+    private func close(_ token: String) -> ByteTicket? {
+        hub.withChannel { channel, _ in channel.close(token) }
     }
 
     /// A piece's body, read no further than `limit`: refused `tooLarge` past it, and refused when
@@ -300,7 +302,7 @@ final class ByteChannel: Sendable {
                 if quietLooks >= 4 {
                     let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
                     stream.fail(BridgeError(code: .timedOut, message: message))
-                    hub.stopReceiving(callback: callback, in: pageLoad)
+                    hub.withChannel { channel, _ in channel.withdraw(pageCall: callback, in: pageLoad, receivingOnly: true) }
                     return
                 }
             }

@@ -104,36 +104,12 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
         update { $0.page.declare(methods, origin: origin) }
     }
 
-    var servesBytes: Bool { read(\.bytes.servesBytes) }
-
-    func openTicket(_ ticket: ByteTicket) -> Result<String, BridgeError> {
-        update { machine in
-            let pageLoad = machine.pageLoad
-            return machine.bytes.open(ticket, in: pageLoad)
-        }
-    }
-
-    func fetchTicket(_ token: String, from origin: String?) -> Result<ByteTicket, BridgeError> {
-        update { machine in
-            let pageLoad = machine.pageLoad
-            return machine.bytes.fetch(token, in: pageLoad, from: origin)
-        }
-    }
-
-    func presentPiece(_ token: String, piece: Int, from origin: String?) -> Result<ByteTicket, BridgeError> {
-        update { machine in
-            let pageLoad = machine.pageLoad
-            return machine.bytes.present(token, piece: piece, in: pageLoad, from: origin)
-        }
-    }
-
-    func receivePiece(_ body: Data, under token: String, keeps: Bool) -> BridgeError? {
-        update { $0.bytes.receive(body, under: token, keeps: keeps) }
-    }
-
     @discardableResult
-    func closeTicket(_ token: String) -> ByteTicket? {
-        update { $0.bytes.close(token) }
+    func withChannel<Result>(_ body: (inout ByteChannelState, _ pageLoad: PageLoad) -> Result) -> Result {
+        update { machine in
+            let pageLoad = machine.pageLoad
+            return body(&machine.bytes, pageLoad)
+        }
     }
 }
 
@@ -219,6 +195,7 @@ extension HubStorage {
     var runningCallCount: Int { read(\.running.count) }
     var runningWorks: [RunningWork] { read(\.running.works) }
     var openTicketCount: Int { read(\.bytes.tickets.count) }
+    var servesBytes: Bool { read(\.bytes.servesBytes) }
     var readyFrames: [CallerFrame] { read(\.subframes.readyFrames) }
 
     func serveBytes(over transport: (any ByteTransport)?) {

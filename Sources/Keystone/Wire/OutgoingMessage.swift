@@ -9,10 +9,4 @@ struct OutgoingMessage: Sendable {
     var message: PageMessage
     var parts: ByteParts?
     var call: CallParts?
-
-    init(message: PageMessage, parts: ByteParts? = nil, call: CallParts? = nil) {
-        self.message = message
-        self.parts = parts
-        self.call = call
-    }
 }
