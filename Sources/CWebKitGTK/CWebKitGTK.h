@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+// The names Keystone's web-process extension and the host say to each other: one description, which
+// the extension includes too.
+#include "../KeystoneGTK/WebProcessExtension/keystone-extension-wire.h"
+
 // MARK: GLib (glib/gtypes.h, glibconfig.h, glib/gmain.h, glib/gbytes.h, glib/gerror.h)
 
 typedef char gchar;

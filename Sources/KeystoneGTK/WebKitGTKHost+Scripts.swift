@@ -18,7 +18,8 @@ extension WebKitGTKHost {
     /// The page-world relay (`gtk-relay.js`, a resource with its own node suite), speaking
     /// ``PageRelay``'s protocol; its settings reach it as one JSON value.
     static func relayScript(messagesPerPost: Int, relaysConsole: Bool, extensionCarriesBytes: Bool = false) throws(BridgeError) -> String {
-        let settings = PageRelay.relaySettings(messagesPerPost: messagesPerPost, relaysConsole: relaysConsole, extensionCarriesBytes: extensionCarriesBytes)
+        let settings = PageRelay.relaySettings(
+            messagesPerPost: messagesPerPost, relaysConsole: relaysConsole, extensionCarriesBytes: extensionCarriesBytes, names: extensionNames)
         return "(\(try resource("gtk-relay")))(\(try json(settings)));"
     }
 
@@ -29,7 +30,8 @@ extension WebKitGTKHost {
     /// the engine would rebuild in the app.
     static func isolatedScript(secret: String, signalPattern: String? = nil, limits: BridgeLimits = BridgeLimits()) throws(BridgeError) -> String {
         let settings = PageRelay.isolatedSettings(
-            secret: secret, documentChannel: documentChannel, messageHandler: messageHandler, signalPattern: signalPattern, limits: limits)
+            secret: secret, documentChannel: documentChannel, messageHandler: messageHandler, signalPattern: signalPattern, limits: limits,
+            names: extensionNames)
         return """
             (function () {
               var post = (\(try resource("gtk-isolated")))(\(try json(settings)), \(HostScripts.documentOrigin));

@@ -23,11 +23,17 @@ extension WebKitGTKHost {
         return true
     }
 
+    /// The page worlds' names the extension reads, from its wire's one description.
+    static let extensionNames = PageRelay.ExtensionNames(
+        relay: KEYSTONE_RELAY_GLOBAL, target: KEYSTONE_RELAY_TARGET, received: KEYSTONE_RELAY_RECEIVED, outgoing: KEYSTONE_RELAY_OUTGOING,
+        documentGlobal: KEYSTONE_DOCUMENT_GLOBAL)
+
     /// The web contexts told where the extension is. Main loop's thread only.
     nonisolated(unsafe) private static var offeredContexts: Set<OpaquePointer> = []
-    /// What the extension says when it runs in a page's web process, and the version it speaks.
-    static let extensionAnnouncement = "keystone.extension"
-    static let extensionVersion: UInt32 = 1
+    /// What the extension says when it runs in a page's web process, and the version it speaks
+    /// (`keystone-extension-wire.h`, as every name the two say to each other).
+    static let extensionAnnouncement = KEYSTONE_EXTENSION_MESSAGE
+    static let extensionVersion = UInt32(KEYSTONE_EXTENSION_VERSION)
 
     /// Offers the extension to the web view's context, whose web processes started from now on
     /// load it, and listens for it. Where it cannot be offered the hub's logging hears why, once,
@@ -116,7 +122,7 @@ extension WebKitGTKHost {
     }
 
     /// What carries the host's request for a piece of the page's bytes, and the extension's answer.
-    static let uploadMessage = "keystone.upload"
+    static let uploadMessage = KEYSTONE_UPLOAD_MESSAGE
 
     /// Sends the extension `size` bytes for the relay's `request` of the subframe document
     /// `document` (0: the main frame) in the memory of `descriptor` (which the message then owns),
@@ -160,10 +166,10 @@ extension WebKitGTKHost {
     }
 
     /// What carries Swift's bytes to the extension.
-    static let bytesMessage = "keystone.bytes"
+    static let bytesMessage = KEYSTONE_BYTES_MESSAGE
     /// What carries a script to a subframe document, and the extension's word that one has gone.
-    static let evaluateMessage = "keystone.evaluate"
-    static let frameGoneMessage = "keystone.frame-gone"
+    static let evaluateMessage = KEYSTONE_EVALUATE_MESSAGE
+    static let frameGoneMessage = KEYSTONE_FRAME_GONE_MESSAGE
 
     /// Evaluates `script` in the subframe document `frame` through the extension, which runs it
     /// only while that document is its frame's; `done` once the extension has answered (a web

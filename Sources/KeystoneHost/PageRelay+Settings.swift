@@ -51,12 +51,15 @@ extension PageRelay {
     ///
     /// The script is `gtk-relay.js`, a resource with its own node suite; its settings reach it as
     /// one JSON value.
-    package static func relaySettings(messagesPerPost: Int, relaysConsole: Bool, extensionCarriesBytes: Bool = false) -> RelaySettings {
+    ///
+    /// The relay's object is named, with the members the web-process extension calls, as the
+    /// extension's one description of its wire says (`names`, from `keystone-extension-wire.h`).
+    package static func relaySettings(messagesPerPost: Int, relaysConsole: Bool, extensionCarriesBytes: Bool = false, names: ExtensionNames) -> RelaySettings {
         RelaySettings(
             capabilityPrefix: capabilityPrefix, forgottenCapability: forgottenCapability, batchMethod: PostedText.batchMethod,
             consoleMethod: consoleMethod, downloadMethod: downloadMethod, downloadSent: downloadSent, uploadMethod: uploadMethod,
             capabilityLength: FrameCapabilities.length, batchLength: batchLength, messagesPerPost: messagesPerPost,
-            extensionPieceBytes: extensionCarriesBytes ? extensionPieceBytes : 0, relaysConsole: relaysConsole)
+            extensionPieceBytes: extensionCarriesBytes ? extensionPieceBytes : 0, relaysConsole: relaysConsole, extension: names)
     }
 
     /// The relay's settings, as `gtk-relay.js` reads them.
@@ -64,6 +67,18 @@ extension PageRelay {
         var capabilityPrefix, forgottenCapability, batchMethod, consoleMethod, downloadMethod, downloadSent, uploadMethod: String
         var capabilityLength, batchLength, messagesPerPost, extensionPieceBytes: Int
         var relaysConsole: Bool
+        var `extension`: ExtensionNames
+    }
+
+    /// The page worlds' names the web-process extension reads, as its wire's one description
+    /// (`keystone-extension-wire.h`) gives them: the relay's object and the members of it the
+    /// extension calls, and the isolated world's global that holds a subframe document's number.
+    package struct ExtensionNames: Codable, Equatable {
+        package var relay, target, received, outgoing, documentGlobal: String
+
+        package init(relay: String, target: String, received: String, outgoing: String, documentGlobal: String) {
+            (self.relay, self.target, self.received, self.outgoing, self.documentGlobal) = (relay, target, received, outgoing, documentGlobal)
+        }
     }
 
     /// The isolated world's settings. Introduced to the relay's channel, the isolated world's
@@ -77,7 +92,7 @@ extension PageRelay {
     /// (``signalPrefix``), and the host answers only these.
     ///
     /// Where Keystone's web-process extension runs, it gives each subframe document a number
-    /// (``documentGlobal``) before this script runs, and the script puts it in its tag: the host
+    /// (`names.documentGlobal`) before this script runs, and the script puts it in its tag: the host
     /// then delivers that document's results, and its own calls, to it through the extension.
     ///
     /// The script is `gtk-isolated.js`, a resource with its own node suite; its settings reach it
@@ -88,7 +103,7 @@ extension PageRelay {
     /// relay hands its messages to this world over their private channel, as text, and this world
     /// posts them, refusing one longer than `maximumPostLength` UTF-16 code units unread.
     package static func isolatedSettings(
-        secret: String, documentChannel: String, messageHandler: String, signalPattern: String?, limits: BridgeLimits
+        secret: String, documentChannel: String, messageHandler: String, signalPattern: String?, limits: BridgeLimits, names: ExtensionNames
     ) -> IsolatedSettings {
         let tooLong = BridgeError(
             code: .limitExceeded, message: "the call's arguments are larger than BridgeLimits.messageBytes (\(limits.messageBytes) bytes)"
@@ -96,7 +111,7 @@ extension PageRelay {
         var tooLongBatch = ""
         PostedText.appendFramed(tooLong, to: &tooLongBatch)
         return IsolatedSettings(
-            tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel, documentGlobal: documentGlobal,
+            tagPrefix: tagPrefix(secret: secret), capabilityRequest: capabilityRequest, documentChannel: documentChannel, documentGlobal: names.documentGlobal,
             signalPattern: signalPattern, signalPrefix: signalPrefix, messageHandler: messageHandler, frameEnded: frameEnded,
             maximumPostLength: maximumPostLength(limits), batchAt: capabilityPrefix.utf16.count + FrameCapabilities.length + 1,
             batchHeader: PostedText.batchMethod + "\n", tooLong: tooLong, tooLongBatch: tooLongBatch)

@@ -107,10 +107,6 @@ package struct PageRelay {
     package static let capabilityPrefix = "\u{1}keystone-capability:"
     /// What the isolated world prompts, after its tag, to have a capability issued.
     package static let capabilityRequest = "\u{1}capability"
-    /// The global of the isolated world that holds a subframe document's number, which Keystone's
-    /// web-process extension (`keystone-web-process-extension.c`) writes before the isolated
-    /// world's script runs.
-    package static let documentGlobal = "_keystoneFrameDocument"
     /// The host's answer to a prompt or message whose capability it no longer remembers.
     package static let forgottenCapability = "\u{1}forgotten"
     /// The method a console line is posted as; no method a page calls can have this name.

@@ -24,7 +24,7 @@ struct WebProcessExtensionBuilder: BuildToolPlugin {
         guard let source = files.first(where: { $0.pathExtension == "c" }) else { return [] }
         // Every extension declares WebKitGTK's API, and keeps its frames, through Keystone's headers.
         let shared = context.package.directoryURL.appending(path: "Sources/KeystoneGTK/WebProcessExtension")
-        let headers = ["keystone-web-process-extension.h", "keystone-frame-list.h"].map { shared.appending(path: $0) }
+        let headers = ["keystone-web-process-extension.h", "keystone-frame-list.h", "keystone-extension-wire.h"].map { shared.appending(path: $0) }
         let output = context.pluginWorkDirectoryURL.appending(path: source.deletingPathExtension().lastPathComponent + ".so")
         return [
             .buildCommand(

@@ -24,6 +24,32 @@ struct HostScriptFixtureTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("JavaScript/fixtures/host-scripts.json")
 
+    /// The web-process extension's wire, described once, in C: KeystoneGTK reads it through
+    /// CWebKitGTK, the extension includes it, and this fixture reads its `#define`s.
+    static let wireHeader = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/KeystoneGTK/WebProcessExtension/keystone-extension-wire.h")
+
+    /// The string `#define`s of ``wireHeader``, by name.
+    static func wireNames() throws -> [String: String] {
+        var names: [String: String] = [:]
+        for line in try String(contentsOf: wireHeader, encoding: .utf8).split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 2)
+            guard words.count == 3, words[0] == "#define", words[2].hasPrefix("\""), words[2].hasSuffix("\"") else { continue }
+            names[String(words[1])] = String(words[2].dropFirst().dropLast())
+        }
+        return names
+    }
+
+    /// The page worlds' names the extension reads, as the wire's description gives them.
+    static var extensionNames: PageRelay.ExtensionNames {
+        let names = (try? wireNames()) ?? [:]
+        return PageRelay.ExtensionNames(
+            relay: names["KEYSTONE_RELAY_GLOBAL", default: ""], target: names["KEYSTONE_RELAY_TARGET", default: ""],
+            received: names["KEYSTONE_RELAY_RECEIVED", default: ""], outgoing: names["KEYSTONE_RELAY_OUTGOING", default: ""],
+            documentGlobal: names["KEYSTONE_DOCUMENT_GLOBAL", default: ""])
+    }
+
     static func rendered() -> HostScriptFixture {
         let scripts = [
             "expression": "1 + 2",
@@ -38,7 +64,16 @@ struct HostScriptFixtureTests {
         let wire = WVJBWire(hub: Keystone(), maximumQueueBytes: 1_000)
         return HostScriptFixture(
             measured: scripts.mapValues { HostCore.measuredScript($0, limit: 100) }, measuredLimit: 100, fetchQueue: wire.fetchScript,
-            relay: PageRelay.relaySettings(messagesPerPost: 4, relaysConsole: false))
+            relay: PageRelay.relaySettings(messagesPerPost: 4, relaysConsole: false, names: Self.extensionNames))
+    }
+
+    /// The page runtime finds the relay by the name the extension's wire gives it, and the
+    /// description names every page-world name the extension reads.
+    @Test func thePageRuntimeFindsTheRelayByTheNameTheExtensionsWireGives() throws {
+        let names = Self.extensionNames
+        for name in [names.relay, names.target, names.received, names.outgoing, names.documentGlobal] { #expect(!name.isEmpty) }
+        let runtime = try Keystone.pageRuntimeScript()
+        #expect(runtime.contains("window.\(names.relay) && typeof window.\(names.relay).send === 'function'"))
     }
 
     @Test func theCommittedFixtureMatchesWhatTheHostCoreRenders() throws {

@@ -280,7 +280,12 @@
     if (bytes !== null && bytes === waiting.into) return waiting.resolve(apply(subarray, bytes, [0, waiting.size]));
     waiting.resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
   }
-  Object.defineProperty(window, '_keystoneHost', { value: Object.freeze({ send: send, upload: upload, download: download, target: target, received: received, outgoing: outgoing, pieceBytes: pieceBytes }) });
+  // Named as the web-process extension's wire says (`config.extension`), for the members it calls.
+  var relay = { send: send, upload: upload, download: download, pieceBytes: pieceBytes };
+  relay[config.extension.target] = target;
+  relay[config.extension.received] = received;
+  relay[config.extension.outgoing] = outgoing;
+  Object.defineProperty(window, config.extension.relay, { value: Object.freeze(relay) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
   if (config.relaysConsole) ['log', 'info', 'warn', 'error'].forEach(function (level) {

@@ -20,24 +20,13 @@
 
 #include "keystone-web-process-extension.h"
 #include "keystone-frame-list.h"
-
-// The name of the extension's announcement and the version of what it speaks: the host answers an
-// announcement of another version as it would no announcement.
-#define KEYSTONE_EXTENSION_MESSAGE "keystone.extension"
-#define KEYSTONE_EXTENSION_VERSION 1
+#include "keystone-extension-wire.h"
 
 static gboolean message_received(WebKitWebPage *page, WebKitUserMessage *message, gpointer data);
 
 // MARK: Subframe documents
 
-// The global of the host's isolated world that holds its subframe document's number, as decimal
-// digits; the isolated world puts it in its tag (gtk-isolated.js, PageRelay's `identify`).
-#define KEYSTONE_DOCUMENT_GLOBAL "_keystoneFrameDocument"
-// The extension tells the page's web view that a subframe document it numbered has gone: `t`.
-#define KEYSTONE_FRAME_GONE_MESSAGE "keystone.frame-gone"
-// The host's script for a subframe document: `(ts)`, the document's number and the script,
-// evaluated in the document's page world while it is there. The reply says it has run, or not.
-#define KEYSTONE_EVALUATE_MESSAGE "keystone.evaluate"
+// The names of the messages and of the page world's globals: keystone-extension-wire.h.
 
 static WebKitWebExtension *the_extension;
 // The host's isolated world, by the name the host gave (its user data): created here, before any page
@@ -173,12 +162,9 @@ static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpo
     webkit_web_page_send_message_to_view(page, announcement, 0, 0, 0);
 }
 
-// Swift's bytes for the page: `(stt)`, the relay's request, the byte count and the subframe document
-// whose relay asked (0: the main frame's), and one file descriptor of shared memory holding them,
-// sealed against shrinking. The extension answers once it has copied them out, and the host may
-// write that memory again.
-#define KEYSTONE_BYTES_MESSAGE "keystone.bytes"
-// The most bytes one message carries: BridgeLimits.transferBytes can be no larger than this.
+// Swift's bytes for the page (KEYSTONE_BYTES_MESSAGE) come in shared memory sealed against
+// shrinking. The extension answers once it has copied them out, and the host may write that memory
+// again. The most bytes one message carries: BridgeLimits.transferBytes can be no larger than this.
 #define KEYSTONE_BYTES_LIMIT (1ULL << 31)
 
 // The host's region, mapped once and kept while the host lends the same file: mapping it anew for
@@ -241,7 +227,7 @@ static JSCValue *copy_bytes(JSCContext *context, int fd, guint64 size, JSCValue 
 // The relay's `_keystoneHost`, the object the page's world reaches the host through: it cannot be
 // replaced by a page script. NULL in a document without it (another page by now).
 static JSCValue *relay_of(JSCContext *context) {
-    JSCValue *host = jsc_context_get_value(context, "_keystoneHost");
+    JSCValue *host = jsc_context_get_value(context, KEYSTONE_RELAY_GLOBAL);
     if (host && jsc_value_is_object(host)) return host;
     if (host) g_object_unref(host);
     return 0;
@@ -262,7 +248,7 @@ static JSCValue *call_relay(JSCContext *context, JSCValue *host, const char *nam
 // The page's own buffer for `request`, when the relay has one (`_keystoneHost.target`): a
 // Uint8Array, or NULL.
 static JSCValue *page_buffer(JSCContext *context, JSCValue *host, const char *request) {
-    JSCValue *into = host ? call_relay(context, host, "target", request, 0) : 0;
+    JSCValue *into = host ? call_relay(context, host, KEYSTONE_RELAY_TARGET, request, 0) : 0;
     if (into && jsc_value_is_typed_array(into) && jsc_value_typed_array_get_type(into) == KS_JSC_TYPED_ARRAY_UINT8) return into;
     if (into) g_object_unref(into);
     return 0;
@@ -272,7 +258,7 @@ static JSCValue *page_buffer(JSCContext *context, JSCValue *host, const char *re
 static void hand_over(JSCContext *context, JSCValue *host, const char *request, JSCValue *bytes) {
     if (!host) return;
     JSCValue *value = bytes ? bytes : jsc_value_new_null(context);
-    JSCValue *result = call_relay(context, host, "received", request, value);
+    JSCValue *result = call_relay(context, host, KEYSTONE_RELAY_RECEIVED, request, value);
     if (result) g_object_unref(result);
     if (!bytes) g_object_unref(value);
 }
@@ -283,7 +269,6 @@ static void hand_over(JSCContext *context, JSCValue *host, const char *request, 
 // their count (`t`) and one file descriptor of shared memory holding them, sealed against any
 // change, or no descriptor when there are none to give (another document by now, too many, or no
 // memory). The host asked only once it had admitted the document: nothing is offered unasked.
-#define KEYSTONE_UPLOAD_MESSAGE "keystone.upload"
 
 static void upload(WebKitWebPage *page, WebKitUserMessage *message) {
     GVariant *parameters = webkit_user_message_get_parameters(message);
@@ -297,7 +282,7 @@ static void upload(WebKitWebPage *page, WebKitUserMessage *message) {
         WebKitFrame *frame = document_number ? (document ? document->frame : 0) : webkit_web_page_get_main_frame(page);
         JSCContext *context = frame ? webkit_frame_get_js_context(frame) : 0;
         JSCValue *host = context ? relay_of(context) : 0;
-        JSCValue *bytes = host ? call_relay(context, host, "outgoing", g_variant_get_string(request, 0), 0) : 0;
+        JSCValue *bytes = host ? call_relay(context, host, KEYSTONE_RELAY_OUTGOING, g_variant_get_string(request, 0), 0) : 0;
         void *data = 0;
         if (bytes && jsc_value_is_typed_array(bytes) && jsc_value_typed_array_get_type(bytes) == KS_JSC_TYPED_ARRAY_UINT8) {
             data = jsc_value_typed_array_get_data(bytes, &length);

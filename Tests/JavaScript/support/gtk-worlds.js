@@ -15,7 +15,7 @@ const ISOLATED = fs.readFileSync(path.join(RESOURCES, 'gtk-isolated.js'), 'utf8'
 const RELAY_SETTINGS = require('../fixtures/host-scripts.json').relay;
 const ISOLATED_SETTINGS = {
   tagPrefix: '\u0001keystone:secret:', capabilityRequest: '\u0001capability', documentChannel: 'keystoneDocument',
-  documentGlobal: '_keystoneFrameDocument',
+  documentGlobal: RELAY_SETTINGS.extension.documentGlobal,
   signalPrefix: 'signal ', messageHandler: 'keystone', frameEnded: 'frame-end', maximumPostLength: 1 << 16,
   batchAt: '\u0001keystone-capability:'.length + 33, batchHeader: '\u0001batch\n',
   tooLong: '{"code":-1,"data":"","error":{"code":12,"message":"too long"}}',
