@@ -206,7 +206,7 @@ extension WebKitGTKHost {
             }
         case Self.frameGoneMessage:
             guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "t" else { return true }
-            hub.frameDidUnload(FrameDocument(rawValue: UInt64(g_variant_get_uint64(parameters))))
+            session.numberedDocumentGone(FrameDocument(rawValue: UInt64(g_variant_get_uint64(parameters))))
         default:
             return false
         }

@@ -340,7 +340,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         switch relay.documentMessage(message) {
         case .report(let text, let frame): session.documentReported(text, from: frame)
         case .signal(let url): session.signalled(url, from: session.mainDocument)
-        case .subframeEnded(let document): hub.frameDidUnload(document)
+        case .subframeEnded(let document): session.numberedDocumentGone(document)
         case nil: break
         }
     }

@@ -255,6 +255,14 @@ public final class HostSession: @unchecked Sendable {
         hub.frameDidUnload(document)
     }
 
+    /// A subframe document the engine numbered itself has gone (KeystoneGTK's web-process extension
+    /// numbers them, and says so, as does the document's own isolated world when it is hidden): the
+    /// hub hears, which lets go of a document once. One the core named goes as ``subframeGone(_:)``.
+    public func numberedDocumentGone(_ document: FrameDocument) {
+        guard !core.namesSubframe(document) else { return subframeGone(document) }
+        hub.frameDidUnload(document)
+    }
+
     /// The web process ended for `reason`: the page load ends, the app hears of it, and the page is
     /// reloaded as ``HostCore`` says, unless `reloads` is `false` (the app reloads it itself).
     public func webProcessTerminated(_ reason: WebProcessTermination.Reason, reloads: Bool = true) {

@@ -275,6 +275,19 @@ struct HostSessionTests {
         #expect(session.caller(ofPromptWith: HostScripts.documentMark + "b\n{}", frame: widget).frame.document != second)
     }
 
+    /// A document the engine numbered (GTK's web-process extension) goes through the session too:
+    /// the hub hears, and lets go of its calls.
+    @Test func aDocumentTheEngineNumberedGoesThroughTheSession() throws {
+        let keystone = Keystone(components: KeystoneComponents(policy: DefaultCallPolicy(allowsSubframes: true)))
+        let session = try HostSession(hub: keystone, options: HostOptions())
+        let numbered = FrameDocument(rawValue: 9)
+        let nested = CallerFrame(isMainFrame: false, origin: "https://widget.example", document: numbered)
+        _ = keystone.handleMessage("_dsb.dsinit", arguments: #"{"data":{"runtime":"keystone"}}"#, frame: nested)
+        #expect(keystone.subframes.map(\.document) == [numbered])
+        session.numberedDocumentGone(numbered)
+        #expect(keystone.subframes.isEmpty)
+    }
+
     @Test func aSubframeOfAnOriginTheHubDoesNotAllowIsNeverNumbered() throws {
         var core = try HostCore(allowedOrigins: ["https://app.example"])
         #expect(core.subframeStarted(token: "x", origin: "https://widget.example") == nil)
