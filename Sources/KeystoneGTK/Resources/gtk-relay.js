@@ -281,10 +281,11 @@
     waiting.resolve(bytes instanceof Uint8Array ? bytes : { error: '' });
   }
   // Named as the web-process extension's wire says (`config.extension`), for the members it calls.
-  var relay = { send: send, upload: upload, download: download, pieceBytes: pieceBytes };
+  var relay = { send: send, upload: upload, download: download };
   relay[config.extension.target] = target;
   relay[config.extension.received] = received;
   relay[config.extension.outgoing] = outgoing;
+  relay.pieceBytes = pieceBytes;
   Object.defineProperty(window, config.extension.relay, { value: Object.freeze(relay) });
 
   // With relaysConsole, each `console` line goes to the host with the document's capability.
