@@ -131,6 +131,12 @@ final class ByteChannel: Sendable {
         }
     }
 
+    /// The call behind `callback`, made during `pageLoad`, stopped reading the page's bytes: its
+    /// ticket for the next piece goes, while its results' parts stay for the page to fetch.
+    func stopReceiving(callback: PageCallback, in pageLoad: PageLoad) {
+        hub.withChannel { channel, _ in channel.withdraw(pageCall: callback, in: pageLoad, receivingOnly: true) }
+    }
+
     /// Answers one request on the channel. A piece's body is read only once its ticket admits it,
     /// and no further than the ticket allows.
     func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
@@ -282,7 +288,7 @@ final class ByteChannel: Sendable {
     /// reads) and the ticket goes. A page held back while the method is behind may send nothing,
     /// and is never idle. The watcher ends with the stream, so nothing of a page load outlives it.
     private func watchIdle(_ stream: ByteStream, callback: PageCallback, pageLoad: PageLoad) {
-        let (clock, timeout, hub) = (components.clock, components.limits.streamIdleTimeout, hub)
+        let (clock, timeout) = (components.clock, components.limits.streamIdleTimeout)
         // It looks four times a timeout: a page that sends nothing fails between one timeout and a
         // quarter more after its last piece, never twice the timeout.
         let look = timeout / 4
@@ -302,7 +308,7 @@ final class ByteChannel: Sendable {
                 if quietLooks >= 4 {
                     let message = "the page sent nothing of its stream for BridgeLimits.streamIdleTimeout (\(timeout.components.seconds) s)"
                     stream.fail(BridgeError(code: .timedOut, message: message))
-                    hub.withChannel { channel, _ in channel.withdraw(pageCall: callback, in: pageLoad, receivingOnly: true) }
+                    self.stopReceiving(callback: callback, in: pageLoad)
                     return
                 }
             }

@@ -176,14 +176,14 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The durable call under `key` ended with `outcome` (or never ran: `abandoned`): the callbacks
     /// waiting for it hear it in documents still there, and the `recovered()` calls that waited for
     /// it go on. A keyless call's outcome counts as taken once it reaches the document that made it.
+    /// What it changed of the outcomes kept, its caller hands the app's store.
     mutating func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool = false) -> Effects {
         let (pageLoad, subframes) = (pageLoad, subframes)
         let (listeners, recovered) =
             abandoned
             ? durable.calls.abandon(key)
             : durable.calls.finish(key, outcome: outcome, now: now) { $0.pageLoad == pageLoad && $0.callback.frame.map { subframes.runtime(of: $0) != nil } ?? true }
-        // The store hears of the outcome before the page does.
-        var effects = Effects(outputs: durable.calls.takeChanges().map { .store($0) })
+        var effects = Effects()
         for listener in listeners {
             effects.outputs += send(outcome.message(to: listener.callback.name), to: listener.pageLoad, frame: listener.callback.frame) ?? []
         }

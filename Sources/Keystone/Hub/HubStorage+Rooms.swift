@@ -8,8 +8,12 @@ extension HubStorage: PageOutbox {
     @discardableResult
     func send(_ message: PageMessage, parts: ByteParts?, of call: CallParts?, to pageLoad: PageLoad?, frame: FrameDocument?) -> Bool {
         let sent = deliver { $0.send(message, parts: parts, of: call, to: pageLoad, frame: frame) }
-        if !sent { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
+        if !sent { logDropped(message) }
         return sent
+    }
+
+    private func logDropped(_ message: PageMessage) {
+        logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)")
     }
 
     func refuse(_ error: any Error, callback: PageCallback?) -> CallAnswer {
@@ -54,7 +58,7 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
             isDropped = outputs == nil
             return outputs ?? []
         }
-        if isDropped, let message { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
+        if isDropped, let message { logDropped(message) }
         return isTaken
     }
 
@@ -78,10 +82,6 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
 
     func taskFinished(token: Int) {
         update { $0.running.finished(token: token) }
-    }
-
-    func stopReceiving(callback: PageCallback, in pageLoad: PageLoad) {
-        update { $0.bytes.withdraw(pageCall: callback, in: pageLoad, receivingOnly: true) }
     }
 
     func cancelRunningCall(callback: PageCallback) -> Bool {
@@ -145,29 +145,22 @@ extension HubStorage: OutboundHub {
 
 extension HubStorage: DurableHub, PageReadinessHub {
     func beginDurable(_ key: DurableKey, method: String, listener: DurableListener, isKeyless: Bool, now: Duration) -> DurableCalls<DurableRecoveryWaiter>.Begin {
-        perform { machine in
-            let begin = machine.durable.calls.begin(key, method: method, listener: listener, isKeyless: isKeyless, now: now)
-            return (begin, Machine.Effects(outputs: machine.durable.calls.takeChanges().map { .store($0) }))
-        }
+        changingDurable { ($0.durable.calls.begin(key, method: method, listener: listener, isKeyless: isKeyless, now: now), Machine.Effects()) }
     }
 
     func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool) {
-        handle { $0.endDurable(key, outcome: outcome, now: now, abandoned: abandoned) }
+        changingDurable { ((), $0.endDurable(key, outcome: outcome, now: now, abandoned: abandoned)) }
     }
 
     func recoverDurable(origin: String, pageLoad: PageLoad, waiter: @escaping DurableRecoveryWaiter, now: Duration) -> [DurableRecovered]?? {
-        perform { machine in
+        changingDurable { machine in
             guard machine.pageLoad == pageLoad else { return (.some(nil), Machine.Effects()) }
-            let handed = machine.durable.calls.recover(origin: origin, in: pageLoad, waiter: waiter, now: now)
-            return (handed.map { .some($0) }, Machine.Effects(outputs: machine.durable.calls.takeChanges().map { .store($0) }))
+            return (machine.durable.calls.recover(origin: origin, in: pageLoad, waiter: waiter, now: now).map { .some($0) }, Machine.Effects())
         }
     }
 
     func acknowledgeDurable(_ keys: [String], origin: String) {
-        handle { machine in
-            machine.durable.calls.acknowledge(keys, origin: origin)
-            return Machine.Effects(outputs: machine.durable.calls.takeChanges().map { .store($0) })
-        }
+        changingDurable { ($0.durable.calls.acknowledge(keys, origin: origin), Machine.Effects()) }
     }
 
     func restoreDurable(_ records: [DurableCallRecord], now: Duration) {
@@ -175,6 +168,16 @@ extension HubStorage: DurableHub, PageReadinessHub {
             machine.durable.calls.restore(records, now: now)
             // What the store read back, it holds already.
             _ = machine.durable.calls.takeChanges()
+        }
+    }
+
+    /// Runs one event that may change the durable calls' outcomes: the app's store hears of the
+    /// changes after the lock, in order, before anything else the event sends the page.
+    private func changingDurable<Result>(_ event: (inout Machine) -> (Result, Machine.Effects)) -> Result {
+        perform { machine in
+            var (result, effects) = event(&machine)
+            effects.outputs = machine.durable.calls.takeChanges().map { .store($0) } + effects.outputs
+            return (result, effects)
         }
     }
 

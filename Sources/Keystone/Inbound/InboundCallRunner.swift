@@ -134,7 +134,7 @@ struct InboundCallRunner {
             // its sending, and the call's answer from its callback.
             if let stream = parts?.stream {
                 stream.close()
-                if let callback { inbound.hub.stopReceiving(callback: callback, in: pageLoad) }
+                if let callback { inbound.byteChannel.stopReceiving(callback: callback, in: pageLoad) }
             }
             inbound.hub.taskFinished(token: token)
         }

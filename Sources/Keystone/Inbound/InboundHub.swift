@@ -34,9 +34,6 @@ protocol InboundHub: PageOutbox {
     /// longer wanted (cancelled by the page, or its page has gone).
     func taskCreated(token: Int, work: RunningWork) -> SingleResult?
     func taskFinished(token: Int)
-    /// The call behind `callback` stopped reading the page's bytes: its ticket for the next piece
-    /// goes, while its results' parts stay for the page to fetch.
-    func stopReceiving(callback: PageCallback, in pageLoad: PageLoad)
 }
 
 /// What a call is admitted against: the page load it was made in, what its frame may rely on of
