@@ -8,12 +8,8 @@ extension HubStorage: PageOutbox {
     @discardableResult
     func send(_ message: PageMessage, parts: ByteParts?, of call: CallParts?, to pageLoad: PageLoad?, frame: FrameDocument?) -> Bool {
         let sent = deliver { $0.send(message, parts: parts, of: call, to: pageLoad, frame: frame) }
-        if !sent { logDropped(message) }
+        if !sent { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
         return sent
-    }
-
-    private func logDropped(_ message: PageMessage) {
-        logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)")
     }
 
     func refuse(_ error: any Error, callback: PageCallback?) -> CallAnswer {
@@ -58,7 +54,7 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
             isDropped = outputs == nil
             return outputs ?? []
         }
-        if isDropped, let message { logDropped(message) }
+        if isDropped, let message { logging.log(.debug, "dropped a message for a page load or frame document that has gone: \(message)") }
         return isTaken
     }
 
