@@ -79,6 +79,19 @@ public struct MethodList: Sendable {
         methods[name] = BridgeMethod(invoker: method.invoker, readsByteStream: method.readsByteStream, signature: method.signature, isDurable: true)
     }
 
+    /// What is wrong with the list as listed, if anything: a name that can never be called, a name
+    /// made durable that lists no asynchronous method, or a name listed twice, each kind naming
+    /// every such name. A registry refuses a list that has one.
+    package var listingError: BridgeError? {
+        func refusal(_ names: [String], _ message: String) -> BridgeError? {
+            guard !names.isEmpty else { return nil }
+            return BridgeError(code: .invalidRegistration, message: message + names.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        return refusal(invalidNames, "method names cannot be empty, hold a dot or white space around them: ")
+            ?? refusal(nonDurableNames, "only an asynchronous method listed before it can be made durable: ")
+            ?? refusal(duplicateNames, "an interface lists a method name twice: ")
+    }
+
     /// A method name is reachable when it is non-empty, has no dot and no surrounding white space.
     public static func isValidName(_ name: String) -> Bool {
         Substring(name).isTrimmedWord && !name.contains(".")
