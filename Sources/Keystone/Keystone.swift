@@ -34,7 +34,8 @@ public final class Keystone: BridgeHub, PageConnection {
         outbound = OutboundCalls(components: components, hub: storage, partsSerializer: partsSerializer)
         let byteChannel = ByteChannel(components: components, hub: storage, partsSerializer: partsSerializer)
         let durable = DurableStage(hub: storage, keyLimit: components.limits.durableKeyBytes, clock: components.clock, store: components.durableStore)
-        inbound = InboundCalls(components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: durable)
+        inbound = InboundCalls(
+            components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: durable, builtIns: [DurableBuiltIns(stage: durable)])
     }
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface

@@ -83,7 +83,7 @@ struct BuiltInTests {
     /// The protocol's methods are an interface in a registry of their own, which takes nothing
     /// else and lists exactly what dsbridge.js and Keystone's runtime call.
     @Test func theBuiltInsAreAFixedInterfaceOfTheirOwn() throws {
-        let registry = BuiltInInterface.registry
+        let registry = keystone.inbound.builtIns
         let names = try #require(registry.interfaces["_dsb"]).keys.sorted()
         #expect(
             names == [

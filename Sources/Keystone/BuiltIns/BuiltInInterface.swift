@@ -7,7 +7,8 @@ import Foundation
 /// (`dsinit`, `closePage`), its answers to Swift's calls (`returnValue`), its calls' cancellation,
 /// the questions it asks (`hasNativeMethod`, `declare`) and its authorisation (`authorize`).
 ///
-/// The hub dispatches a `_dsb` call over ``registry`` with the default dispatcher, exactly as an
+/// The hub dispatches a `_dsb` call over its built-ins' registry (``BuiltInRegistry``, which holds
+/// these beside those the rooms add) with the default dispatcher, exactly as an
 /// app's call over the app's registry; no middleware sees it, and neither does an app's own
 /// dispatcher, so the protocol answers as the protocol says whatever an app replaces. Each method
 /// reaches the hub and the page load that called through its ``CallContext``.
@@ -33,45 +34,26 @@ struct BuiltInInterface: BridgeInterface {
     /// `hasNativeMethod` and as a synchronous method, so that an asynchronous call of it is refused.
     static let returnValue = "returnValue"
 
-    /// The registry the hub dispatches the page's `_dsb` calls over.
-    static let registry = BuiltInRegistry()
-
     func exposeMethods(to methods: inout MethodList) {
         methods.add("dsinit", BridgeMethod(invoker: .sync(Self.initialize)))
         methods.add(Self.returnValue, BridgeMethod(invoker: .sync(Self.answeredBeforeDispatch)))
         methods.sync("cancel") { (request: CancelRequest, context: CallContext) in
-            try Self.page(context).hub.state.cancelRunningCall(callback: PageCallback(request.callback, in: context.frame.subframeDocument))
+            try BuiltInPage.calling(context).hub.state.cancelRunningCall(callback: PageCallback(request.callback, in: context.frame.subframeDocument))
         }
         methods.sync("hasNativeMethod") { (query: MethodQuery, context: CallContext) in
-            Self.hasNativeMethod(query, in: try Self.page(context).hub)
+            Self.hasNativeMethod(query, in: try BuiltInPage.calling(context).hub)
         }
         methods.sync("declare") { (declaration: Declaration, context: CallContext) in
-            try Self.declare(declaration.methods, origin: context.frame.origin, in: Self.page(context).hub)
+            try Self.declare(declaration.methods, origin: context.frame.origin, in: BuiltInPage.calling(context).hub)
         }
         methods.sync("closePage") { (context: CallContext) in
-            try Self.page(context).hub.components.closePage?()
+            try BuiltInPage.calling(context).hub.components.closePage?()
             return Self.accepted
         }
         // Legacy dialog behaviour of DSBridge-iOS: accepted and ignored.
         methods.sync("disableJavascriptDialogBlock") { Self.accepted }
-        // The durable calls of earlier documents of the caller's origin, once none runs any more;
-        // then the page acknowledges those it has taken, and they are let go.
-        methods.async("recovered") { (context: CallContext) async throws -> [RecoveredCall] in
-            let page = try Self.page(context)
-            guard let origin = context.frame.origin else { throw Self.noOrigin }
-            guard let handed = await page.hub.recoverDurable(origin: origin, pageLoad: page.pageLoad) else {
-                throw BridgeError(code: .pageGone, message: "the page that made the call has gone")
-            }
-            return handed.map(RecoveredCall.init)
-        }
-        methods.sync("acknowledge") { (acknowledgement: Acknowledgement, context: CallContext) in
-            let page = try Self.page(context)
-            guard let origin = context.frame.origin else { throw Self.noOrigin }
-            page.hub.acknowledgeDurable(acknowledgement.keys, origin: origin)
-            return Self.accepted
-        }
         methods.async("authorize") { (credentials: JSONValue, context: CallContext) in
-            let page = try Self.page(context)
+            let page = try BuiltInPage.calling(context)
             let granted = try await page.hub.components.policy.authorize(credentials, from: context.frame)
             return granted && page.hub.state.authorize(page.pageLoad, origin: context.frame.origin)
         }
@@ -79,17 +61,6 @@ struct BuiltInInterface: BridgeInterface {
 
     /// What a built-in that acts answers: `""`, as DSBridge answers (`{"code":0,"data":""}`).
     private static let accepted = ""
-
-    /// The refusal of durable calls' built-ins to a page without an origin to keep them for.
-    private static let noOrigin = BridgeError(code: .notAllowed, message: "durable calls are kept for their page's origin, and this page has none")
-
-    /// The hub and page load a call came from: every context the hub makes holds them.
-    private static func page(_ context: CallContext) throws(BridgeError) -> BuiltInPage {
-        guard let page = context.page as? BuiltInPage else {
-            throw BridgeError(code: .failed, message: "a built-in method ran outside a Keystone's call")
-        }
-        return page
-    }
 
     /// `_dsb.dsinit`: the page's runtime has registered its handlers. Keystone's runtime announces
     /// itself (`{"runtime":"keystone"}`) and hears back `{"runtime":"keystone","bytes":…}`: every
@@ -100,7 +71,7 @@ struct BuiltInInterface: BridgeInterface {
     private static func initialize(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
         let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
         let runtime: PageRuntime = announced?.runtime == PageRuntime.keystone.rawValue ? .keystone : .dsbridge
-        let hub = try page(context).hub
+        let hub = try BuiltInPage.calling(context).hub
         hub.state.documentDidInitialize(runtime: runtime, frame: context.frame)
         guard runtime == .keystone else { return Data(#""""#.utf8) }
         return Data((hub.announcesBytes ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
@@ -129,29 +100,6 @@ struct BuiltInInterface: BridgeInterface {
     /// What `_dsb.cancel` asks: stop the running call behind `callback`.
     struct CancelRequest: Decodable, Sendable {
         var callback: String
-    }
-
-    /// One durable call of an earlier document, as `_dsb.recovered` answers it: its key, method, and
-    /// its value (none for a method that returns nothing) or its error.
-    struct RecoveredCall: Encodable, Sendable {
-        var key: String
-        var method: String
-        var value: JSONValue?
-        var error: BridgeError?
-
-        init(_ recovered: DurableRecovered) {
-            key = recovered.key
-            method = recovered.method
-            switch recovered.outcome {
-            case .value(let json): value = json.flatMap { try? DefaultJSONSerializer().decode(JSONValue.self, from: $0.bytes) }
-            case .failure(let failure): error = failure
-            }
-        }
-    }
-
-    /// What `_dsb.acknowledge` says: the keys of the durable calls' outcomes the page has taken.
-    struct Acknowledgement: Decodable, Sendable {
-        var keys: [String]
     }
 
     /// What `_dsb.declare` says: the full names of the methods the page will call.
@@ -192,7 +140,7 @@ extension BuiltInInterface {
     fileprivate static func hasNativeMethod(_ query: MethodQuery, in hub: any BuiltInHub) -> Bool {
         let components = hub.components
         guard let name = try? components.resolver.resolve(query.name) else { return false }
-        let registry = name.namespace == MethodName.builtInNamespace ? Self.registry : components.registry
+        let registry = name.namespace == MethodName.builtInNamespace ? hub.builtIns : components.registry
         guard case .found(let method) = registry.lookup(name) else { return false }
         return query.kind?.matches(method.kind) ?? false
     }

@@ -13,11 +13,8 @@ protocol BuiltInHub: AnyObject, Sendable {
     var outbound: OutboundCalls { get }
     /// Whether the page is offered the byte channel now, as `_dsb.dsinit` tells it.
     var announcesBytes: Bool { get }
-    /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
-    /// none of them runs any more; `nil` when the page load goes first.
-    func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]?
-    /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
-    func acknowledgeDurable(_ keys: [String], origin: String)
+    /// The protocol's own methods and those the rooms add, under `_dsb`.
+    var builtIns: BuiltInRegistry { get }
 }
 
 /// The events the built-ins send the hub's state: the page's initialization, its cancellation of
@@ -42,6 +39,14 @@ struct BuiltInPage: PageConnection {
     let pageLoad: PageLoad
     /// The subframe document that called; `nil`: the main frame.
     let frame: FrameDocument?
+
+    /// The hub and page load a built-in's call came from: every context the hub makes holds them.
+    static func calling(_ context: CallContext) throws(BridgeError) -> BuiltInPage {
+        guard let page = context.page as? BuiltInPage else {
+            throw BridgeError(code: .failed, message: "a built-in method ran outside a Keystone's call")
+        }
+        return page
+    }
 
     func call<Result: Decodable & Sendable>(
         _ method: String, arguments: [any Encodable & Sendable], as: Result.Type

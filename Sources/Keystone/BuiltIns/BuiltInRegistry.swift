@@ -1,15 +1,16 @@
-// BuiltInRegistry.swift — the registry holding the `_dsb` interface, fixed once built.
+// BuiltInRegistry.swift — the registry holding the `_dsb` interfaces, fixed once built.
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Holds ``BuiltInInterface`` under `_dsb` and nothing else: it cannot be registered in or removed
-/// from, so an app's registry never holds the protocol's methods and the protocol's methods never
-/// change.
+/// Holds the protocol's own methods under `_dsb` — ``BuiltInInterface``, and those a room adds —
+/// and nothing else: it cannot be registered in or removed from, so an
+/// app's registry never holds the protocol's methods and the protocol's methods never change.
 struct BuiltInRegistry: InterfaceRegistry {
     private let methods: [String: BridgeMethod]
 
-    init() {
+    /// The built-ins `interfaces` list, in that order; a name listed twice is the last one's.
+    init(_ interfaces: [any BridgeInterface]) {
         var list = MethodList()
-        BuiltInInterface().exposeMethods(to: &list)
+        for interface in interfaces { interface.exposeMethods(to: &list) }
         methods = list.methods
     }
 

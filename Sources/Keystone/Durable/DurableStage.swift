@@ -24,21 +24,6 @@ protocol DurableHub: PageOutbox {
     func restoreDurable(_ records: [DurableCallRecord], now: Duration)
 }
 
-/// How a durable call's method ended, as its runner reports it.
-enum DurableEnd: Sendable {
-    /// It ran, to this outcome.
-    case ran(DurableOutcome)
-    /// It never ran (its argument did not decode, or it is of a kind a durable call cannot be): its
-    /// key is free again.
-    case neverRan(BridgeError)
-}
-
-/// Runs a durable call's method to its end, whatever becomes of its page load: the hub's inbound
-/// calls, which run every call's method.
-protocol DurableCallRunner {
-    func runToEnd(_ call: InboundCall, pageLoad: PageLoad, then end: @escaping @Sendable (DurableEnd) -> Void)
-}
-
 /// The page's durable calls as a stage of answering the page: a call made with the page's key
 /// (`"_dsdurable"`), or of a method durable by default, runs once under its key for the page's
 /// origin, is joined while it runs, or is answered at once with the outcome it ended with. Its
@@ -67,7 +52,7 @@ final class DurableStage: Sendable {
     /// which runs under a key drawn here that nothing sends again), made during `pageLoad`;
     /// `isAnsweredLater` when the page has had its answer already (its parts' ticket), so a refusal
     /// comes through its callback.
-    func start(_ call: InboundCall, key: String?, pageLoad: PageLoad, isAnsweredLater: Bool, runner: some DurableCallRunner) -> CallAnswer {
+    func start(_ call: InboundCall, key: String?, pageLoad: PageLoad, isAnsweredLater: Bool, runner: some CallToEndRunner) -> CallAnswer {
         guard let callback = call.pageCallback else {
             return hub.refuse(BridgeError(code: .malformedMessage, message: "a durable call is made with a callback"), callback: nil)
         }
@@ -99,8 +84,13 @@ final class DurableStage: Sendable {
             let (hub, elapsed) = (hub, elapsed)
             runner.runToEnd(running, pageLoad: pageLoad) { end in
                 switch end {
-                case .ran(let outcome): hub.endDurable(durable, outcome: outcome, now: elapsed(), abandoned: false)
+                case .ran(.success(let value)):
+                    hub.endDurable(durable, outcome: DurableOutcome(result: value, calling: running.name), now: elapsed(), abandoned: false)
+                case .ran(.failure(let error)): hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: false)
                 case .neverRan(let error): hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: true)
+                case .answersMany:
+                    let error = BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(running.name)\" answers many")
+                    hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: true)
                 }
             }
             return .accepted

@@ -59,7 +59,7 @@ struct InboundCallRunner {
     private func dispatch(in environment: DispatchEnvironment) throws -> (DispatchOutcome, [any CallMiddleware]) {
         let (inbound, call) = (inbound, call)
         if call.isBuiltIn {
-            return (try DefaultInvocationDispatcher().dispatch(call, over: BuiltInInterface.registry, in: environment), [])
+            return (try DefaultInvocationDispatcher().dispatch(call, over: inbound.builtIns, in: environment), [])
         }
         // Each part read where it is used: copying the components whole would retain them all.
         let middleware = inbound.components.middleware
@@ -70,17 +70,17 @@ struct InboundCallRunner {
     }
 
     /// Runs the call's method to its end, whatever becomes of its page load (inside the middleware,
-    /// when there is any), and hands `end` its one result, or its error: a durable call's, which is
-    /// not one of the page load's running calls, so neither an unload nor the page's `_dsb.cancel`
-    /// stops it. An argument that did not decode, or a method of many results, never ran.
-    func runToEnd(then end: @escaping @Sendable (DurableEnd) -> Void) {
+    /// when there is any), and hands `end` its one result, or its error. The call is not one of the
+    /// page load's running calls, so neither an unload nor the page's `_dsb.cancel` stops it. An
+    /// argument that did not decode, or a method of many results, never ran.
+    func runToEnd(then end: @escaping @Sendable (CallEnd) -> Void) {
         let name = call.name
         let work: CallWork
         let middleware: [any CallMiddleware]
         do {
             let (outcome, intercepting) = try dispatch(in: DispatchEnvironment(serializer: inbound.components.serializer, context: context(cancellation: CallCancellation())))
             switch outcome {
-            case .answered(let value): return end(.ran(DurableOutcome(result: value, calling: name)))
+            case .answered(let value): return end(.ran(.success(value)))
             case .work(let made): (work, middleware) = (made, intercepting)
             }
         } catch {
@@ -88,13 +88,13 @@ struct InboundCallRunner {
             return end(error is InvalidArgument ? .neverRan(bridgeError) : .ran(.failure(bridgeError)))
         }
         guard case .single(let run) = work else {
-            return end(.neverRan(BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(name)\" answers many")))
+            return end(.answersMany)
         }
         let call = call
         Task {
             do {
                 let value = middleware.isEmpty ? try await run() : try await middleware.interceptTask(call, run)
-                end(.ran(DurableOutcome(result: value, calling: name)))
+                end(.ran(.success(value)))
             } catch {
                 end(.ran(.failure(Self.bridgeError(error, calling: name))))
             }

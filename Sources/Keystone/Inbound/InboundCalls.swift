@@ -26,14 +26,20 @@ final class InboundCalls: Sendable {
     let byteChannel: ByteChannel
     /// The page's durable calls.
     let durable: DurableStage
+    /// The protocol's own methods, under `_dsb`: ``BuiltInInterface`` and those the rooms add.
+    let builtIns: BuiltInRegistry
 
-    init(components: KeystoneComponents, hub: any InboundHub & BuiltInState, outbound: OutboundCalls, byteChannel: ByteChannel, durable: DurableStage) {
+    init(
+        components: KeystoneComponents, hub: any InboundHub & BuiltInState, outbound: OutboundCalls, byteChannel: ByteChannel, durable: DurableStage,
+        builtIns: [any BridgeInterface]
+    ) {
         self.components = components
         self.hub = hub
         state = hub
         self.outbound = outbound
         self.byteChannel = byteChannel
         self.durable = durable
+        self.builtIns = BuiltInRegistry([BuiltInInterface()] + builtIns)
     }
 
     // The three entry points are inlined into `Keystone`'s, which only forward to them: the front
@@ -264,20 +270,12 @@ extension InboundCalls: ByteCallRunner {
     }
 }
 
-extension InboundCalls: DurableCallRunner {
-    func runToEnd(_ call: InboundCall, pageLoad: PageLoad, then end: @escaping @Sendable (DurableEnd) -> Void) {
+extension InboundCalls: CallToEndRunner {
+    func runToEnd(_ call: InboundCall, pageLoad: PageLoad, then end: @escaping @Sendable (CallEnd) -> Void) {
         InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: true).runToEnd(then: end)
     }
 }
 
 extension InboundCalls: BuiltInHub {
     var announcesBytes: Bool { byteChannel.isOffered }
-
-    func recoverDurable(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]? {
-        await durable.recover(origin: origin, pageLoad: pageLoad)
-    }
-
-    func acknowledgeDurable(_ keys: [String], origin: String) {
-        durable.acknowledge(keys, origin: origin)
-    }
 }
