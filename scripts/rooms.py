@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The rooms (folders) of each module under Sources and which refer to which, by the names of the
 types each room declares at top level and the code of another room of the same module uses
-(comments and string literals left out). Two rooms that refer to each other are one room in two
-folders: the script names each such pair and fails. Files at the top of a module (its front door)
+(comments and string literals left out). Rooms that refer to each other, directly or around a
+loop, are one room in several folders: the script names each such loop and fails. Files at the top of a module (its front door)
 belong to no room; a module without folders has no rooms."""
 import collections
 import os
@@ -48,21 +48,52 @@ def check(module):
         for name, other in owner.items():
             if other != room and re.search(r'\b' + re.escape(name) + r'\b', body):
                 uses[room].setdefault(other, []).append(name)
-    cycles = [(a, b) for a in sorted(found) for b in sorted(found) if a < b and b in uses[a] and a in uses[b]]
-    for a, b in cycles:
-        print(f'rooms: {module}: {a} and {b} refer to each other ({", ".join(sorted(uses[a][b])[:3])} / {", ".join(sorted(uses[b][a])[:3])})')
-    return len(found), len(cycles)
+    loops = [group for group in strongly_connected(sorted(found), uses) if len(group) > 1]
+    for group in loops:
+        edges = [f'{a} → {b} ({", ".join(sorted(uses[a][b])[:2])})' for a in group for b in group if b in uses[a]]
+        print(f'rooms: {module}: {", ".join(group)} refer to each other around a loop: {"; ".join(edges)}')
+    return len(found), len(loops)
+
+
+def strongly_connected(nodes, uses):
+    """The groups of `nodes` that reach each other through `uses` (Tarjan's algorithm), each sorted."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(uses[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            groups.append(sorted(group))
+
+    for node in nodes:
+        if node not in index:
+            visit(node)
+    return groups
 
 
 def main():
     modules = sorted(m for m in os.listdir(SOURCES) if os.path.isdir(os.path.join(SOURCES, m)))
-    rooms_found = pairs = 0
+    rooms_found = loops = 0
     for module in modules:
-        found, cycles = check(module)
+        found, looped = check(module)
         rooms_found += found
-        pairs += cycles
-    print(f'rooms: {rooms_found} rooms in {len(modules)} modules, {pairs} pairs that refer to each other')
-    return 1 if pairs else 0
+        loops += looped
+    print(f'rooms: {rooms_found} rooms in {len(modules)} modules, {loops} groups of rooms that refer to each other')
+    return 1 if loops else 0
 
 
 if __name__ == '__main__':

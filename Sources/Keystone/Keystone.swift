@@ -329,7 +329,7 @@ public final class Keystone: BridgeHub, PageConnection {
     }
 
     public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
-        inbound.byteChannel.receive(request, readBody: readBody, respond: respond, runner: inbound)
+        inbound.byteChannel.receive(request, readBody: readBody, respond: respond)
     }
 
     // MARK: The page

@@ -68,3 +68,23 @@ public struct MessageParts: Sendable, Hashable {
         self.source = source
     }
 }
+
+extension PageMessage {
+    /// The callback of the page's call this message answers, when it answers one.
+    package var resultCallback: String? {
+        switch self {
+        case .result(let callback, _, _), .failure(let callback, _), .noResult(let callback), .completion(let callback), .release(let callback): callback
+        case .withParts(let message, _): message.resultCallback
+        default: nil
+        }
+    }
+
+    /// The id of Swift's call this message makes, when it makes one.
+    package var swiftCallId: Int? {
+        switch self {
+        case .call(_, let id, _): id
+        case .durable(let message, _), .withParts(let message, _): message.swiftCallId
+        default: nil
+        }
+    }
+}

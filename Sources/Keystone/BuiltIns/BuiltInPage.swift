@@ -34,7 +34,7 @@ protocol BuiltInState: AnyObject, Sendable {
 
 /// The page of a built-in method's ``CallContext``: the hub and the page load and document that
 /// called. As a page connection it is that document's, as an app method's is.
-struct BuiltInPage: PageConnection {
+struct BuiltInPage: PageConnection, PageLoadBound {
     let hub: any BuiltInHub
     let pageLoad: PageLoad
     /// The subframe document that called; `nil`: the main frame.

@@ -3,9 +3,9 @@
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Runs a call of the page's whose parts the byte channel has: the hub's inbound calls, which hand
-/// themselves to each of the channel's entry points that may run one.
-protocol ByteCallRunner {
+/// Runs a call of the page's whose parts the byte channel has: what the route that sent the call
+/// to the channel runs it with once they are here, kept with its ticket.
+protocol ByteCallRunner: Sendable {
     /// Runs `call`, made during the page load `pageLoad`, and returns its answer; `isAnsweredLater`
     /// when the page has had that already (the ticket its parts came under), so every outcome goes
     /// through the call's callback.
@@ -72,7 +72,7 @@ final class ByteChannel: Sendable {
 
     /// The page announced its call's parts: the call is checked as far as it can be without them,
     /// and the ticket to send them is its answer. Parts of no bytes need none: the call runs now.
-    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, pageLoad: PageLoad, runner: some ByteCallRunner) -> CallAnswer {
+    func start(_ call: InboundCall, _ announced: CallWrapper.Parts, pageLoad: PageLoad, runner: any ByteCallRunner) -> CallAnswer {
         guard let callback = call.pageCallback else {
             return hub.refuse(BridgeError(code: .malformedMessage, message: "bytes are sent with an asynchronous call only"), callback: nil)
         }
@@ -92,7 +92,7 @@ final class ByteChannel: Sendable {
             guard total > 0 else {
                 return runner.run(call.with(received: sizes.map { _ in Data() }), pageLoad: pageLoad, isAnsweredLater: false)
             }
-            return open(call, size: total, payload: .call(call, sizes: sizes), pageLoad: pageLoad)
+            return open(call, size: total, payload: .call(call, sizes: sizes, runner: runner), pageLoad: pageLoad)
         case .stream:
             let method: BridgeMethod
             do throws(BridgeError) {
@@ -101,7 +101,7 @@ final class ByteChannel: Sendable {
                 return hub.refuse(error, callback: callback)
             }
             guard method.readsByteStream, method.kind != .sync else {
-                return open(call, size: limit, payload: .call(call, sizes: nil), pageLoad: pageLoad)
+                return open(call, size: limit, payload: .call(call, sizes: nil, runner: runner), pageLoad: pageLoad)
             }
             let streamBytes = components.limits.streamBytes
             let stream = ByteStream(windowBytes: Self.streamWindowBytes, limit: streamBytes)
@@ -139,7 +139,7 @@ final class ByteChannel: Sendable {
 
     /// Answers one request on the channel. A piece's body is read only once its ticket admits it,
     /// and no further than the ticket allows.
-    func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
+    func receive(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
         switch request.kind {
         case .fetch:
             switch hub.withChannel({ $0.fetch(request.ticket, in: $1, from: request.origin) }) {
@@ -153,15 +153,14 @@ final class ByteChannel: Sendable {
                 respond(refused(error))
             }
         case .piece(let number):
-            receivePiece(number, of: request, readBody: readBody, respond: respond, runner: runner)
+            receivePiece(number, of: request, readBody: readBody, respond: respond)
         case .end(let count):
-            receiveEnd(after: count, of: request, respond: respond, runner: runner)
+            receiveEnd(after: count, of: request, respond: respond)
         }
     }
 
     private func receivePiece(
-        _ number: Int, of request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void,
-        runner: some ByteCallRunner
+        _ number: Int, of request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void
     ) {
         let token = request.ticket
         let ticket: ByteTicket
@@ -194,7 +193,7 @@ final class ByteChannel: Sendable {
                 if case .refused = answer { hub.withChannel { channel, _ in channel.close(token) } }
                 respond(answer)
             }
-        case .call(let call, let sizes):
+        case .call(let call, let sizes, let runner):
             // A stream's piece is read no further than the window a stream is held back by.
             let limit = sizes == nil ? min(ticket.maximumBytes, Self.streamWindowBytes) : ticket.maximumBytes
             let tooLarge =
@@ -221,7 +220,7 @@ final class ByteChannel: Sendable {
         }
     }
 
-    private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void, runner: some ByteCallRunner) {
+    private func receiveEnd(after count: Int, of request: ByteRequest, respond: @escaping @Sendable (ByteResponse) -> Void) {
         let token = request.ticket
         switch hub.withChannel({ $0.present(token, piece: count, in: $1, from: request.origin) }) {
         case .failure(let error):
@@ -232,11 +231,11 @@ final class ByteChannel: Sendable {
                 close(token)
                 stream.finish()
                 respond(.done)
-            case .call(let call, nil):
+            case .call(let call, nil, let runner):
                 let gathered = close(token)?.gathered ?? Data()
                 respond(.done)
                 _ = runner.run(call.with(received: [gathered]), pageLoad: ticket.pageLoad, isAnsweredLater: true)
-            case .call(let call, _):
+            case .call(let call, _, _):
                 fail(call, token: token, BridgeError(code: .malformedMessage, message: "a call's parts end when their sizes say"), pageLoad: ticket.pageLoad, respond: respond)
             case .parts:
                 // Never: a ticket is presented only for the way it moves bytes.

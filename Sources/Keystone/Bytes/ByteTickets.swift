@@ -23,8 +23,8 @@ struct ByteTicket: Sendable {
         /// The parts of a page's call, `sizes` bytes each, gathered as the pieces arrive
         /// (``ByteTicket/gathered``); the call runs once all have. With no `sizes`, a stream into a
         /// method that takes `Data`: gathered until the page ends it, then the call runs with it as
-        /// its part.
-        case call(InboundCall, sizes: [Int]?)
+        /// its part. `runner` runs it then, as the route that sent it here would have.
+        case call(InboundCall, sizes: [Int]?, runner: any ByteCallRunner)
         /// A stream of the page's into a running method that takes a ``ByteStream``: each piece
         /// goes to it as it arrives.
         case stream(ByteStream)

@@ -28,13 +28,6 @@ public struct InboundCall: Sendable {
     /// The bytes the call moves beside its JSON, for a page whose runtime moves `Data` as parts;
     /// `nil` for every other.
     package let parts: CallParts?
-    /// The page's idempotency key, for a durable call: it runs once under the key, for its page's
-    /// origin, and outlives its page load (`DurableCalls`).
-    package var durableKey: String?
-    /// Whether the call runs durably once its parts are here (the page sent its bytes over the byte
-    /// channel), under its ``durableKey`` or, for a method durable by default called without one,
-    /// a key drawn then.
-    package var runsDurably = false
 
     /// Creates a call as the Keystone received it; for a dispatcher or middleware of your own, and
     /// for tests.
@@ -53,10 +46,7 @@ public struct InboundCall: Sendable {
 
     /// The same call, with the parts the page sent beside its JSON.
     func with(received: [Data]) -> InboundCall {
-        var call = InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: parts?.with(received: received))
-        call.runsDurably = runsDurably
-        call.durableKey = durableKey
-        return call
+        InboundCall(name: name, frame: frame, data: data, callback: callback, acceptsInlineAnswer: acceptsInlineAnswer, parts: parts?.with(received: received))
     }
 
     /// The same call, with the argument the page is sending as a stream. It never answers inline:

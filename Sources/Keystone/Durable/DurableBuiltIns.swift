@@ -13,9 +13,11 @@ struct DurableBuiltIns: BridgeInterface {
     func exposeMethods(to methods: inout MethodList) {
         let stage = stage
         methods.async("recovered") { (context: CallContext) async throws -> [RecoveredCall] in
-            let page = try BuiltInPage.calling(context)
+            guard let pageLoad = (context.page as? any PageLoadBound)?.pageLoad else {
+                throw BridgeError(code: .failed, message: "a built-in method ran outside a Keystone's call")
+            }
             guard let origin = context.frame.origin else { throw Self.noOrigin }
-            guard let handed = await stage.recover(origin: origin, pageLoad: page.pageLoad) else {
+            guard let handed = await stage.recover(origin: origin, pageLoad: pageLoad) else {
                 throw BridgeError(code: .pageGone, message: "the page that made the call has gone")
             }
             return handed.map(RecoveredCall.init)

@@ -97,6 +97,23 @@ final class DurableStage: Sendable {
         }
     }
 
+    /// What runs a durable call under the page's `key` (`nil`: a method durable by default) once the
+    /// byte channel has its parts: this stage, running its method with `runner`.
+    func runner(key: String?, runningWith runner: some CallToEndRunner & Sendable) -> some ByteCallRunner {
+        AfterParts(stage: self, key: key, runner: runner)
+    }
+
+    /// A durable call's way on once its parts are here, kept with their ticket.
+    private struct AfterParts<Runner: CallToEndRunner & Sendable>: ByteCallRunner {
+        let stage: DurableStage
+        let key: String?
+        let runner: Runner
+
+        func run(_ call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool) -> CallAnswer {
+            stage.start(call, key: key, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater, runner: runner)
+        }
+    }
+
     /// The durable calls earlier documents of `origin` made, for the document of `pageLoad`, once
     /// none of them runs any more; `nil` when the page load goes first.
     func recover(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]? {

@@ -199,10 +199,7 @@ final class InboundCalls: Sendable {
             // Its bytes sent over the channel (Keystone's runtime sends them so, with its key or
             // without one for a method durable by default): it runs durably once they are here.
             if case .sizes? = wrapper.parts, let announced = wrapper.parts {
-                var durable = call
-                durable.runsDurably = true
-                durable.durableKey = wrapper.durableKey
-                return byteChannel.start(durable, announced, pageLoad: pageLoad, runner: self)
+                return byteChannel.start(call, announced, pageLoad: pageLoad, runner: durable.runner(key: wrapper.durableKey, runningWith: self))
             }
             guard wrapper.parts == nil else {
                 let error = BridgeError(code: .unsupportedCallKind, message: "a durable call's argument cannot be a stream: it may be sent again")
@@ -265,8 +262,7 @@ extension InboundCalls: ByteCallRunner {
     /// Runs `call`, made during the page load `pageLoad`; `isAnsweredLater` when the page has had its
     /// answer already (its parts' ticket).
     func run(_ call: InboundCall, pageLoad: PageLoad, isAnsweredLater: Bool) -> CallAnswer {
-        guard call.runsDurably else { return InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater).answer() }
-        return durable.start(call, key: call.durableKey, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater, runner: self)
+        InboundCallRunner(inbound: self, call: call, pageLoad: pageLoad, isAnsweredLater: isAnsweredLater).answer()
     }
 }
 

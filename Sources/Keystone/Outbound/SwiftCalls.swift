@@ -7,8 +7,8 @@
 /// A call settles once. A `call` takes the page's first answer; when that answer says more will
 /// follow, the call stays open (and counts toward the limit) so later answers are reported rather
 /// than dropped unnoticed, until one is marked complete or the page unloads. A stream takes every
-/// answer until the complete one. A durable call (Durable's ``DurableSwiftCalls``) is one of these
-/// too, which the page's end leaves open.
+/// answer until the complete one. A call kept for the page's next document is one of these too,
+/// which the page's end leaves open.
 struct SwiftCalls<Pending: Sendable>: Sendable {
     /// What the page's answer to a call does.
     enum Answer {
@@ -16,8 +16,8 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         case deliver(Pending, complete: Bool)
         /// A `call` (not a stream) that already settled was answered again.
         case repeated(method: String)
-        /// A call its document never handed to the handler, which may go to the next document (a
-        /// durable one): it waits for that.
+        /// A call its document never handed to the handler, which may go to the next document (one
+        /// kept for it): it waits for that.
         case goesOn
         case unknown
     }
@@ -92,8 +92,8 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
         return ids.compactMap { id in calls.removeValue(forKey: id).map { (id, $0) } }
     }
 
-    /// The page went: the open calls to fail; those in `keeping` (durable calls, which go to the
-    /// next document) stay open.
+    /// The page went: the open calls to fail; those in `keeping` (calls kept for the next
+    /// document) stay open.
     mutating func removeAll(keeping: Set<Int> = []) -> [Pending] {
         var failed: [Pending] = []
         for (id, call) in calls.sorted(by: { $0.key < $1.key }) where !keeping.contains(id) {
@@ -101,25 +101,5 @@ struct SwiftCalls<Pending: Sendable>: Sendable {
             if let pending = call.pending { failed.append(pending) }
         }
         return failed
-    }
-}
-
-extension PageMessage {
-    /// The callback of the page's call this message answers, when it answers one.
-    var resultCallback: String? {
-        switch self {
-        case .result(let callback, _, _), .failure(let callback, _), .noResult(let callback), .completion(let callback), .release(let callback): callback
-        case .withParts(let message, _): message.resultCallback
-        default: nil
-        }
-    }
-
-    /// The id of Swift's call this message makes, when it makes one.
-    var swiftCallId: Int? {
-        switch self {
-        case .call(_, let id, _): id
-        case .durable(let message, _), .withParts(let message, _): message.swiftCallId
-        default: nil
-        }
     }
 }

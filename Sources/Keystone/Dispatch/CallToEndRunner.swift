@@ -1,5 +1,5 @@
 // CallToEndRunner.swift — running a call of the page's to its end, outside its page load: what a
-// room that keeps calls past their page (Durable) asks of the inbound calls.
+// room that keeps calls past their page asks of the inbound calls.
 import Foundation
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
