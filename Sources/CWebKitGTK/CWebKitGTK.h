@@ -98,7 +98,7 @@ extern gulong g_signal_connect_data(gpointer instance, const gchar *detailed_sig
 extern guint g_signal_handlers_disconnect_matched(gpointer instance, unsigned int mask, guint signal_id, GQuark detail, GClosure *closure,
                                                   gpointer func, gpointer data);
 
-// MARK: GIO (gio/giotypes.h, gio/ginputstream.h, gio/gmemoryinputstream.h)
+// MARK: GIO (gio/giotypes.h, gio/ginputstream.h, gio/gmemoryinputstream.h, gio/gunixinputstream.h)
 
 typedef struct _GCancellable GCancellable;
 typedef struct _GAsyncResult GAsyncResult;
@@ -107,6 +107,8 @@ typedef void (*GAsyncReadyCallback)(GObject *source_object, GAsyncResult *res, g
 
 extern gssize g_input_stream_read(GInputStream *stream, void *buffer, gsize count, GCancellable *cancellable, GError **error);
 extern GInputStream *g_memory_input_stream_new_from_bytes(GBytes *bytes);
+// gio/gunixinputstream.h
+extern GInputStream *g_unix_input_stream_new(gint fd, gboolean close_fd);
 extern GBytes *g_bytes_new(gconstpointer data, gsize size);
 
 // MARK: libsoup 3 (libsoup/soup-message-headers.h)

@@ -126,11 +126,27 @@ public final class Keystone: BridgeHub, PageConnection {
 
     public var pageLoad: PageLoad { storage.pageLoad }
 
-    public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins }
+    /// The policy's origins when it lists any; otherwise the app's own origins once a host serves
+    /// them (``servesAppOrigin(_:)``), or every origin (`nil`).
+    public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins ?? storage.appOrigins }
+
+    /// A host serves the app's own pages at `origin`. When the policy lists no origins of its own,
+    /// those pages are the only ones answered from now on; when it lists some, the list decides (so
+    /// an app that lists other origins lists its own with them, and is warned when it does not).
+    public func servesAppOrigin(_ origin: String) {
+        if let listed = components.policy.runtimeOrigins {
+            if !listed.contains(origin) {
+                components.logging.log(.warning, "a host serves the app's pages at \(origin), which the policy's allowed origins leave out: they get no bridge")
+            }
+            return
+        }
+        storage.admitOnly(appOrigin: origin)
+    }
 
     public var limits: BridgeLimits { components.limits }
 
     public func admitSender(_ frame: CallerFrame) throws(BridgeError) {
+        guard storage.admitsOrigin(of: frame) else { throw .notTheAppsOrigin }
         try components.policy.admitSender(frame)
     }
 

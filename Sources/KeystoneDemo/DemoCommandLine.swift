@@ -28,6 +28,10 @@ enum DemoCommandLine {
             name: "--page", value: "FILE|URL", help: "serve FILE (or load an http(s) URL) against the demo interfaces and print its console lines",
             example: "--page Tests/E2E/pages/calls.html"
         ),
+        Flag(
+            name: "--app", value: "DIR", help: "serve DIR at the app origin app://localhost and load its index.html (or the path --page names inside it)",
+            example: "--app Examples/WebApp --page settings.html"
+        ),
         Flag(name: "--bare", value: nil, help: "inject only window._dswk = true, for a page that brings its own dsbridge.js", example: "--page my.html --bare"),
         Flag(name: "--wire", value: "dsbridge|wvjb", help: "the wire a --bare page speaks (default dsbridge)", example: "--page wvjb.html --bare --wire wvjb"),
         Flag(name: "--no-byte-channel", value: nil, help: "serve no byte channel: every Data goes as base64, as on a host without one", example: "--page binary.html --no-byte-channel"),
@@ -81,6 +85,8 @@ enum DemoCommandLine {
 
     struct Arguments {
         var page: String?
+        /// The folder served at the app origin, when there is one: `page` is then a path inside it.
+        var app: String?
         var bare = false
         var servesBytes = true
         var loadsWebProcessExtension = true
@@ -101,6 +107,7 @@ enum DemoCommandLine {
         mutating func apply(_ flag: String, value: String) throws {
             switch flag {
             case "--page": page = value
+            case "--app": app = value
             case "--bare": bare = true
             case "--no-byte-channel": servesBytes = false
             case "--no-web-process-extension": loadsWebProcessExtension = false
@@ -151,6 +158,19 @@ enum DemoCommandLine {
             }
         }
 
+        /// The app origin `--app` serves, if any.
+        var appOrigin: AppOrigin? {
+            app.map { AppOrigin(folder: URL(fileURLWithPath: $0).standardizedFileURL) }
+        }
+
+        /// The address the demo loads: the page's inside the app origin, its http(s) address, or its
+        /// file's; `nil` for the bundled demo page.
+        var address: String? {
+            if let appOrigin { return appOrigin.url(page ?? "index.html").absoluteString }
+            guard let page else { return nil }
+            return Self.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
+        }
+
         /// Whether `page` is an http(s) address to load rather than a file to serve.
         static func isURL(_ page: String) -> Bool {
             page.hasPrefix("http://") || page.hasPrefix("https://")
@@ -169,7 +189,7 @@ enum DemoCommandLine {
     }
 
     /// Reads the command line: every flag is one of ``flags``, each value is present, and the page
-    /// file exists.
+    /// file (or the app's folder) exists.
     static func request(_ commandLine: [String]) throws -> Request {
         var arguments = Arguments()
         var rest = commandLine[...]
@@ -189,7 +209,10 @@ enum DemoCommandLine {
             }
             try arguments.apply(flag.name, value: value)
         }
-        if let page = arguments.page, !Arguments.isURL(page), !FileManager.default.fileExists(atPath: page) {
+        if let app = arguments.app {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: app, isDirectory: &isFolder), isFolder.boolValue else { throw UsageError(message: "no folder at \(app)") }
+        } else if let page = arguments.page, !Arguments.isURL(page), !FileManager.default.fileExists(atPath: page) {
             throw UsageError(message: "no page file at \(page)")
         }
         return .run(arguments)

@@ -39,7 +39,7 @@ final class WebViewDemo: Sendable {
                 hub: keystone,
                 options: .init(
                     injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire,
-                    servesBytes: arguments.servesBytes, loadsWebProcessExtension: arguments.loadsWebProcessExtension
+                    servesBytes: arguments.servesBytes, loadsWebProcessExtension: arguments.loadsWebProcessExtension, appOrigin: arguments.appOrigin
                 )
             )
             try keystone.register(hostInterface(host), namespace: "host")
@@ -49,9 +49,9 @@ final class WebViewDemo: Sendable {
         }
         if let file = arguments.trustedCertificate { Self.trust(certificate: file, in: host) }
         let window = WebViewWindow(showing: host, title: "Keystone demo")
-        host.consoleHandler = consoleHandler(transcript: arguments.page == nil)
+        host.consoleHandler = consoleHandler(transcript: arguments.address == nil)
         host.dialogHandler = Self.dialogHandler
-        host.terminationHandler = { [terminations, shownOwnPage, weak host, page = arguments.page] termination in
+        host.terminationHandler = { [terminations, shownOwnPage, weak host, address = arguments.address] termination in
             terminations.withLock { $0 += 1 }
             Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
             // An app shows a page of its own once the host gives up; the demo loads the page again,
@@ -63,9 +63,8 @@ final class WebViewDemo: Sendable {
                     defer { shown = true }
                     return !shown
                 }
-            if showsOwnPage, let host, let page {
-                let uri = KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
-                host.load(uri: uri + "#after-terminations")
+            if showsOwnPage, let host, let address {
+                host.load(uri: address + "#after-terminations")
             }
         }
         guard load(in: host, keystone: keystone) else { return 1 }
@@ -87,7 +86,7 @@ final class WebViewDemo: Sendable {
 
     /// Loads the page and makes Swift's calls of it, which wait for the page's `dsinit`.
     private func load(in host: WebKitGTKHost, keystone: Keystone) -> Bool {
-        guard let page = arguments.page else {
+        guard let address = arguments.address else {
             Output.line("Keystone demo: a WebKitGTK page and Swift calling each other over DSBridge v3\n")
             guard let url = Bundle.module.url(forResource: "demo", withExtension: "html") else {
                 Output.line("the demo page is missing from the bundle")
@@ -107,8 +106,8 @@ final class WebViewDemo: Sendable {
             }
             return true
         }
-        // The command line was refused already if the file is not there.
-        host.load(uri: KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString)
+        // The command line was refused already if the file (or the app's folder) is not there.
+        host.load(uri: address)
         let calls = arguments.startSwiftCalls(on: keystone, print: Output.line)
         swiftCalls.withLock { $0 = calls }
         return true

@@ -95,6 +95,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         MainQueueSource.install()
         hub.attach(to: self)
         if options.injectsPageRuntime, options.servesBytes { serveBytes() }
+        if let app = options.appOrigin { serveApp(app) }
     }
 
     /// Adds the host's scripts at document start, in the page world and the isolated world, each
@@ -187,6 +188,7 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
         // The page load ends with the host: nothing waits for a page no host answers.
         session.closed()
         stopServingBytes()
+        stopServingApp()
         let me = Unmanaged.passUnretained(self).toOpaque()
         ks_disconnect_all(UnsafeMutableRawPointer(webView), me)
         ks_disconnect_all(UnsafeMutableRawPointer(manager), me)

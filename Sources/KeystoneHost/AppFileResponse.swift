@@ -104,6 +104,9 @@ public struct AppFileResponse: Sendable, Hashable {
         return true
     }
 
+    /// The answer to a request for nothing the app serves: the same as for a file that is not there.
+    public static let notFound = refusal(404)
+
     static func refusal(_ status: Int, allow: Bool = false) -> AppFileResponse {
         let text = Data((status == 405 ? "method not allowed" : "not found").utf8)
         var headers = [

@@ -32,6 +32,13 @@ public struct HostOptions: Sendable, Hashable {
     /// byte scheme; a web process that runs no extension gets no channel (its bytes go as base64).
     /// Without it, the channel is the scheme `keystone:`.
     public var loadsWebProcessExtension: Bool
+    /// Serve the app's own web files at an origin of the app's own scheme (`nil`: none). The hub
+    /// is told (`BridgeHub/servesAppOrigin(_:)`): unless the app's policy lists origins, the app's
+    /// pages are then the only ones that get the bridge. On WebKitGTK the host registers the
+    /// scheme; on Apple systems the web view's configuration carries it
+    /// (`WKWebViewHost.serveApp(_:in:)`), since WebKit takes a scheme handler only before a web
+    /// view is made.
+    public var appOrigin: AppOrigin?
 
     /// Creates options; each parameter sets the property of the same name.
     public init(
@@ -41,7 +48,8 @@ public struct HostOptions: Sendable, Hashable {
         reloadsAfterTermination: Bool = true,
         wire: PageWire = .dsbridge,
         servesBytes: Bool = true,
-        loadsWebProcessExtension: Bool = true
+        loadsWebProcessExtension: Bool = true,
+        appOrigin: AppOrigin? = nil
     ) {
         self.injectsPageRuntime = injectsPageRuntime
         self.injectsIntoSubframes = injectsIntoSubframes
@@ -50,5 +58,6 @@ public struct HostOptions: Sendable, Hashable {
         self.wire = wire
         self.servesBytes = servesBytes
         self.loadsWebProcessExtension = loadsWebProcessExtension
+        self.appOrigin = appOrigin
     }
 }

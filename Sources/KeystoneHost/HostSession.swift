@@ -67,11 +67,17 @@ public final class HostSession: @unchecked Sendable {
         dialect = options.wire.dialect(hub: hub)
     }
 
-    /// Creates the session for `hub`, serving pages as `options` say.
+    /// Creates the session for `hub`, serving pages as `options` say; the hub hears first of the
+    /// app's origin the host serves, if any.
     /// - Throws: `BridgeError` `invalidRegistration` for an allowed origin of the hub's not written
-    ///   as the engine writes origins (``HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)``).
+    ///   as the engine writes origins (``HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)``),
+    ///   or an app origin whose scheme or host cannot be served (``AppOrigin/check()``).
     public init(hub: any BridgeHub, options: HostOptions) throws(BridgeError) {
         self.hub = hub
+        if let app = options.appOrigin {
+            try app.check()
+            hub.servesAppOrigin(app.origin)
+        }
         core = try HostCore(allowedOrigins: hub.runtimeOrigins, reloadsAfterTermination: options.reloadsAfterTermination)
         dialect = options.wire.dialect(hub: hub)
         engine = nil

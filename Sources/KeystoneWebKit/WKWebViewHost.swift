@@ -116,6 +116,11 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
                 code: .invalidRegistration,
                 message: "another WKWebViewHost uses this web view's WKUserContentController: give each web view a configuration of its own, or detach() the other host")
         }
+        if let app = options.appOrigin, (webView.configuration.urlSchemeHandler(forURLScheme: app.scheme) as? AppSchemeHandler)?.app != app {
+            throw BridgeError(
+                code: .invalidRegistration,
+                message: "the web view's configuration does not serve the app origin the options name: call WKWebViewHost.serveApp(_:in:) on it before making the web view")
+        }
         self.hub = hub
         self.options = options
         self.session = try HostSession(hub: hub, options: options)
@@ -166,6 +171,34 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     public static func serveBytes(in configuration: WKWebViewConfiguration) {
         guard configuration.urlSchemeHandler(forURLScheme: URLSchemeTransport.scheme) == nil else { return }
         configuration.setURLSchemeHandler(TransferSchemeHandler(), forURLScheme: URLSchemeTransport.scheme)
+    }
+
+    /// Serves the app's own web files, `app`, in web views made from `configuration` from now on:
+    /// the app loads `app.url()` (its `index.html`) as an ordinary page of the origin `app.origin`,
+    /// and makes its host with the same app origin in its options, so the hub answers the app's
+    /// pages (and, unless its policy lists origins, no others). WebKit takes a scheme handler only
+    /// before a web view is made:
+    ///
+    /// ```swift
+    /// let app = AppOrigin(folder: Bundle.main.url(forResource: "www", withExtension: nil)!)
+    /// let configuration = WKWebViewConfiguration()
+    /// try WKWebViewHost.serveApp(app, in: configuration)
+    /// let webView = WKWebView(frame: .zero, configuration: configuration)
+    /// let host = try WKWebViewHost(webView: webView, hub: keystone, options: .init(appOrigin: app))
+    /// webView.load(URLRequest(url: app.url()))
+    /// ```
+    ///
+    /// Such a page is a secure context; an https page cannot fetch, import or frame its files
+    /// (WebKit treats the scheme as mixed content there), and service workers are not available on
+    /// it (WebKit registers them for http and https only).
+    /// - Throws: `invalidRegistration` when the scheme or host cannot be served
+    ///   (``AppOrigin/check()``), or the configuration serves the scheme already.
+    public static func serveApp(_ app: AppOrigin, in configuration: WKWebViewConfiguration) throws(BridgeError) {
+        try app.check()
+        guard configuration.urlSchemeHandler(forURLScheme: app.scheme) == nil else {
+            throw BridgeError(code: .invalidRegistration, message: "the configuration serves the scheme \"\(app.scheme)\" already")
+        }
+        configuration.setURLSchemeHandler(AppSchemeHandler(app: app), forURLScheme: app.scheme)
     }
 
     /// Gives the web view back: removes the host's scripts and message handler, restores the app's

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <glib-unix.h>
 #include <gio/gunixfdlist.h>
+#include <gio/gunixinputstream.h>
 #include <sys/mman.h>
 #include <webkit2/webkit2.h>
 

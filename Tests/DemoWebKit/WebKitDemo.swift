@@ -40,6 +40,14 @@ final class WebKitDemo {
             WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
         configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
         if !arguments.bare, arguments.servesBytes { WKWebViewHost.serveBytes(in: configuration) }
+        if let app = arguments.appOrigin {
+            do {
+                try WKWebViewHost.serveApp(app, in: configuration)
+            } catch {
+                Output.line("demo failed to start: \(error)")
+                return 1
+            }
+        }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let dialogs = DemoUIDelegate(lines: Output.line) { [self] in finish(0) }
         webView.uiDelegate = dialogs
@@ -49,7 +57,8 @@ final class WebKitDemo {
             host = try WKWebViewHost(
                 webView: webView, hub: keystone,
                 options: .init(
-                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire, servesBytes: arguments.servesBytes))
+                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire, servesBytes: arguments.servesBytes,
+                    appOrigin: arguments.appOrigin))
             try keystone.register(hostInterface(host, webView: webView), namespace: "host")
         } catch {
             Output.line("demo failed to start: \(error)")
@@ -61,16 +70,16 @@ final class WebKitDemo {
             guard let self else { return }
             terminations.withLock { $0 += 1 }
             Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
-            if !termination.reloads, !shownOwnPage, let webView, let page = arguments.page {
+            if !termination.reloads, !shownOwnPage, let webView, let address = arguments.address {
                 shownOwnPage = true
-                webView.load(URLRequest(url: URL(string: Self.address(of: page) + "#after-terminations")!))
+                webView.load(URLRequest(url: URL(string: address + "#after-terminations")!))
             }
         }
-        guard let page = arguments.page else {
-            Output.line("keystone-demo-webkit serves a page: give it --page FILE|URL")
+        guard let address = arguments.address else {
+            Output.line("keystone-demo-webkit serves a page: give it --page FILE|URL or --app DIR")
             return 1
         }
-        webView.load(URLRequest(url: URL(string: Self.address(of: page))!))
+        webView.load(URLRequest(url: URL(string: address)!))
         let calls = arguments.startSwiftCalls(on: keystone, print: Output.line)
         swiftCalls.withLock { $0 = calls }
         loop.after(seconds: max(1, arguments.timeout)) { [self] in
@@ -80,10 +89,6 @@ final class WebKitDemo {
         loop.run()
         withExtendedLifetime((host, window, dialogs, console)) {}
         return status.withLock { $0 } ?? 1
-    }
-
-    private static func address(of page: String) -> String {
-        KeystoneDemo.Arguments.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
     }
 
     /// The `host` namespace: evaluating app JavaScript, and ending the web content process.

@@ -59,6 +59,10 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// The origins whose documents get the page runtime and the host's relay (`nil`: every
     /// document). A host reads it once, when it is created.
     var runtimeOrigins: Set<String>? { get }
+    /// The host serves the app's own pages at `origin` (`AppOrigin`, in the host kit): a hub whose
+    /// app lists no origins of its own admits those pages and no others from now on. A host says so
+    /// once, when it is created, before it reads ``runtimeOrigins``.
+    func servesAppOrigin(_ origin: String)
     /// The most a page may send: hosts hold what they read themselves (batches, console lines, the
     /// app's evaluations) to it.
     var limits: BridgeLimits { get }
@@ -81,6 +85,9 @@ extension BridgeHub {
     }
 
     public var runtimeOrigins: Set<String>? { nil }
+
+    /// Admits every origin all the same: a hub of its own decides which pages it answers.
+    public func servesAppOrigin(_ origin: String) {}
 
     /// Keeps nothing of subframe documents, so has nothing to let go.
     public func frameDidUnload(_ document: FrameDocument) {}

@@ -24,9 +24,21 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
     func admission(of name: MethodName, from frame: CallerFrame, isAsynchronous: Bool, speaksKeystone: Bool) -> InboundAdmission {
         read {
             InboundAdmission(
-                pageLoad: $0.pageLoad, access: $0.page.access(for: frame), isDurableByDefault: isAsynchronous && $0.durable.isDurableByDefault(name),
+                admitsOrigin: $0.page.admitsOrigin(of: frame), pageLoad: $0.pageLoad, access: $0.page.access(for: frame), isDurableByDefault: isAsynchronous && $0.durable.isDurableByDefault(name),
                 knowsRuntime: !speaksKeystone || $0.subframes.knowsKeystoneRuntime(of: frame, page: $0.page))
         }
+    }
+
+    /// A host serves the app's own pages at `origin`, the only origin admitted from now on.
+    func admitOnly(appOrigin origin: String) {
+        update { $0.page.admitOnly(appOrigin: origin) }
+    }
+
+    /// The app's own origins, when they are the only ones admitted.
+    var appOrigins: Set<String>? { read { $0.page.appOrigins } }
+
+    func admitsOrigin(of frame: CallerFrame) -> Bool {
+        read { $0.page.admitsOrigin(of: frame) }
     }
 
     func enter(_ frame: CallerFrame, document: FrameDocument) -> BridgeError? {

@@ -152,6 +152,7 @@ final class InboundCalls: Sendable {
         do {
             name = try components.resolver.resolve(method)
             admission = hub.admission(of: name, from: frame, isAsynchronous: wrapper.callbackStub != nil, speaksKeystone: wrapper.speaksKeystone)
+            guard admission.admitsOrigin else { throw BridgeError.notTheAppsOrigin }
             try components.policy.admit(name, from: frame, access: admission.access)
         } catch {
             return .refused(hub.refuse(error, callback: releasable))

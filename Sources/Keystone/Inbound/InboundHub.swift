@@ -40,6 +40,9 @@ protocol InboundHub: PageOutbox {
 /// what that page load established, whether it runs durably by default, and whether its document
 /// is known to run Keystone's runtime.
 struct InboundAdmission {
+    /// Whether the frame's origin is admitted at all (once a host serves the app's own pages, only
+    /// theirs is, unless the app's policy lists origins).
+    var admitsOrigin: Bool
     var pageLoad: PageLoad
     var access: PageAccess
     var isDurableByDefault: Bool

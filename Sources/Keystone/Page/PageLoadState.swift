@@ -24,9 +24,24 @@ struct PageLoadState<Pending: Sendable>: Sendable {
     private var principal: String?
     private var lastWaiter = 0
     private var waiters: [Int: Pending] = [:]
+    /// The origins of the app's own pages its hosts serve, when they are the only origins the hub
+    /// admits (the app's policy lists none of its own); `nil` otherwise. No page load ends it.
+    private(set) var appOrigins: Set<String>?
 
     init(declarationLimit: Int) {
         self.declarationLimit = declarationLimit
+    }
+
+    /// A host serves the app's own pages at `origin`: from now on only the app's origins are admitted.
+    mutating func admitOnly(appOrigin origin: String) {
+        appOrigins = (appOrigins ?? []).union([origin])
+    }
+
+    /// Whether `frame`'s origin is admitted: any, until a host serves the app's pages; then only
+    /// theirs.
+    func admitsOrigin(of frame: CallerFrame) -> Bool {
+        guard let appOrigins else { return true }
+        return frame.origin.map(appOrigins.contains) ?? false
     }
 
     /// What `frame` may rely on of what the page load established: all of it for the main frame and
@@ -99,4 +114,9 @@ struct PageLoadState<Pending: Sendable>: Sendable {
         access = PageAccess()
         principal = nil
     }
+}
+
+extension BridgeError {
+    /// The refusal of a page of another origin than the app's own, once a host serves those.
+    static let notTheAppsOrigin = BridgeError(code: .notAllowed, message: "the page's origin is not one of the app's own, and the app lists no other")
 }

@@ -1,0 +1,1 @@
+window.fromAppScript = 42;
