@@ -29,7 +29,7 @@ enum DemoCommandLine {
             example: "--page Tests/E2E/pages/calls.html"
         ),
         Flag(
-            name: "--app", value: "DIR", help: "serve DIR at the app origin app://localhost and load its index.html (or the path --page names inside it)",
+            name: "--app", value: "DIR", help: "serve DIR at the app origin app://localhost and load its index.html (or the path, or http(s) URL, --page names)",
             example: "--app Examples/WebApp --page settings.html"
         ),
         Flag(name: "--bare", value: nil, help: "inject only window._dswk = true, for a page that brings its own dsbridge.js", example: "--page my.html --bare"),
@@ -163,12 +163,12 @@ enum DemoCommandLine {
             app.map { AppOrigin(folder: URL(fileURLWithPath: $0).standardizedFileURL) }
         }
 
-        /// The address the demo loads: the page's inside the app origin, its http(s) address, or its
-        /// file's; `nil` for the bundled demo page.
+        /// The address the demo loads: the page's http(s) address, its path inside the app origin, or
+        /// its file's; `nil` for the bundled demo page.
         var address: String? {
+            if let page, Self.isURL(page) { return page }
             if let appOrigin { return appOrigin.url(page ?? "index.html").absoluteString }
-            guard let page else { return nil }
-            return Self.isURL(page) ? page : URL(fileURLWithPath: page).standardizedFileURL.absoluteString
+            return page.map { URL(fileURLWithPath: $0).standardizedFileURL.absoluteString }
         }
 
         /// Whether `page` is an http(s) address to load rather than a file to serve.

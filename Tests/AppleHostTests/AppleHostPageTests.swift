@@ -69,9 +69,13 @@ final class PageRun {
         let file = Self.root.appendingPathComponent("pages").appendingPathComponent(page)
         let source = try String(contentsOf: file, encoding: .utf8)
         let servers = Self.comment("e2e-url", in: source) != nil || source.contains("{A}") ? try Servers.shared() : nil
-        let flags = Self.comment("e2e-flags", in: source).map { servers?.substitute($0) ?? $0 }?.split(separator: " ").map(String.init) ?? []
-        let address = Self.comment("e2e-url", in: source).map { servers?.substitute($0) ?? $0 } ?? file.absoluteString
-        guard case .run(let arguments) = try DemoCommandLine.request(["--page", file.path] + flags) else { return Result(lines: []) }
+        // A folder the flags serve at the app origin is named from the package's root.
+        let flags = (Self.comment("e2e-flags", in: source).map { servers?.substitute($0) ?? $0 }?.split(separator: " ").map(String.init) ?? []).map {
+            $0.hasPrefix("Tests/") ? Self.root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent($0).path : $0
+        }
+        let url = Self.comment("e2e-url", in: source).map { servers?.substitute($0) ?? $0 }
+        guard case .run(let arguments) = try DemoCommandLine.request(["--page", url ?? file.path] + flags) else { return Result(lines: []) }
+        let address = arguments.address ?? file.absoluteString
 
         let keystone = arguments.keystone { [weak self] in Task { @MainActor in self?.finish() } }
         try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
@@ -82,6 +86,7 @@ final class PageRun {
             WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
         configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
         if !arguments.bare { WKWebViewHost.serveBytes(in: configuration) }
+        if let app = arguments.appOrigin { try WKWebViewHost.serveApp(app, in: configuration) }
         let webView = WKWebView(frame: .zero, configuration: configuration)
         let dialogs = DemoUIDelegate(lines: { [weak self] in self?.lines.append($0) }, closed: { [weak self] in self?.finish() })
         webView.uiDelegate = dialogs
@@ -90,7 +95,7 @@ final class PageRun {
         if let servers { trust.trust(servers.certificate, in: webView) }
         let host = try WKWebViewHost(
             webView: webView, hub: keystone,
-            options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire))
+            options: .init(injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire, appOrigin: arguments.appOrigin))
         let terminations = Locked(0)
         host.terminationHandler = { _ in terminations.withLock { $0 += 1 } }
         let kill: @MainActor @Sendable () -> Void = { [weak webView] in _ = webView?.perform(NSSelectorFromString("_killWebContentProcess")) }
