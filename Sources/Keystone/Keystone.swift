@@ -126,6 +126,21 @@ public final class Keystone: BridgeHub, PageConnection {
 
     public var pageLoad: PageLoad { storage.pageLoad }
 
+    /// What each origin may call, as a plain file to review and to commit: for each origin the policy
+    /// names (its allowed origins, and its namespace rules' when it is a ``DefaultCallPolicy``), the
+    /// app's own origins its hosts serve, `origins`, and any other origin when the policy admits
+    /// every one, the methods its main frame and its subframes may call, of which kind, whether
+    /// durable, and whether only once authorised. A test that compares it with the committed file
+    /// fails when a change widens what an origin may call.
+    public func accessDescription(origins: Set<String> = []) -> String {
+        var named = origins.union(components.policy.runtimeOrigins ?? []).union(storage.appOrigins ?? [])
+        if let rules = (components.policy as? DefaultCallPolicy)?.namespaceRules.values { named.formUnion(rules.flatMap { $0.origins ?? [] }) }
+        let storage = storage
+        return AccessDescription(
+            policy: components.policy, interfaces: components.registry.interfaces, origins: named, admitsOrigin: { storage.admitsOrigin(of: $0) }
+        ).text
+    }
+
     /// The policy's origins when it lists any; otherwise the app's own origins once a host serves
     /// them (``servesAppOrigin(_:)``), or every origin (`nil`).
     public var runtimeOrigins: Set<String>? { components.policy.runtimeOrigins ?? storage.appOrigins }

@@ -51,6 +51,10 @@ enum DemoCommandLine {
         ),
         Flag(name: "--timeout", value: "SECONDS", help: "give up after SECONDS, exit status 2 (default 30)", example: "--timeout 60"),
         Flag(name: "--call", value: "METHOD", help: "have Swift call the page handler METHOD once the page is ready (repeatable)", example: "--page my.html --call page.title"),
+        Flag(
+            name: "--emit-policy", value: "FILE", help: "write what each origin may call of the demo (as the other flags set it) to FILE, and exit",
+            example: "--app Examples/WebApp --emit-policy access.txt"
+        ),
         Flag(name: "--emit-types", value: "FILE", help: "write the demo's interfaces as TypeScript to FILE, and exit", example: "--emit-types demo.d.ts"),
         Flag(name: "--help", value: nil, help: "print this and exit", example: "--help"),
     ]
@@ -75,6 +79,8 @@ enum DemoCommandLine {
     enum Request {
         case run(Arguments)
         case emitTypes(String)
+        /// Write what each origin may call, as the arguments set the policy, to the file.
+        case emitPolicy(Arguments, String)
         case help
     }
 
@@ -192,12 +198,18 @@ enum DemoCommandLine {
     /// file (or the app's folder) exists.
     static func request(_ commandLine: [String]) throws -> Request {
         var arguments = Arguments()
+        var policyFile: String?
         var rest = commandLine[...]
         while let argument = rest.popFirst() {
             if argument == "--help" || argument == "-h" { return .help }
             if argument == "--emit-types" {
                 guard let file = rest.popFirst(), !file.hasPrefix("--") else { throw UsageError(message: "--emit-types needs a value: FILE") }
                 return .emitTypes(file)
+            }
+            if argument == "--emit-policy" {
+                guard let file = rest.popFirst(), !file.hasPrefix("--") else { throw UsageError(message: "--emit-policy needs a value: FILE") }
+                policyFile = file
+                continue
             }
             guard let flag = flags.first(where: { $0.name == argument }) else {
                 throw UsageError(message: argument.hasPrefix("-") ? "unknown flag \(argument)" : "unexpected argument \(argument)")
@@ -215,6 +227,7 @@ enum DemoCommandLine {
         } else if let page = arguments.page, !Arguments.isURL(page), !FileManager.default.fileExists(atPath: page) {
             throw UsageError(message: "no page file at \(page)")
         }
+        if let policyFile { return .emitPolicy(arguments, policyFile) }
         return .run(arguments)
     }
 }

@@ -30,6 +30,8 @@ struct KeystoneDemo {
                 exit(0)
             case .emitTypes(let file):
                 exit(emitTypes(to: file))
+            case .emitPolicy(let requested, let file):
+                exit(emitPolicy(requested, to: file))
             case .run(let requested):
                 arguments = requested
             }
@@ -68,6 +70,23 @@ struct KeystoneDemo {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
             try keystone.register(HostInterface(evaluate: { _ in .null }, terminate: {}, terminations: { 0 }), namespace: "host")
             try Data(keystone.typeScriptDeclarations(page: pageDeclarations).utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            FileHandle.standardError.write(Data("keystone-demo: could not write \(file): \(error)\n".utf8))
+            return 1
+        }
+        return 0
+    }
+
+    /// Writes what each origin may call of the demo, as the other flags set its policy and app
+    /// origin, to `file`: the file Docs/DemoAccess.txt is, and a test compares with it. Returns the
+    /// exit status.
+    static func emitPolicy(_ arguments: Arguments, to file: String) -> Int32 {
+        let keystone = arguments.keystone {}
+        do {
+            try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
+            try keystone.register(HostInterface(evaluate: { _ in .null }, terminate: {}, terminations: { 0 }), namespace: "host")
+            if let app = arguments.appOrigin { keystone.servesAppOrigin(app.origin) }
+            try Data(keystone.accessDescription().utf8).write(to: URL(fileURLWithPath: file))
         } catch {
             FileHandle.standardError.write(Data("keystone-demo: could not write \(file): \(error)\n".utf8))
             return 1

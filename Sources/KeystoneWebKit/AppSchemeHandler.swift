@@ -39,16 +39,20 @@ final class AppSchemeHandler: NSObject, WKURLSchemeHandler {
         let app = app
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
             let response = app.respond(method: method, url: url, range: range)
-            guard let head = HTTPURLResponse(
-                url: request.url ?? URL(string: app.origin)!, statusCode: response.status, httpVersion: "HTTP/1.1",
-                headerFields: Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }))
-            else { return }
+            let fields = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+            guard let address = request.url, let head = HTTPURLResponse(url: address, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: fields)
+            else {
+                _ = Self.onMain(self, started, { $0.didFailWithError(BridgeError(code: .malformedMessage, message: "the request has no address")) }, ends: true)
+                return
+            }
             guard Self.onMain(self, started, { $0.didReceive(head) }) else { return }
             // One piece in flight at a time: the next is read once WebKit has this one.
             let complete = response.read(chunkBytes: Self.pieceBytes) { piece in Self.onMain(self, started, { $0.didReceive(piece) }) }
-            _ = Self.onMain(self, started, { task in
-                if complete { task.didFinish() } else { task.didFailWithError(BridgeError(code: .failed, message: "the file could not be read")) }
-            }, ends: true)
+            _ = Self.onMain(
+                self, started,
+                { task in
+                    if complete { task.didFinish() } else { task.didFailWithError(BridgeError(code: .failed, message: "the file could not be read")) }
+                }, ends: true)
         }
     }
 

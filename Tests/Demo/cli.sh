@@ -13,7 +13,7 @@ fail() { echo "not ok - $1"; failed=1; }
 help=$(timeout 20 "$demo" --help)
 [ $? -eq 0 ] || fail "--help exits 0"
 # Every flag the demo knows is listed, each followed by an example line.
-for flag in $(sed -nE 's/.*Flag\(name: "(--[a-z-]+)".*/\1/p' Sources/KeystoneDemo/KeystoneDemo.swift); do
+for flag in $(sed -nE 's/.*name: "(--[a-z-]+)".*/\1/p' Sources/KeystoneDemo/DemoCommandLine.swift); do
     grep -A1 -E "^  $flag( |$)" <<<"$help" | grep -q "e.g. keystone-demo " || fail "--help lists $flag with an example"
 done
 # Docs/Demo.md shows the help as the demo prints it.
@@ -38,6 +38,14 @@ refused "a missing page file" "no page file at Tests/none.html" --page Tests/non
 refused "a flag without its value" "--page needs a value" --page
 refused "a value where a flag follows" "--timeout needs a value" --timeout --bare
 refused "a bad timeout" "--timeout takes a number" --timeout soon
+refused "a missing app folder" "no folder at Tests/none" --app Tests/none
+
+# The demo's access file in the docs is what the demo allows, written again here.
+access=$(mktemp)
+timeout 20 "$demo" --app Examples/WebApp --emit-policy "$access" || fail "--emit-policy writes the demo's access file"
+grep -q '^app://localhost, main frame:$' "$access" || fail "the access file describes the app origin's main frame"
+diff -u Docs/DemoAccess.txt "$access" || fail "Docs/DemoAccess.txt is what keystone-demo --app Examples/WebApp --emit-policy writes"
+rm -f "$access"
 refused "a bad wire" "--wire takes dsbridge or wvjb" --wire morse
 
 # The bundled demo, in a real web view: every row of the transcript says what it proves.

@@ -97,6 +97,7 @@ struct ExamplesCheck {
         check(evaluator.evaluationCount == transcript.recorded.count, "the evaluator sent each group at once")
         check(audit.trail.contains("refused admin.wipe from https://app.example"), "the middleware kept its audit trail")
         try await checkToyHost(check)
+        try checkAccessFile(check)
     }
 
     /// A host of a stranger's, built on the host kit's public API alone, does what Keystone's own

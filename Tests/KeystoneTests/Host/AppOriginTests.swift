@@ -74,17 +74,18 @@ struct AppOriginTests {
         #expect(app.respond(method: "GET", url: "app://localhost/same.js", range: nil).status == 200)
     }
 
-    @Test(arguments: [
-        ("bytes=0-3", 206, "bytes 0-3/10", [0, 1, 2, 3]),
-        ("bytes=7-", 206, "bytes 7-9/10", [7, 8, 9]),
-        ("bytes=-2", 206, "bytes 8-9/10", [8, 9]),
-        ("bytes=8-100", 206, "bytes 8-9/10", [8, 9]),
-        ("bytes=10-", 416, "bytes */10", []),
-        ("bytes=0-1,4-5", 200, nil, Array(0..<10)),
-        ("bytes=5-2", 200, nil, Array(0..<10)),
-        ("items=0-1", 200, nil, Array(0..<10)),
-        ("bytes=x-1", 200, nil, Array(0..<10)),
-    ] as [(String, Int, String?, [Int])])
+    @Test(
+        arguments: [
+            ("bytes=0-3", 206, "bytes 0-3/10", [0, 1, 2, 3]),
+            ("bytes=7-", 206, "bytes 7-9/10", [7, 8, 9]),
+            ("bytes=-2", 206, "bytes 8-9/10", [8, 9]),
+            ("bytes=8-100", 206, "bytes 8-9/10", [8, 9]),
+            ("bytes=10-", 416, "bytes */10", []),
+            ("bytes=0-1,4-5", 200, nil, Array(0..<10)),
+            ("bytes=5-2", 200, nil, Array(0..<10)),
+            ("items=0-1", 200, nil, Array(0..<10)),
+            ("bytes=x-1", 200, nil, Array(0..<10)),
+        ] as [(String, Int, String?, [Int])])
     func aSingleRangeIsAnsweredWithItsPart(range: String, status: Int, contentRange: String?, bytes: [Int]) {
         let response = app.respond(method: "GET", url: "app://localhost/media/ten.bin", range: range)
         #expect(response.status == status)
@@ -140,18 +141,20 @@ struct AppOriginTests {
         #expect(response.bytes(atMost: 64 << 10) == nil)
         var pieces = 0
         var read = Data()
-        #expect(response.read(chunkBytes: 64 << 10) { piece in
-            pieces += 1
-            read.append(piece)
-            return true
-        })
+        #expect(
+            response.read(chunkBytes: 64 << 10) { piece in
+                pieces += 1
+                read.append(piece)
+                return true
+            })
         #expect(read == big[1000...])
         #expect(pieces == (big.count - 1000 + (64 << 10) - 1) / (64 << 10))
         var taken = 0
-        #expect(!response.read(chunkBytes: 1024) { _ in
-            taken += 1
-            return taken < 3
-        })
+        #expect(
+            !response.read(chunkBytes: 1024) { _ in
+                taken += 1
+                return taken < 3
+            })
         #expect(taken == 3)
     }
 
