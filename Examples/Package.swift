@@ -12,8 +12,8 @@ let keystone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 /// the folder: SwiftPM caches a manifest's evaluation by its text, so a folder read here would be
 /// missed by a machine that evaluated this manifest before the folder existed.
 let articles = [
-    "AddingKeystoneToAnApp", "BinaryData", "CallsThatOutliveThePage", "GettingStarted", "Migrating", "Security", "SwappingComponents", "Testing",
-    "TypedPages",
+    "AddingKeystoneToAnApp", "BinaryData", "CallsThatOutliveThePage", "GettingStarted", "Migrating", "Security", "ServingYourAppsPages",
+    "SwappingComponents", "Testing", "TypedPages",
 ]
 
 let snippetTargets: [Target] = articles.map { article in

@@ -21,7 +21,9 @@ public struct AppFileResponse: Sendable, Hashable {
 
     /// One header.
     public struct Header: Sendable, Hashable {
+        /// The header's name, as it is sent (`Content-Type`).
         public var name: String
+        /// The header's value.
         public var value: String
     }
 

@@ -9,7 +9,7 @@ import Keystone
 ///
 /// A host serves it (`HostOptions/appOrigin` on WebKitGTK, `WKWebViewHost.serveApp(_:in:)` on Apple
 /// systems) and the app loads ``url(_:)`` (its `index.html`). Each request is answered by
-/// ``respond(method:url:headers:)``:
+/// ``respond(method:url:range:)``:
 /// - `GET` and `HEAD` only; a file's type comes from its extension, sent with
 ///   `X-Content-Type-Options: nosniff`, and the ``contentSecurityPolicy`` the app set, on every file;
 /// - a single `Range` (`bytes=a-b`, `a-`, `-n`) answers `206` with that part of the file, one past

@@ -192,9 +192,14 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// (WebKit treats the scheme as mixed content there), and service workers are not available on
     /// it (WebKit registers them for http and https only).
     /// - Throws: `invalidRegistration` when the scheme or host cannot be served
-    ///   (``AppOrigin/check()``), or the configuration serves the scheme already.
+    ///   (`AppOrigin.check()`), WebKit loads the scheme itself, or the configuration serves the
+    ///   scheme already.
     public static func serveApp(_ app: AppOrigin, in configuration: WKWebViewConfiguration) throws(BridgeError) {
         try app.check()
+        // WebKit raises an exception for a scheme it loads itself.
+        guard !WKWebView.handlesURLScheme(app.scheme) else {
+            throw BridgeError(code: .invalidRegistration, message: "WebKit loads the scheme \"\(app.scheme)\" itself")
+        }
         guard configuration.urlSchemeHandler(forURLScheme: app.scheme) == nil else {
             throw BridgeError(code: .invalidRegistration, message: "the configuration serves the scheme \"\(app.scheme)\" already")
         }

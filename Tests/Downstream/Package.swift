@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Greeter — a small app built on Keystone as any app would be: Keystone by path, its products, and
-// nothing else. An interface with in-memory tests, and (Linux) a GTK executable that serves a page,
+// nothing else. An interface with in-memory tests, and (Linux) a GTK executable that serves its own page at the app origin,
 // keeps state on the main actor, and exits. scripts/downstream.sh builds, tests and runs it where
 // nothing of Keystone's own is installed.
 import PackageDescription
@@ -17,7 +17,8 @@ let package = Package(
                 "Greeting",
                 .product(name: "Keystone", package: "Keystone"),
                 .product(name: "KeystoneGTK", package: "Keystone", condition: .when(platforms: [.linux])),
-            ]
+            ],
+            resources: [.copy("www")]
         ),
         .testTarget(
             name: "GreetingTests",

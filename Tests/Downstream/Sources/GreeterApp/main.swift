@@ -8,38 +8,30 @@ import Keystone
 #if os(Linux)
 import KeystoneGTK
 
-let page = """
-    <!doctype html>
-    <title>Greeter</title>
-    <p id="greeting"></p>
-    <script>
-    dsBridge.register('page.greeting', function () { return document.getElementById('greeting').textContent; });
-    document.getElementById('greeting').textContent = dsBridge.call('greeter.hello', 'Ada');
-    var signed = dsBridge.invoke('greeter.sign', 'Ada').then(function () { return dsBridge.invoke('greeter.sign', 'Grace'); });
-    dsBridge.registerAsyn('page.signed', function (done) { signed.then(function (count) { done(count); }); });
-    </script>
-    """
-
 let loop = GTKMainLoop()
 let guestbook = Guestbook()
 let keystone = Keystone()
 var status: Int32 = 1
 do {
     try keystone.register(Greeter(guestbook: guestbook), namespace: "greeter")
-    let host = try WebKitGTKHost(hub: keystone)
+    // The app's own page, shipped as the target's resources, at the app origin app://localhost.
+    guard let www = Bundle.module.url(forResource: "www", withExtension: nil) else { throw CocoaError(.fileNoSuchFile) }
+    let app = AppOrigin(folder: www)
+    let host = try WebKitGTKHost(hub: keystone, options: HostOptions(appOrigin: app))
     let window = WebViewWindow(showing: host, title: "Greeter")
-    host.loadHTML(page, baseURI: "https://greeter.example/")
+    host.load(uri: app.url().absoluteString)
     Task { @MainActor in
         defer { loop.quit() }
         do {
             try await keystone.pageReady()
             let greeting = try await keystone.call("page.greeting", arguments: [], as: String.self)
+            let origin = try await keystone.call("page.origin", arguments: [], as: String.self)
             // The page answers once both its signatures are in; the guestbook is main-actor
             // state, read here on the main actor.
             let signatures = try await keystone.call("page.signed", arguments: [], as: Int.self)
-            print("page says: \(greeting)")
+            print("page at \(origin) says: \(greeting)")
             print("guestbook (\(signatures) signed): \(guestbook.names.joined(separator: ", "))")
-            status = greeting == "Hello, Ada!" && signatures == 2 && guestbook.names == ["Ada", "Grace"] ? 0 : 1
+            status = greeting == "Hello, Ada!" && origin == "app://localhost" && signatures == 2 && guestbook.names == ["Ada", "Grace"] ? 0 : 1
         } catch {
             print("greeter failed: \(error)")
         }

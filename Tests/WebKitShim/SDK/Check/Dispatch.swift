@@ -17,3 +17,9 @@ public final class DispatchQueue: @unchecked Sendable {
     public func async(execute work: @escaping @Sendable () -> Void) {}
     public func asyncAfter(deadline: DispatchTime, execute work: @escaping @Sendable () -> Void) {}
 }
+
+public final class DispatchSemaphore: @unchecked Sendable {
+    public init(value: Int) {}
+    @discardableResult public func signal() -> Int { 0 }
+    public func wait() {}
+}
