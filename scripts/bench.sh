@@ -10,6 +10,8 @@
 #    (Tests/Benchmark/floor.c), the two programs alternating, in turn first, five runs each (the
 #    best run's median counts: a busy neighbour slows a whole process, never speeds it); the chained calls
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
+#  - The app's own pages: 1,000 small files cold-loaded from the app origin beside file://, and a
+#    1 GB file read through ranges, the app's memory around it.
 #  - Bytes: a Data argument and result at 1, 8 and 64 MB through the byte channel (the GTK host's
 #    web-process extension, and its byte scheme as a host without the extension uses it), beside
 #    the floor's custom scheme and, Swift to page, the floor's use of Keystone's web-process
@@ -70,6 +72,29 @@ python3 Tests/Benchmark/bytes-table.py "$bytes_samples" Docs/bytes.svg
 echo
 xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/budget.html 120 | sed "s/^/extension: /"
 xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/budget.html 120 --no-web-process-extension | sed "s/^/scheme: /"
+
+# The app's own pages (AppOrigin): a single-page app of 1,000 small files cold-loaded from the app
+# origin and from file://, alternating, five fresh processes each (the median counts); and a 1 GB
+# file read through ranges, ten 1 MB ranges and then the whole file, in a process of its own.
+appfiles=$(mktemp -d)
+python3 Tests/Benchmark/app-files.py "$appfiles"
+: >.build/bench/app-loads.tsv
+for run in 1 2 3 4 5; do
+    xvfb-run -a "$bin/keystone-engine-benchmark" index.html 120 --app "$appfiles" | grep 'cold load' >>.build/bench/app-loads.tsv
+    xvfb-run -a "$bin/keystone-engine-benchmark" "$appfiles/index.html" 120 | grep 'cold load' >>.build/bench/app-loads.tsv
+done
+echo
+python3 - .build/bench/app-loads.tsv <<'PY'
+import statistics, sys
+times = {}
+for line in open(sys.argv[1]):
+    _, scheme, ms, _ = line.rstrip("\n").split("\t")
+    times.setdefault(scheme, []).append(float(ms.split()[0]))
+app, file = statistics.median(times["app:"]), statistics.median(times["file:"])
+print(f"cold load of 1,000 files\tapp origin {app:.0f} ms\tfile:// {file:.0f} ms\tratio {app / file:.2f} (bar 1.2)")
+PY
+xvfb-run -a "$bin/keystone-engine-benchmark" big.html 300 --app "$appfiles" | grep -E '1 GB|error'
+rm -rf "$appfiles"
 
 # What a test's call costs in memory (KeystoneTesting's page), beside Keystone's part of it.
 echo

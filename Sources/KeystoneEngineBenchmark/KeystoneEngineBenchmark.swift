@@ -8,8 +8,8 @@ import KeystoneGTK
 
 /// `keystone-engine-benchmark --in-memory` prints the in-memory row (``InMemoryRow``).
 ///
-/// `keystone-engine-benchmark PAGE [TIMEOUT] [--fixed-window]`: loads `PAGE`
-/// (Tests/Benchmark/engine.html) in a web view with a Keystone, prints the page's console lines,
+/// `keystone-engine-benchmark PAGE [TIMEOUT] [--fixed-window] [--app DIR]`: loads `PAGE`
+/// (Tests/Benchmark/engine.html; with `--app`, a path inside `DIR`, served at the app origin) in a web view with a Keystone, prints the page's console lines,
 /// and exits when the page closes itself (status 0) or the timeout passes (status 2). With
 /// `--fixed-window` the evaluator uses ``FlushPolicy/fixedWindow``; the page then times only the
 /// chained calls, the paths the policy changes. It decides nothing: scripts/bench.sh compares its
@@ -26,14 +26,21 @@ struct KeystoneEngineBenchmark {
         // The byte scheme instead of the web-process extension: the path a host without it takes.
         let loadsExtension = !arguments.contains("--no-web-process-extension")
         arguments.removeAll { $0 == "--fixed-window" || $0 == "--no-web-process-extension" }
-        guard let page = arguments.first, FileManager.default.fileExists(atPath: page) else {
-            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS] [--fixed-window] [--no-web-process-extension]")
+        // `--app DIR`: DIR served at the app origin, PAGE its path there.
+        var app: AppOrigin?
+        if let flag = arguments.firstIndex(of: "--app"), flag + 1 < arguments.count {
+            app = AppOrigin(folder: URL(fileURLWithPath: arguments[flag + 1]).standardizedFileURL)
+            arguments.removeSubrange(flag...(flag + 1))
+        }
+        guard let page = arguments.first, app != nil || FileManager.default.fileExists(atPath: page) else {
+            print("usage: keystone-engine-benchmark PAGE.html [TIMEOUT-SECONDS] [--fixed-window] [--no-web-process-extension] [--app DIR]")
             exit(1)
         }
-        exit(run(page: page, timeout: arguments.dropFirst().first.flatMap(Double.init) ?? 300, policy: policy, loadsExtension: loadsExtension))
+        let timeout = arguments.dropFirst().first.flatMap(Double.init) ?? 300
+        exit(run(page: page, timeout: timeout, policy: policy, loadsExtension: loadsExtension, app: app))
     }
 
-    static func run(page: String, timeout: Double, policy: FlushPolicy, loadsExtension: Bool) -> Int32 {
+    static func run(page: String, timeout: Double, policy: FlushPolicy, loadsExtension: Bool, app: AppOrigin?) -> Int32 {
         let loop = GTKMainLoop()
         let status = Locked<Int32>(2)
         var components = KeystoneComponents()
@@ -50,7 +57,7 @@ struct KeystoneEngineBenchmark {
         do {
             try keystone.register(
                 BenchInterface(counter: counter, policy: policy, openTransfers: { [weak keystone] in keystone?.openTransferCount ?? 0 }), namespace: "bench")
-            host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true, loadsWebProcessExtension: loadsExtension))
+            host = try WebKitGTKHost(hub: keystone, options: .init(relaysConsole: true, loadsWebProcessExtension: loadsExtension, appOrigin: app))
         } catch {
             print("the benchmark failed to start: \(error)")
             return 1
@@ -63,7 +70,7 @@ struct KeystoneEngineBenchmark {
         counter.target = host
         keystone.attach(to: counter)
         let window = WebViewWindow(showing: host, title: "Keystone engine benchmark")
-        host.load(uri: URL(fileURLWithPath: page).standardizedFileURL.absoluteString)
+        host.load(uri: app?.url(page).absoluteString ?? URL(fileURLWithPath: page).standardizedFileURL.absoluteString)
         loop.after(seconds: timeout) {
             print("timed out")
             loop.quit()
