@@ -32,6 +32,9 @@ enum DemoCommandLine {
             name: "--app", value: "DIR", help: "serve DIR at the app origin app://localhost and load its index.html (or the path, or http(s) URL, --page names)",
             example: "--app Examples/WebApp --page settings.html"
         ),
+        Flag(
+            name: "--csp", value: "POLICY", help: "with --app, send POLICY as the Content-Security-Policy of every file", example: "--app Examples/WebApp --csp img-src"
+        ),
         Flag(name: "--bare", value: nil, help: "inject only window._dswk = true, for a page that brings its own dsbridge.js", example: "--page my.html --bare"),
         Flag(name: "--wire", value: "dsbridge|wvjb", help: "the wire a --bare page speaks (default dsbridge)", example: "--page wvjb.html --bare --wire wvjb"),
         Flag(name: "--no-byte-channel", value: nil, help: "serve no byte channel: every Data goes as base64, as on a host without one", example: "--page binary.html --no-byte-channel"),
@@ -93,6 +96,8 @@ enum DemoCommandLine {
         var page: String?
         /// The folder served at the app origin, when there is one: `page` is then a path inside it.
         var app: String?
+        /// The Content-Security-Policy of the app origin's files, if any.
+        var contentSecurityPolicy: String?
         var bare = false
         var servesBytes = true
         var loadsWebProcessExtension = true
@@ -114,6 +119,7 @@ enum DemoCommandLine {
             switch flag {
             case "--page": page = value
             case "--app": app = value
+            case "--csp": contentSecurityPolicy = value
             case "--bare": bare = true
             case "--no-byte-channel": servesBytes = false
             case "--no-web-process-extension": loadsWebProcessExtension = false
@@ -166,7 +172,7 @@ enum DemoCommandLine {
 
         /// The app origin `--app` serves, if any.
         var appOrigin: AppOrigin? {
-            app.map { AppOrigin(folder: URL(fileURLWithPath: $0).standardizedFileURL) }
+            app.map { AppOrigin(folder: URL(fileURLWithPath: $0).standardizedFileURL, contentSecurityPolicy: contentSecurityPolicy) }
         }
 
         /// The address the demo loads: the page's http(s) address, its path inside the app origin, or

@@ -67,6 +67,9 @@ final class Checks {
         await check(
             "a document of a domain that is not among the app's App-Bound Domains, where WebKit runs no script of the app's: the app is told, and Swift's evaluation says why",
             appBoundDomains)
+        await check(
+            "an app origin is served from the configuration: a host whose options name one its configuration does not serve is refused, the hub untouched",
+            appOriginFromConfiguration)
         await check("the byte channel reads a request's body off the main thread, and the call it carries is answered", bodyReadOffMain)
         await check("the end of the web content process: the app's delegate that handles it reloads, not the host; an unseen view is not reloaded", terminationReload)
         await check(
@@ -319,6 +322,26 @@ final class Checks {
         try expect(keystone.servesBytes, "the host serves the byte channel while attached")
         host.detach()
         try expect(!keystone.servesBytes, "the hub still serves the byte channel after detach()")
+    }
+
+    private func appOriginFromConfiguration() async throws {
+        let app = AppOrigin(folder: URL(fileURLWithPath: "Tests/E2E/pages"))
+        let keystone = Keystone()
+        let bare = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+        do {
+            _ = try WKWebViewHost(webView: bare, hub: keystone, options: HostOptions(appOrigin: app))
+            throw CheckFailure(why: "a host was made for an app origin its configuration does not serve")
+        } catch let error as BridgeError {
+            try expect(error.code == .invalidRegistration, "refused with \(error.code), not invalidRegistration")
+        }
+        try expect(keystone.runtimeOrigins == nil, "the refused host bound the hub to the app origin")
+        let configuration = WKWebViewConfiguration()
+        try WKWebViewHost.serveApp(app, in: configuration)
+        try expect((try? WKWebViewHost.serveApp(app, in: configuration)) == nil, "the same scheme was served twice in one configuration")
+        try expect((try? WKWebViewHost.serveApp(AppOrigin(folder: app.folder, scheme: "https"), in: WKWebViewConfiguration())) == nil, "https was taken as an app's scheme")
+        let host = try WKWebViewHost(webView: WKWebView(frame: .zero, configuration: configuration), hub: keystone, options: HostOptions(appOrigin: app))
+        try expect(keystone.runtimeOrigins == ["app://localhost"], "the host did not bind the hub to the app origin: \(String(describing: keystone.runtimeOrigins))")
+        host.detach()
     }
 
     private func authentication() async throws {
