@@ -154,6 +154,16 @@ export type KeystoneHandlerAnswer<N extends KeystonePageHandlerName> = KeystoneP
  *  by the generated declarations. */
 export interface KeystoneNativeClient {}
 
+/** `dsBridge` in a worker started with `dsBridge.worker`: every call is made by the document that
+ *  started it. Bytes passed in a call are moved to the document (their buffers are emptied in the
+ *  worker), and a result's bytes are moved to the worker. */
+export interface WorkerBridge {
+  invoke<T = any>(method: string, data?: unknown, options?: { signal?: AbortSignal; durable?: boolean | string }): Promise<T>;
+  stream<T = any>(method: string, data?: unknown, options?: { signal?: AbortSignal }): AsyncIterableIterator<T>;
+  /** Throws: a worker cannot wait for native. */
+  call(method: string, data?: unknown): never;
+}
+
 export interface DSBridge {
   // dsbridge.js 3.1.4
   /** Synchronous: returns the native method's result. */
@@ -193,6 +203,10 @@ export interface DSBridge {
   on(event: UntypedEventName, listener: (value: any) => void): void;
   /** Stops listening; without a listener, removes all of the event's listeners. */
   off(event: string, listener?: (value: any) => void): void;
+  /** A dedicated worker running `url` whose global has a `dsBridge` (`WorkerBridge`) that calls
+   *  native through this document, as this document. The worker starts from a `blob:` address: a
+   *  Content-Security-Policy that limits workers must allow `worker-src blob:` and `url`. */
+  worker(url: string | URL, options?: WorkerOptions): Worker;
   /** Presents credentials to the app's policy: whether this page load is now authorised. */
   authorize(credentials: unknown): Promise<boolean>;
   /** Declares the native methods this page will call; returns the names native lacks. */

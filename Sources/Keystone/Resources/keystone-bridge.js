@@ -1131,6 +1131,17 @@
       if (!listeners[name]) return;
       if (listener === undefined) delete listeners[name];
       else listeners[name] = listeners[name].filter(function (l) { return l !== listener; });
+    },
+
+    /** A dedicated `Worker` running `url` (a classic script, or a module with `{type: 'module'}`)
+     *  whose global has `dsBridge` before `url` runs: `invoke` (with `signal` and `durable`) and
+     *  `stream`, each call made through this document, as this document's. Bytes the worker passes
+     *  are moved to the document, not copied, and the results' bytes are moved to the worker. The
+     *  worker's calls end with this document, or when `terminate()` ends the worker. The worker
+     *  starts from a `blob:` address: a page whose Content-Security-Policy limits workers allows
+     *  `worker-src blob:` (or `script-src blob:`), and `url` itself. */
+    worker: function (url, options) {
+      return startWorker(url, options);
     }
   };
 
@@ -1255,6 +1266,174 @@
     }
     handleNativeCall(info.method, info.callbackId, Array.isArray(args) ? args : [], info.durable);
   };
+  // --- Workers ---------------------------------------------------------------------------------
+
+  /** The ArrayBuffers behind the bytes in `value` (Uint8Array, ArrayBuffer, nested in arrays and
+   *  objects), each once, for `postMessage` to move rather than copy. */
+  function buffersIn(value, list, depth) {
+    if (value === null || typeof value !== 'object' || depth > 64) return list;
+    if (value instanceof ArrayBuffer) {
+      if (list.indexOf(value) < 0) list.push(value);
+    } else if (ArrayBuffer.isView(value)) {
+      if (value.buffer instanceof ArrayBuffer && list.indexOf(value.buffer) < 0) list.push(value.buffer);
+    } else if (Array.isArray(value)) {
+      for (var i = 0; i < value.length; i++) buffersIn(value[i], list, depth + 1);
+    } else if (Object.getPrototypeOf(value) === Object.prototype) {
+      for (var key in value) if (Object.prototype.hasOwnProperty.call(value, key)) buffersIn(value[key], list, depth + 1);
+    }
+    return list;
+  }
+
+  /** The worker's half, run first in the worker: its `dsBridge`, which posts each call to the
+   *  document and hears each answer back. Written out as the worker's source, so it refers to
+   *  nothing of this runtime. */
+  function workerRuntime(scope) {
+    var lastId = 0, calls = {};
+    var realPost = scope.postMessage.bind(scope);
+    function buffers(value, list, depth) {
+      if (value === null || typeof value !== 'object' || depth > 64) return list;
+      if (value instanceof ArrayBuffer) { if (list.indexOf(value) < 0) list.push(value); }
+      else if (ArrayBuffer.isView(value)) { if (list.indexOf(value.buffer) < 0) list.push(value.buffer); }
+      else if (Array.isArray(value)) { for (var i = 0; i < value.length; i++) buffers(value[i], list, depth + 1); }
+      else if (Object.getPrototypeOf(value) === Object.prototype) {
+        for (var key in value) if (Object.prototype.hasOwnProperty.call(value, key)) buffers(value[key], list, depth + 1);
+      }
+      return list;
+    }
+    scope.addEventListener('message', function (event) {
+      var message = event.data;
+      if (!message || message.keystone !== 'answer') return;
+      event.stopImmediatePropagation();
+      var call = calls[message.id];
+      if (!call) return;
+      if (message.kind === 'item') return call.item(message.value);
+      delete calls[message.id];
+      if (message.kind === 'result') call.resolve(message.value);
+      else if (message.kind === 'end') call.end();
+      else {
+        var error = new Error(message.message);
+        error.code = message.code;
+        if (message.name) error.name = message.name;
+        call.reject(error);
+      }
+    });
+    function start(kind, method, data, options, call) {
+      var id = ++lastId, signal = options && options.signal;
+      if (signal && signal.aborted) {
+        var aborted = new Error('the call was cancelled before it was made');
+        aborted.code = 6;
+        aborted.name = 'AbortError';
+        return call.reject(aborted);
+      }
+      calls[id] = call;
+      if (signal) signal.addEventListener('abort', function () { if (calls[id]) realPost({ keystone: 'call', kind: 'cancel', id: id }); });
+      var durable = options && options.durable;
+      realPost({ keystone: 'call', kind: kind, id: id, method: String(method), data: data, durable: durable === true || typeof durable === 'string' ? durable : undefined },
+        buffers(data, [], 0));
+      return id;
+    }
+    scope.dsBridge = {
+      invoke: function (method, data, options) {
+        return new Promise(function (resolve, reject) { start('invoke', method, data, options, { resolve: resolve, reject: reject }); });
+      },
+      stream: function (method, data, options) {
+        var queue = [], waiting = [], ended = false, failure = null, id = 0;
+        function flush() {
+          while (waiting.length && (queue.length || ended || failure)) {
+            var next = waiting.shift();
+            if (queue.length) next.resolve({ value: queue.shift(), done: false });
+            else if (failure) next.reject(failure);
+            else next.resolve({ value: undefined, done: true });
+          }
+        }
+        id = start('stream', method, data, options, {
+          item: function (value) { queue.push(value); flush(); },
+          end: function () { ended = true; flush(); },
+          resolve: function () { ended = true; flush(); },
+          reject: function (error) { failure = error; flush(); }
+        });
+        var iterator = {
+          next: function () { return new Promise(function (resolve, reject) { waiting.push({ resolve: resolve, reject: reject }); flush(); }); },
+          return: function () {
+            if (!ended && !failure && calls[id]) { delete calls[id]; realPost({ keystone: 'call', kind: 'cancel', id: id }); }
+            ended = true;
+            queue.length = 0;
+            flush();
+            return Promise.resolve({ value: undefined, done: true });
+          }
+        };
+        iterator[Symbol.asyncIterator] = function () { return iterator; };
+        return iterator;
+      },
+      call: function () {
+        throw new Error('a worker cannot wait for native: use dsBridge.invoke');
+      }
+    };
+    realPost({ keystone: 'ready' });
+  }
+  var workerSource = '(' + workerRuntime + ')(self);\n';
+
+  /** Starts `url` in a dedicated worker whose `dsBridge` calls through this document. */
+  function startWorker(url, options) {
+    var address = new URL(String(url), window.document ? window.document.baseURI : window.location.href).href;
+    var isModule = options && options.type === 'module';
+    var source = workerSource + (isModule ? 'await import(' + JSON.stringify(address) + ');\n' : 'importScripts(' + JSON.stringify(address) + ');\n');
+    var blob = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    var worker = new Worker(blob, options);
+    var calls = {};
+    function answer(message, value) {
+      try { worker.postMessage(message, buffersIn(value, [], 0)); } catch (e) { worker.postMessage(message); }
+    }
+    function failed(id, error) {
+      answer({ keystone: 'answer', kind: 'error', id: id, code: error && error.code, name: error && error.name, message: String(error && error.message || error) });
+    }
+    worker.addEventListener('message', function (event) {
+      var message = event.data;
+      if (!message || (message.keystone !== 'call' && message.keystone !== 'ready')) return;
+      event.stopImmediatePropagation();
+      if (message.keystone === 'ready') return URL.revokeObjectURL(blob);
+      var id = message.id;
+      if (message.kind === 'cancel') {
+        if (calls[id]) calls[id].abort();
+        return;
+      }
+      if (typeof id !== 'number' || calls[id]) return;
+      var controller = new AbortController();
+      calls[id] = controller;
+      function done() { delete calls[id]; }
+      if (message.kind === 'stream') {
+        (async function () {
+          try {
+            for await (var value of bridge.stream(message.method, message.data, { signal: controller.signal })) answer({ keystone: 'answer', kind: 'item', id: id, value: value }, value);
+            done();
+            answer({ keystone: 'answer', kind: 'end', id: id });
+          } catch (error) {
+            done();
+            failed(id, error);
+          }
+        })();
+        return;
+      }
+      var invoked = message.durable !== undefined
+        ? bridge.invoke(message.method, message.data, { durable: message.durable })
+        : bridge.invoke(message.method, message.data, { signal: controller.signal });
+      invoked.then(function (value) {
+        done();
+        answer({ keystone: 'answer', kind: 'result', id: id, value: value }, value);
+      }, function (error) {
+        done();
+        failed(id, error);
+      });
+    });
+    // Ending the worker ends its calls, as the document's end would.
+    var terminate = worker.terminate;
+    worker.terminate = function () {
+      Object.keys(calls).forEach(function (id) { calls[id].abort(); });
+      return terminate.call(worker);
+    };
+    return worker;
+  }
+
   Object.defineProperty(window, '_keystone', {
     // `pendingCallbacks()`: the names of the callbacks still open, for finding a call that never ended.
     value: { version: 1, deliver: deliver, pendingCallbacks: function () { return Array.from(pending.keys()); } },

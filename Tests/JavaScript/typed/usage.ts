@@ -1,7 +1,7 @@
 // usage.ts — a TypeScript page written against the demo's generated declarations
 // (keystone-demo --emit-types), compiled beside them and keystone-bridge.d.ts by the test command.
 // Each misuse is marked `@ts-expect-error`: the check fails if one is NOT caught.
-import type { DSBridge } from './keystone-bridge';
+import type { DSBridge, WorkerBridge } from './keystone-bridge';
 import type { Ticks } from './demo-interfaces';
 
 declare const bridge: DSBridge;
@@ -72,3 +72,15 @@ bridge.register('page.farewell', () => 'bye');
 bridge.register('page.greet', (name: number) => String(name));
 // @ts-expect-error and reads a string back
 bridge.register('page.greet', () => 42);
+
+// A worker started with dsBridge.worker, and its own bridge.
+const worker: Worker = bridge.worker('photos.js', { type: 'module' });
+declare const workerBridge: WorkerBridge;
+async function inWorker(signal: AbortSignal) {
+  const thumbnail: Uint8Array = await workerBridge.invoke<Uint8Array>('photos.thumbnail', new Uint8Array(4), { signal, durable: 'photo-1' });
+  for await (const progress of workerBridge.stream<number>('photos.upload', thumbnail, { signal })) console.log(progress);
+  // @ts-expect-error a worker's calls take a signal and a durable key, never a callback
+  await workerBridge.invoke('math.add', [1, 2], () => {});
+  console.log(worker);
+}
+void inWorker;
