@@ -12,6 +12,7 @@
 #    also under the fixed 50 ms window; and a flood of 100,000 results, counted.
 #  - The app's own pages: 1,000 small files cold-loaded from the app origin beside file://, and a
 #    1 GB file read through ranges, the app's memory around it.
+#  - Workers: an async call from a page's dedicated worker beside the same call from its document.
 #  - Bytes: a Data argument and result at 1, 8 and 64 MB through the byte channel (the GTK host's
 #    web-process extension, and its byte scheme as a host without the extension uses it), beside
 #    the floor's custom scheme and, Swift to page, the floor's use of Keystone's web-process
@@ -95,6 +96,11 @@ print(f"cold load of 1,000 files\tapp origin {app:.0f} ms\tfile:// {file:.0f} ms
 PY
 xvfb-run -a "$bin/keystone-engine-benchmark" big.html 300 --app "$appfiles" | grep -E '1 GB|error'
 rm -rf "$appfiles"
+
+# An async call from a page's dedicated worker (dsBridge.worker) beside the same call from its
+# document, alternating in one page.
+echo
+xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/worker.html 120 | grep -E 'worker|error'
 
 # What a test's call costs in memory (KeystoneTesting's page), beside Keystone's part of it.
 echo
