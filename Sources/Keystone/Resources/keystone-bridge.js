@@ -1077,48 +1077,18 @@
      *  early, or aborting the signal, cancels the native call. */
     stream: function (method, data, options) {
       var signal = options && options.signal, progress = options && options.onProgress;
-      var queue = [];
-      var waiting = [];
-      var ended = false;
-      var failure = null;
-      function flush() {
-        while (waiting.length && (queue.length || ended || failure)) {
-          var next = waiting.shift();
-          if (queue.length) next.resolve({ value: queue.shift(), done: false });
-          else if (failure) next.reject(failure);
-          else next.resolve({ value: undefined, done: true });
-        }
-      }
+      var call = null;
+      var results = resultQueue(function () { call.cancel(); });
       // An abort ends the loop at once: results already delivered but not yet read are dropped.
-      if (signal) signal.addEventListener('abort', function () { queue.length = 0; });
-      function end() { ended = true; flush(); }
-      var call = startCall(method, data, signal, {
+      if (signal) signal.addEventListener('abort', results.drop);
+      call = startCall(method, data, signal, {
         takesParts: true,
-        result: function (value) { queue.push(value); flush(); },
-        fail: function (error) { failure = error; flush(); },
-        end: end,
-        nothing: end // a method that returns nothing yields nothing
+        result: results.push,
+        fail: results.fail,
+        end: results.end,
+        nothing: results.end // a method that returns nothing yields nothing
       }, progress);
-      var iterator = {
-        next: function () {
-          return new Promise(function (resolve, reject) {
-            waiting.push({ resolve: resolve, reject: reject });
-            flush();
-          });
-        },
-        return: function () {
-          if (!ended && !failure) {
-            call.cancel();
-            ended = true;
-            failure = null;
-          }
-          queue.length = 0;
-          flush();
-          return Promise.resolve({ value: undefined, done: true });
-        }
-      };
-      iterator[Symbol.asyncIterator] = function () { return iterator; };
-      return iterator;
+      return results.iterator;
     },
 
     /** Listens to the named event native emits. */
@@ -1266,6 +1236,47 @@
     }
     handleNativeCall(info.method, info.callbackId, Array.isArray(args) ? args : [], info.durable);
   };
+  /** A stream's results as an async iterator, in the order they arrive: `push` each, then `end`
+   *  or `fail`; leaving the loop early calls `cancel`, once, while the stream runs, and `drop`
+   *  forgets the results not yet read. It refers to nothing outside itself: a worker's runtime is
+   *  given its source too. */
+  function resultQueue(cancel) {
+    var queue = [], waiting = [], ended = false, failure = null;
+    function flush() {
+      while (waiting.length && (queue.length || ended || failure)) {
+        var next = waiting.shift();
+        if (queue.length) next.resolve({ value: queue.shift(), done: false });
+        else if (failure) next.reject(failure);
+        else next.resolve({ value: undefined, done: true });
+      }
+    }
+    var iterator = {
+      next: function () {
+        return new Promise(function (resolve, reject) {
+          waiting.push({ resolve: resolve, reject: reject });
+          flush();
+        });
+      },
+      return: function () {
+        if (!ended && !failure) {
+          cancel();
+          ended = true;
+        }
+        queue.length = 0;
+        flush();
+        return Promise.resolve({ value: undefined, done: true });
+      }
+    };
+    iterator[Symbol.asyncIterator] = function () { return iterator; };
+    return {
+      iterator: iterator,
+      push: function (value) { queue.push(value); flush(); },
+      end: function () { ended = true; flush(); },
+      fail: function (error) { failure = error; flush(); },
+      drop: function () { queue.length = 0; }
+    };
+  }
+
   // --- Workers ---------------------------------------------------------------------------------
 
   /** The ArrayBuffers behind the bytes in `value` (Uint8Array, ArrayBuffer, nested in arrays and
@@ -1285,21 +1296,11 @@
   }
 
   /** The worker's half, run first in the worker: its `dsBridge`, which posts each call to the
-   *  document and hears each answer back. Written out as the worker's source, so it refers to
-   *  nothing of this runtime. */
-  function workerRuntime(scope) {
+   *  document and hears each answer back. Written out as the worker's source, with the sources of
+   *  `resultQueue` and `buffersIn` as its arguments, so it refers to nothing else of this runtime. */
+  function workerRuntime(scope, resultQueue, buffersIn) {
     var lastId = 0, calls = {};
     var realPost = scope.postMessage.bind(scope);
-    function buffers(value, list, depth) {
-      if (value === null || typeof value !== 'object' || depth > 64) return list;
-      if (value instanceof ArrayBuffer) { if (list.indexOf(value) < 0) list.push(value); }
-      else if (ArrayBuffer.isView(value)) { if (list.indexOf(value.buffer) < 0) list.push(value.buffer); }
-      else if (Array.isArray(value)) { for (var i = 0; i < value.length; i++) buffers(value[i], list, depth + 1); }
-      else if (Object.getPrototypeOf(value) === Object.prototype) {
-        for (var key in value) if (Object.prototype.hasOwnProperty.call(value, key)) buffers(value[key], list, depth + 1);
-      }
-      return list;
-    }
     scope.addEventListener('message', function (event) {
       var message = event.data;
       if (!message || message.keystone !== 'answer') return;
@@ -1329,7 +1330,7 @@
       if (signal) signal.addEventListener('abort', function () { if (calls[id]) realPost({ keystone: 'call', kind: 'cancel', id: id }); });
       var durable = options && options.durable;
       realPost({ keystone: 'call', kind: kind, id: id, method: String(method), data: data, durable: durable === true || typeof durable === 'string' ? durable : undefined },
-        buffers(data, [], 0));
+        buffersIn(data, [], 0));
       return id;
     }
     scope.dsBridge = {
@@ -1337,33 +1338,14 @@
         return new Promise(function (resolve, reject) { start('invoke', method, data, options, { resolve: resolve, reject: reject }); });
       },
       stream: function (method, data, options) {
-        var queue = [], waiting = [], ended = false, failure = null, id = 0;
-        function flush() {
-          while (waiting.length && (queue.length || ended || failure)) {
-            var next = waiting.shift();
-            if (queue.length) next.resolve({ value: queue.shift(), done: false });
-            else if (failure) next.reject(failure);
-            else next.resolve({ value: undefined, done: true });
-          }
-        }
-        id = start('stream', method, data, options, {
-          item: function (value) { queue.push(value); flush(); },
-          end: function () { ended = true; flush(); },
-          resolve: function () { ended = true; flush(); },
-          reject: function (error) { failure = error; flush(); }
+        var id = 0;
+        var results = resultQueue(function () {
+          if (!calls[id]) return;
+          delete calls[id];
+          realPost({ keystone: 'call', kind: 'cancel', id: id });
         });
-        var iterator = {
-          next: function () { return new Promise(function (resolve, reject) { waiting.push({ resolve: resolve, reject: reject }); flush(); }); },
-          return: function () {
-            if (!ended && !failure && calls[id]) { delete calls[id]; realPost({ keystone: 'call', kind: 'cancel', id: id }); }
-            ended = true;
-            queue.length = 0;
-            flush();
-            return Promise.resolve({ value: undefined, done: true });
-          }
-        };
-        iterator[Symbol.asyncIterator] = function () { return iterator; };
-        return iterator;
+        id = start('stream', method, data, options, { item: results.push, end: results.end, resolve: results.end, reject: results.fail });
+        return results.iterator;
       },
       call: function () {
         throw new Error('a worker cannot wait for native: use dsBridge.invoke');
@@ -1371,7 +1353,7 @@
     };
     realPost({ keystone: 'ready' });
   }
-  var workerSource = '(' + workerRuntime + ')(self);\n';
+  var workerSource = '(' + workerRuntime + ')(self, ' + resultQueue + ', ' + buffersIn + ');\n';
 
   /** Starts `url` in a dedicated worker whose `dsBridge` calls through this document. */
   function startWorker(url, options) {

@@ -39,6 +39,18 @@ function frameAt(src) {
     document.body.appendChild(element);
   });
 }
+/** Adds an iframe at `src` and resolves to the first message any frame posts this window after. */
+function messageFromFrame(src) {
+  return new Promise(function (resolve) {
+    window.addEventListener('message', function listener(event) {
+      window.removeEventListener('message', listener);
+      resolve(event.data);
+    });
+    var element = document.createElement('iframe');
+    element.src = src;
+    document.body.appendChild(element);
+  });
+}
 /** Posts `message` to `frame` and resolves to the first message that comes back. */
 function askFrame(frame, message) {
   return new Promise(function (resolve) {
