@@ -61,18 +61,18 @@ extension WebKitGTKHost {
         let origin = webkit_uri_scheme_request_get_http_headers(request).flatMap { soup_message_headers_get_one($0, "Origin") }.map {
             String(cString: $0)
         }
-        let pending = PendingTransfer(request)
+        let held = HeldRequest(request)
         transport.serve(method: method, url: url, origin: origin, hub: host.hub) { limit in
             readBody(of: request, limit: limit)
         } respond: { response in
-            pending.finish(with: response)
+            held.finish { WebKitGTKHost.finish($0, with: response) }
         }
     }
 
-    /// A request of the scheme, referenced until the hub's answer is handed to the engine on the
-    /// main loop's thread, the only thread it is touched on. An answer after the engine stopped
-    /// the request (its page went) is taken and dropped by WebKit.
-    private final class PendingTransfer: @unchecked Sendable {
+    /// A request of a scheme, referenced until its answer is handed to the engine on the main loop's
+    /// thread, the only thread it is touched on. An answer after the engine stopped the request (its
+    /// page went) is taken and dropped by WebKit.
+    final class HeldRequest: @unchecked Sendable {
         private let request: OpaquePointer
 
         init(_ request: OpaquePointer) {
@@ -80,12 +80,13 @@ extension WebKitGTKHost {
             g_object_ref(UnsafeMutableRawPointer(request))
         }
 
-        func finish(with response: URLSchemeTransport.Response) {
+        /// Answers the request with `answer`, on the main loop's thread, and lets it go.
+        func finish(_ answer: @escaping @Sendable (OpaquePointer) -> Void) {
             guard Thread.isMainThread else {
-                DispatchQueue.main.async { self.finish(with: response) }
+                DispatchQueue.main.async { self.finish(answer) }
                 return
             }
-            WebKitGTKHost.finish(request, with: response)
+            answer(request)
             g_object_unref(UnsafeMutableRawPointer(request))
         }
     }
@@ -99,7 +100,7 @@ extension WebKitGTKHost {
     }
 
     /// Hands the engine the hub's answer: its status, headers and body.
-    fileprivate static func finish(_ request: OpaquePointer, with response: URLSchemeTransport.Response) {
+    private static func finish(_ request: OpaquePointer, with response: URLSchemeTransport.Response) {
         let bytes = response.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         let stream = g_memory_input_stream_new_from_bytes(bytes)
         g_bytes_unref(bytes)
