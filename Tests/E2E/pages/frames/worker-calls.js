@@ -27,6 +27,13 @@ addEventListener('message', async function (event) {
       } catch (e) {
         outcome = { value: e.code };
       }
+    } else if (ask.kind === 'durable') {
+      // The same key twice at once: the method runs once, and both calls have its outcome.
+      var both = await Promise.all([
+        dsBridge.invoke('durable.increment', ask.key, { durable: ask.key }),
+        dsBridge.invoke('durable.increment', ask.key, { durable: ask.key })
+      ]);
+      outcome = { value: both };
     } else if (ask.kind === 'sync') {
       try { dsBridge.call('math.add', [1, 2]); outcome = { value: 'answered' }; } catch (e) { outcome = { value: 'refused' }; }
     }
