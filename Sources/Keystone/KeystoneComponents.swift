@@ -20,8 +20,11 @@ public struct KeystoneComponents: Sendable {
     public var middleware: [any CallMiddleware]
     /// Decides which frames may call.
     public var policy: any CallPolicy
-    /// Queues and batches everything bound for the page.
+    /// Queues and batches everything bound for the page: the first page's (a Keystone's own).
     public var evaluator: any JavaScriptEvaluator
+    /// Makes the evaluator of each page after the first (``Keystone/addPage()``): every page's
+    /// messages are batched on their own, for their own host.
+    public var pageEvaluator: @Sendable () -> any JavaScriptEvaluator
     /// What happens when the page calls `window.close()` (`_dsb.closePage`).
     public var closePage: (@Sendable () -> Void)?
     /// Where log lines go.
@@ -45,6 +48,7 @@ public struct KeystoneComponents: Sendable {
         middleware: [any CallMiddleware] = [],
         policy: any CallPolicy = DefaultCallPolicy(),
         evaluator: any JavaScriptEvaluator = BatchingEvaluator(),
+        pageEvaluator: @escaping @Sendable () -> any JavaScriptEvaluator = { BatchingEvaluator() },
         closePage: (@Sendable () -> Void)? = nil,
         logging: KeystoneLogging = .silent,
         limits: BridgeLimits = BridgeLimits(),
@@ -58,6 +62,7 @@ public struct KeystoneComponents: Sendable {
         self.middleware = middleware
         self.policy = policy
         self.evaluator = evaluator
+        self.pageEvaluator = pageEvaluator
         self.closePage = closePage
         self.logging = logging
         self.limits = limits

@@ -18,7 +18,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// How the host serves pages: the options every host takes.
     public typealias Options = HostOptions
 
-    /// The hub that answers the page.
+    /// The hub that answers the page: the page the hub the host was made with gives it
+    /// (`BridgeHub/openPage()`), a Keystone's first page or, while another host serves that, a page
+    /// of its own.
     public let hub: any BridgeHub
     /// How the host serves pages, as it was created.
     public let options: Options
@@ -73,9 +75,9 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// `invalidRegistration` when one of the policy's allowed origins is not written as the engine
     /// writes origins (`HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)`).
     public init(hub: any BridgeHub, options: Options = Options()) throws {
-        self.hub = hub
+        self.hub = hub.openPage()
         self.options = options
-        session = try HostSession(hub: hub, options: options)
+        session = try HostSession(opening: self.hub, options: options)
         relay = PageRelay(secret: secret)
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container

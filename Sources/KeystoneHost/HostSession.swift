@@ -58,6 +58,8 @@ public final class HostSession: @unchecked Sendable {
     /// The byte channel's transport while the host serves one, and whether a secure context may
     /// fetch it.
     private var bytes: (transport: any ByteTransport, isSecure: Bool)?
+    /// Whether the host has closed its page.
+    private var isClosed = false
 
     /// Creates the session for a page of `hub` that gets no scripts of the host's (an in-memory
     /// page): its allowed origins are not read.
@@ -83,6 +85,17 @@ public final class HostSession: @unchecked Sendable {
         engine = nil
         if let warning = Self.subframesWithoutRuntime(hub: hub, options: options) {
             (hub as? Keystone)?.components.logging.log(.warning, warning)
+        }
+    }
+
+    /// Creates the session for `page`, a page a host has just opened (`BridgeHub/openPage()`), which
+    /// it closes when the session cannot be made.
+    public convenience init(opening page: any BridgeHub, options: HostOptions) throws(BridgeError) {
+        do {
+            try self.init(hub: page, options: options)
+        } catch {
+            page.closePage()
+            throw error
         }
     }
 
@@ -280,11 +293,15 @@ public final class HostSession: @unchecked Sendable {
         perform(core.webProcessTerminated(reason, at: time), reloads: reloads)
     }
 
-    /// The host is going, or gives the web view back: the page load ends.
+    /// The host is going, or gives the web view back: the page load ends, and the hub hears that
+    /// the host has closed its page (`BridgeHub/closePage()`), once.
     public func closed() {
         perform(core.closed())
         if bytes != nil { hub.stopServingBytes() }
         bytes = nil
+        guard !isClosed else { return }
+        isClosed = true
+        hub.closePage()
     }
 
     /// Carries out what the host core decided.

@@ -54,7 +54,9 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
     /// How the host serves pages: the options every host takes.
     public typealias Options = HostOptions
 
-    /// The hub that answers the page.
+    /// The hub that answers the page: the page the hub the host was made with gives it
+    /// (`BridgeHub/openPage()`), a Keystone's first page or, while another host serves that, a page
+    /// of its own.
     public let hub: any BridgeHub
     /// How the host serves pages, as it was created.
     public let options: Options
@@ -121,9 +123,9 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
                 code: .invalidRegistration,
                 message: "the web view's configuration does not serve the app origin the options name: call WKWebViewHost.serveApp(_:in:) on it before making the web view")
         }
-        self.hub = hub
+        self.hub = hub.openPage()
         self.options = options
-        self.session = try HostSession(hub: hub, options: options)
+        self.session = try HostSession(opening: self.hub, options: options)
         self.webView = webView
         let source = try HostScripts.pageWorld(relay: options.injectsIntoSubframes ? HostScripts.subframePrompts : "", injectsPageRuntime: options.injectsPageRuntime)
         // A host let go without detach() left its delegates in front of the app's: the app's are

@@ -40,6 +40,10 @@ public struct CallContext: Sendable {
         self.parts = parts
     }
 
+    /// The page (web view) that made the call, of those its hub serves: with several web views on
+    /// one Keystone, which one asks.
+    public var pageID: PageID { page.pageID }
+
     /// Whether the call was cancelled: by the page (Keystone's runtime stops waiting for it) or by
     /// the page load ending. Inside the call's own task, `Task.isCancelled` says the same.
     public var isCancelled: Bool { cancellation.isCancelled }

@@ -27,9 +27,15 @@ public protocol PageConnection: Sendable {
     /// Sends the event `name` with `value` to the page's listeners.
     /// - Throws: ``BridgeError`` (`unencodableValue`, or `pageGone` for a page load that has gone).
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError)
+
+    /// The page (web view) of the hub's this reaches: ``PageID/first`` for a hub that serves one.
+    var pageID: PageID { get }
 }
 
 extension PageConnection {
+    /// The hub's first page: a connection that does not say reaches a hub that serves one page.
+    public var pageID: PageID { .first }
+
     /// Calls the page's handler `method` with `arguments` written out, and waits for its answer.
     ///
     /// ```swift

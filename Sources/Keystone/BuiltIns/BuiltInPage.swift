@@ -63,4 +63,6 @@ struct BuiltInPage: PageConnection, PageLoadBound {
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
         try PageLoadConnection(calls: hub.outbound, pageLoad: pageLoad, frame: frame).emit(name, value)
     }
+
+    var pageID: PageID { hub.outbound.pageID }
 }

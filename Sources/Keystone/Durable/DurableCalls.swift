@@ -11,10 +11,13 @@ import KeystoneEvaluator
 ///   expires. A call sent again under a key that is kept does not run again: it joins the running
 ///   call (its callback hears the outcome too) or gets the outcome at once.
 /// - A durable call outlives its page load: nothing here ends when a page load does.
-/// - An outcome is handed to one document at a time (``recover(origin:in:waiter:now:)``), until a
-///   document acknowledges it; when the document goes first, the next document of the origin gets
-///   it again. A document waits for the calls of earlier documents still running. An acknowledged
-///   outcome is handed to no document again, but still answers its key.
+/// - Page loads are every page's of a Keystone (each web view's), numbered across them; those still
+///   current are *live* (``pageLoadBegan(_:)``, ``pageLoadEnded(_:)``). An outcome is handed to one
+///   document at a time (``recover(origin:in:waiter:now:)``), until a document acknowledges it;
+///   when the document goes first, the next document of the origin, of any page, gets it again.
+///   Only calls of page loads that have gone are handed over: a live page's calls are its own. A
+///   document waits for the calls of gone page loads still running. An acknowledged outcome is
+///   handed to no document again, but still answers its key.
 /// - At most `limit` calls are kept, their outcomes at most `byteLimit` bytes in all, each outcome
 ///   for at most `lifetime` after it finished (on the caller's clock). To make room, the
 ///   acknowledged outcome that finished first goes. An origin alone may use all of it, but none
@@ -23,10 +26,23 @@ import KeystoneEvaluator
 ///   that holds the most, past its own share. A call that still finds no room is refused, and an
 ///   outcome that finds none is kept as an error that says so: its origin is at its share.
 struct DurableCalls<Waiter: Sendable>: Sendable {
-    /// A callback waiting for a running call's outcome, in the page load and document that made it.
+    /// A callback waiting for a running call's outcome, in the page load and document that made it,
+    /// and the page that page load is of: where the outcome goes. Page loads are numbered across
+    /// every page of a Keystone, so the page load alone tells two listeners apart.
     struct Listener: Sendable, Equatable {
         var pageLoad: PageLoad
         var callback: PageCallback
+        var page: (any DurableListenerPage)?
+
+        init(pageLoad: PageLoad, callback: PageCallback, page: (any DurableListenerPage)? = nil) {
+            self.pageLoad = pageLoad
+            self.callback = callback
+            self.page = page
+        }
+
+        static func == (lhs: Listener, rhs: Listener) -> Bool {
+            lhs.pageLoad == rhs.pageLoad && lhs.callback == rhs.callback
+        }
     }
 
     private struct Entry: Sendable {
@@ -69,6 +85,8 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     private(set) var heldBytes = 0
     /// `recovered()` calls waiting for an origin's running calls, with the page load they are for.
     private var waiters: [String: [(pageLoad: PageLoad, waiter: Waiter)]] = [:]
+    /// The page loads still current, one per page: their calls are not handed to another.
+    private var live: Set<PageLoad> = []
 
     init(limit: Int, byteLimit: Int, lifetime: Duration) {
         self.limit = limit
@@ -218,20 +236,32 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         return true
     }
 
-    /// The page load `pageLoad` is now the current one: outcomes handed to an earlier one and not
-    /// acknowledged may be handed again, and `recovered()` calls of earlier page loads stop waiting
-    /// (their tasks are cancelled with their page load).
-    mutating func pageLoadBegan(_ pageLoad: PageLoad) -> [Waiter] {
-        for key in entries.keys where entries[key]?.handedTo.map({ $0 != pageLoad }) == true {
+    /// The page load `pageLoad` began: a page's first, or the next after one ended.
+    mutating func pageLoadBegan(_ pageLoad: PageLoad) {
+        live.insert(pageLoad)
+    }
+
+    /// The page load `pageLoad` has gone: outcomes handed to it and not acknowledged may be handed
+    /// again, its calls may be handed to another document, and its `recovered()` calls stop
+    /// waiting (their tasks are cancelled with their page load).
+    mutating func pageLoadEnded(_ pageLoad: PageLoad) -> [Waiter] {
+        live.remove(pageLoad)
+        for key in entries.keys where entries[key]?.handedTo == pageLoad {
             entries[key]?.handedTo = nil
         }
         var gone: [Waiter] = []
         for origin in waiters.keys {
-            let (stale, current) = (waiters[origin]!.filter { $0.pageLoad != pageLoad }, waiters[origin]!.filter { $0.pageLoad == pageLoad })
-            gone += stale.map(\.waiter)
+            gone += waiters[origin]!.filter { $0.pageLoad == pageLoad }.map(\.waiter)
+            let current = waiters[origin]!.filter { $0.pageLoad != pageLoad }
             waiters[origin] = current.isEmpty ? nil : current
         }
         return gone
+    }
+
+    /// A page's page load `old` has gone and `new` is its current one.
+    mutating func pageLoadChanged(from old: PageLoad, to new: PageLoad) -> [Waiter] {
+        pageLoadBegan(new)
+        return pageLoadEnded(old)
     }
 
     /// Lets go of outcomes older than ``lifetime``.
@@ -248,7 +278,8 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
     private mutating func handOver(origin: String, to pageLoad: PageLoad) -> [DurableRecovered] {
         let keys = entries.keys.filter { key in
             guard key.origin == origin, let entry = entries[key] else { return false }
-            return entry.outcome != nil && !entry.isAcknowledged && entry.startedIn != pageLoad && (entry.handedTo == nil || entry.handedTo == pageLoad)
+            return entry.outcome != nil && !entry.isAcknowledged && isGone(entry.startedIn, besides: pageLoad)
+                && (entry.handedTo == nil || entry.handedTo == pageLoad)
         }.sorted { $0.key < $1.key }
         return keys.compactMap { key in
             entries[key]?.handedTo = pageLoad
@@ -257,10 +288,16 @@ struct DurableCalls<Waiter: Sendable>: Sendable {
         }
     }
 
-    /// Whether a call of `origin` that a page load other than `pageLoad` started still runs: a
+    /// Whether a call of `origin` that a page load that has gone started still runs: a
     /// `recovered()` of `pageLoad` waits for it.
     private func earlierCallRuns(of origin: String, before pageLoad: PageLoad) -> Bool {
-        entries.contains { $0.key.origin == origin && $0.value.startedIn != pageLoad && $0.value.outcome == nil }
+        entries.contains { $0.key.origin == origin && isGone($0.value.startedIn, besides: pageLoad) && $0.value.outcome == nil }
+    }
+
+    /// Whether the page load `startedIn` has gone, as `pageLoad`, which asks, sees it: neither it
+    /// nor another page's current one.
+    private func isGone(_ startedIn: PageLoad, besides pageLoad: PageLoad) -> Bool {
+        startedIn != pageLoad && !live.contains(startedIn)
     }
 
     /// The waiters of `origin` that no running call of an earlier page load holds back any more,

@@ -6,46 +6,23 @@ import Foundation
 /// A durable call's callback waiting for its outcome, in the page load and document that made it.
 typealias DurableListener = DurableCalls<DurableRecoveryWaiter>.Listener
 
-/// The events durable calls send the hub, which keeps them (``DurableState``) beside the page load,
-/// and hands their store's changes to the app's ``DurableCallStore`` after its lock, in order.
-protocol DurableHub: PageOutbox {
-    /// A durable call of `method` under `key`, from `listener`: run it, join the running one, or
-    /// take its outcome.
-    func beginDurable(_ key: DurableKey, method: String, listener: DurableListener, isKeyless: Bool, now: Duration) -> DurableCalls<DurableRecoveryWaiter>.Begin
-    /// The call under `key` ended with `outcome`, or never ran (`abandoned`): its listeners hear it,
-    /// and the `recovered()` calls that waited for it go on.
-    func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool)
-    /// `recovered()` from a document of `origin` in `pageLoad`: the outcomes handed to it, `nil`
-    /// when it waits (`waiter` is told), or `.some(nil)` when that page load has gone.
-    func recoverDurable(origin: String, pageLoad: PageLoad, waiter: @escaping DurableRecoveryWaiter, now: Duration) -> [DurableRecovered]??
-    /// A document of `origin` acknowledged the outcomes under `keys`.
-    func acknowledgeDurable(_ keys: [String], origin: String)
-    /// Keeps the outcomes the app's store read back, their lifetimes starting `now`.
-    func restoreDurable(_ records: [DurableCallRecord], now: Duration)
-}
-
 /// The page's durable calls as a stage of answering the page: a call made with the page's key
 /// (`"_dsdurable"`), or of a method durable by default, runs once under its key for the page's
 /// origin, is joined while it runs, or is answered at once with the outcome it ended with. Its
 /// outcome always comes through its callback, never in the answer, the outcome's bytes as base64
 /// in its JSON: it is kept as it was sent.
+///
+/// One stage per page: its calls are kept in the durable room every page of the Keystone shares.
 final class DurableStage: Sendable {
-    private let hub: any DurableHub
+    /// The page the stage answers.
+    private let hub: any DurableListenerPage
+    private let room: DurableRoom
     private let keyLimit: Int
-    /// The time since the calls began, on the components' clock: when durable calls' outcomes came.
-    private let elapsed: @Sendable () -> Duration
 
-    init(hub: any DurableHub, keyLimit: Int, clock: any Clock<Duration>, store: (any DurableCallStore)?) {
+    init(hub: any DurableListenerPage, room: DurableRoom, keyLimit: Int) {
         self.hub = hub
+        self.room = room
         self.keyLimit = keyLimit
-        elapsed = Self.stopwatch(clock)
-        if let store { hub.restoreDurable(store.load(), now: elapsed()) }
-    }
-
-    /// The time since now, on `clock`, each time it is asked.
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// Starts the durable call `call` under the page's `key` (`nil`: a method durable by default,
@@ -66,8 +43,8 @@ final class DurableStage: Sendable {
             return refuse(BridgeError(code: .notAllowed, message: "a durable call is kept for its page's origin, and this page has none"))
         }
         let durable = DurableKey(origin: origin, key: key ?? DurableID.next())
-        let listener = DurableListener(pageLoad: pageLoad, callback: callback)
-        switch hub.beginDurable(durable, method: call.name.description, listener: listener, isKeyless: key == nil, now: elapsed()) {
+        let listener = DurableListener(pageLoad: pageLoad, callback: callback, page: hub)
+        switch room.begin(durable, method: call.name.description, listener: listener, isKeyless: key == nil) {
         case .refused(let error):
             return refuse(error)
         case .joined:
@@ -81,16 +58,15 @@ final class DurableStage: Sendable {
             let running = InboundCall(
                 name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false,
                 parts: call.parts?.keepingResultsInJSON)
-            let (hub, elapsed) = (hub, elapsed)
+            let room = room
             runner.runToEnd(running, pageLoad: pageLoad) { end in
                 switch end {
-                case .ran(.success(let value)):
-                    hub.endDurable(durable, outcome: DurableOutcome(result: value, calling: running.name), now: elapsed(), abandoned: false)
-                case .ran(.failure(let error)): hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: false)
-                case .neverRan(let error): hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: true)
+                case .ran(.success(let value)): room.end(durable, outcome: DurableOutcome(result: value, calling: running.name), abandoned: false)
+                case .ran(.failure(let error)): room.end(durable, outcome: .failure(error), abandoned: false)
+                case .neverRan(let error): room.end(durable, outcome: .failure(error), abandoned: true)
                 case .answersMany:
                     let error = BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(running.name)\" answers many")
-                    hub.endDurable(durable, outcome: .failure(error), now: elapsed(), abandoned: true)
+                    room.end(durable, outcome: .failure(error), abandoned: true)
                 }
             }
             return .accepted
@@ -118,13 +94,13 @@ final class DurableStage: Sendable {
     /// none of them runs any more; `nil` when the page load goes first.
     func recover(origin: String, pageLoad: PageLoad) async -> [DurableRecovered]? {
         await withCheckedContinuation { (continuation: CheckedContinuation<[DurableRecovered]?, Never>) in
-            let handed = hub.recoverDurable(origin: origin, pageLoad: pageLoad, waiter: { continuation.resume(returning: $0) }, now: elapsed())
+            let handed = room.recover(origin: origin, pageLoad: pageLoad, of: hub, waiter: { continuation.resume(returning: $0) })
             if let handed { continuation.resume(returning: handed) }
         }
     }
 
     /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
     func acknowledge(_ keys: [String], origin: String) {
-        hub.acknowledgeDurable(keys, origin: origin)
+        room.acknowledge(keys, origin: origin)
     }
 }

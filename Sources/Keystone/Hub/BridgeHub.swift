@@ -66,6 +66,12 @@ public protocol BridgeHub: AnyObject, Sendable {
     /// The most a page may send: hosts hold what they read themselves (batches, console lines, the
     /// app's evaluations) to it.
     var limits: BridgeLimits { get }
+    /// The hub a host about to serve a web view serves it through, which it keeps until it closes
+    /// (``closePage()``): a hub that serves several pages at once gives each host one of its own (a
+    /// ``Keystone`` its first page while no host serves it, otherwise a new ``KeystonePage``).
+    func openPage() -> any BridgeHub
+    /// The host that opened this page (``openPage()``) has closed, after its page's last unload.
+    func closePage()
 }
 
 extension BridgeHub {
@@ -85,6 +91,12 @@ extension BridgeHub {
     }
 
     public var runtimeOrigins: Set<String>? { nil }
+
+    /// The hub itself: it serves one page, whichever hosts serve it.
+    public func openPage() -> any BridgeHub { self }
+
+    /// Keeps nothing of its hosts.
+    public func closePage() {}
 
     /// Admits every origin all the same: a hub of its own decides which pages it answers.
     public func servesAppOrigin(_ origin: String) {}

@@ -2,19 +2,16 @@
 import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// What is handed on in order, outside the hub's lock: the evaluator's inputs, and the changes
-/// of the durable calls' outcomes for the app's store.
+/// What is handed on in order, outside the hub's lock: the evaluator's inputs.
 enum HubOutput: Sendable, Equatable {
     /// A message, written for the runtime, for the page load, bound for the subframe document
     /// (`nil`: the main frame).
     case deliver(PageMessage, PageRuntime, PageLoad, FrameDocument?)
     case discardQueued
-    /// A change for the app's ``DurableCallStore``.
-    indirect case store(DurableChange)
 }
 
 /// What one event of ``HubStateMachine`` leaves to be done, the same shape for every event: its
-/// outputs (the evaluator's inputs and the app's store's changes), which ``HubStorage`` queues
+/// outputs (the evaluator's inputs), which ``HubStorage`` queues
 /// under its lock and hands on in order; and the calls to settle, the work to cancel and the waiters to tell, which it
 /// acts on after the lock. Nothing here runs under the lock. `Pending` is a Swift call's way to
 /// settle; `Work` is a running task's handle.
@@ -26,8 +23,6 @@ struct HubEffects<Pending: Sendable, Work: Sendable>: Sendable {
     var cancelled: [Work] = []
     /// Who waited for the page to be ready: it is.
     var ready: [PageWaiter] = []
-    /// `recovered()` calls to hand their durable calls to (`nil`: their page load went).
-    var recoveries: [(waiter: DurableRecoveryWaiter, calls: [DurableRecovered]?)] = []
 
     init(outputs: [HubOutput] = []) {
         self.outputs = outputs

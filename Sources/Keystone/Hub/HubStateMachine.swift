@@ -5,7 +5,7 @@ import KeystoneEvaluator
 
 /// Everything a Keystone shares between threads, without locks, tasks or side effects: one value
 /// per room — the page load and its subframe documents (Page), Swift's calls (Outbound), the page's
-/// running calls (Inbound), the byte channel (Bytes), durable calls (Durable) — kept together so
+/// running calls (Inbound), the byte channel (Bytes), Swift's durable calls (Durable) — kept together so
 /// that what crosses them happens in one step. Only that lives here: the messages waiting for the
 /// page and how one goes out, a call's end, a document's end and the page's. An event of one room
 /// alone is its value's own. Every event returns its ``HubEffects``, which ``HubStorage`` acts on
@@ -16,6 +16,9 @@ import KeystoneEvaluator
 /// calls once it has registered its handlers. An unload fails Swift's calls (durable ones wait for
 /// the next document of their origin), cancels the page's running calls and takes every ticket; a
 /// subframe document's end does as much for what was its.
+///
+/// One machine is one page (one web view's): a Keystone with several has one each. The page's own
+/// durable calls, which every page of the Keystone shares, are the durable room's (``DurableRoom``).
 struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     typealias Output = HubOutput
     typealias Effects = HubEffects<Pending, Work>
@@ -27,17 +30,19 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     var swiftCalls: SwiftCalls<Pending>
     var running: RunningCalls<Work>
     var bytes: ByteChannelState
-    var durable: DurableState<DurableRecoveryWaiter>
+    var durableSwiftCalls = DurableSwiftCalls()
     /// Messages waiting for the page to initialize, each with the parts of its value.
     private(set) var waiting: [Outgoing] = []
+    /// Whether the page has gone for good (its host closed): nothing is sent to it again.
+    private(set) var isClosed = false
 
-    init(limits: BridgeLimits) {
-        page = PageLoadState(declarationLimit: limits.declaredMethods)
+    /// A page whose first page load is `first`.
+    init(limits: BridgeLimits, first: PageLoad = .first) {
+        page = PageLoadState(declarationLimit: limits.declaredMethods, first: first)
         subframes = Subframes(limit: limits.subframeDocuments)
         swiftCalls = SwiftCalls(limit: limits.pendingCalls)
         running = RunningCalls(limit: limits.runningCalls)
         bytes = ByteChannelState(limit: limits.openTransfers, byteLimit: limits.pageLoadBytes)
-        durable = DurableState(limit: limits.durableCalls, byteLimit: limits.durableBytes, lifetime: limits.durableLifetime)
     }
 
     var pageLoad: PageLoad { page.pageLoad }
@@ -50,7 +55,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     mutating func send(
         _ message: PageMessage, parts: ByteParts? = nil, of call: CallParts? = nil, to pageLoad: PageLoad?, frame: FrameDocument? = nil
     ) -> [Output]? {
-        guard pageLoad == nil || pageLoad == self.pageLoad else { return nil }
+        guard !isClosed, pageLoad == nil || pageLoad == self.pageLoad else { return nil }
         let outgoing = Outgoing(message: message, parts: parts, call: call)
         if let frame {
             guard let runtime = subframes.runtime(of: frame) else { return nil }
@@ -96,8 +101,8 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var message = PageMessage.call(method: method, callbackId: id, arguments: arguments)
         if let durableID {
             message = .durable(message, id: durableID)
-            durable.swiftCalls.keep(id: id, message: message, parts: parts)
-            if page.isPageReady { durable.swiftCalls.went(id: id, to: page.origin) }
+            durableSwiftCalls.keep(id: id, message: message, parts: parts)
+            if page.isPageReady { durableSwiftCalls.went(id: id, to: page.origin) }
         }
         effects.outputs = send(message, parts: parts, to: nil, frame: frame) ?? []
         return (id, effects)
@@ -105,7 +110,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
 
     /// Why a Swift call for `pageLoad` and `frame`, its arguments' `parts` beside it, cannot be made.
     private func refusal(to pageLoad: PageLoad?, frame: FrameDocument?, parts: ByteParts?) -> BridgeError? {
-        if pageLoad != nil, pageLoad != self.pageLoad { return BridgeError(code: .pageGone, message: "the page that made the call has gone") }
+        if isClosed || (pageLoad != nil && pageLoad != self.pageLoad) { return BridgeError(code: .pageGone, message: "the page that made the call has gone") }
         if let frame, subframes.runtime(of: frame) == nil { return BridgeError(code: .pageGone, message: "the frame's document has gone") }
         return fits(parts) ? nil : bytes.tooManyBytesHeld
     }
@@ -120,12 +125,12 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// The document `frame` (`nil`: the main frame) answered call `id`; `undelivered`: the handler
     /// never saw it, and a durable call goes to the next document. Unfetched parts go with the call.
     mutating func receiveAnswer(id: Int, complete: Bool, undelivered: Bool = false, from frame: FrameDocument? = nil) -> SwiftCalls<Pending>.Answer {
-        if undelivered, durable.swiftCalls.contains(id), swiftCalls.isWaiting(id, from: frame) {
+        if undelivered, durableSwiftCalls.contains(id), swiftCalls.isWaiting(id, from: frame) {
             bytes.withdraw(swiftCall: id, in: pageLoad)
             return .goesOn
         }
         let (answer, closed) = swiftCalls.answer(id: id, complete: complete, from: frame)
-        if closed != nil { durable.swiftCalls.remove(id) }
+        if closed != nil { durableSwiftCalls.remove(id) }
         if closed?.hasParts == true { bytes.withdraw(swiftCall: id, in: pageLoad) }
         return answer
     }
@@ -134,7 +139,7 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
     /// not gone out, and Keystone's runtime is told of one it has, so its handler can stop.
     mutating func cancelCall(id: Int) -> Effects {
         guard let call = swiftCalls.cancel(id: id) else { return Effects() }
-        durable.swiftCalls.remove(id)
+        durableSwiftCalls.remove(id)
         if call.hasParts { bytes.withdraw(swiftCall: id, in: pageLoad) }
         var effects = Effects()
         effects.fail(call.pending.map { [$0] } ?? [], BridgeError(code: .cancelled, message: "the call was cancelled"))
@@ -173,24 +178,6 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return (true, effects)
     }
 
-    /// The durable call under `key` ended with `outcome` (or never ran: `abandoned`): the callbacks
-    /// waiting for it hear it in documents still there, and the `recovered()` calls that waited for
-    /// it go on. A keyless call's outcome counts as taken once it reaches the document that made it.
-    /// What it changed of the outcomes kept, its caller hands the app's store.
-    mutating func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool = false) -> Effects {
-        let (pageLoad, subframes) = (pageLoad, subframes)
-        let (listeners, recovered) =
-            abandoned
-            ? durable.calls.abandon(key)
-            : durable.calls.finish(key, outcome: outcome, now: now) { $0.pageLoad == pageLoad && $0.callback.frame.map { subframes.runtime(of: $0) != nil } ?? true }
-        var effects = Effects()
-        for listener in listeners {
-            effects.outputs += send(outcome.message(to: listener.callback.name), to: listener.pageLoad, frame: listener.callback.frame) ?? []
-        }
-        effects.recoveries = recovered.map { ($0.0, $0.1) }
-        return effects
-    }
-
     // MARK: The page's lifecycle
 
     /// The page, a document of `origin`, registered its handlers (`_dsb.dsinit`), announcing `runtime`:
@@ -201,11 +188,11 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         var held: [Outgoing] = []
         for outgoing in waiting {
             let id = outgoing.message.swiftCallId
-            if let id, !durable.swiftCalls.mayGo(id: id, to: origin) {
+            if let id, !durableSwiftCalls.mayGo(id: id, to: origin) {
                 held.append(outgoing)
                 continue
             }
-            if let id { durable.swiftCalls.went(id: id, to: origin) }
+            if let id { durableSwiftCalls.went(id: id, to: origin) }
             effects.outputs.append(deliver(outgoing, runtime: page.runtime, frame: nil))
         }
         waiting = held
@@ -232,16 +219,18 @@ struct HubStateMachine<Pending: Sendable, Work: Sendable>: Sendable {
         return effects
     }
 
-    /// The page has gone: a new page load begins. Swift's durable calls still waiting for an answer
-    /// wait for the next document, in the order they were made.
-    mutating func pageDidUnload() -> Effects {
-        page.unload()
+    /// The page has gone: a new page load begins, `next` (`nil`: the one numbered after it). Swift's
+    /// durable calls still waiting for an answer wait for the next document, in the order they were
+    /// made; `closing`: the page has gone for good, and they fail too.
+    mutating func pageDidUnload(next: PageLoad? = nil, closing: Bool = false) -> Effects {
+        page.unload(next: next)
+        isClosed = isClosed || closing
         subframes.removeAll()
         bytes.pageDidUnload()
         var effects = Effects(outputs: [.discardQueued])
-        effects.recoveries = durable.calls.pageLoadBegan(page.pageLoad).map { ($0, nil) }
         let calls = swiftCalls
-        let kept = durable.swiftCalls.pageDidUnload { calls.isWaiting($0) }
+        let isClosed = isClosed
+        let kept = durableSwiftCalls.pageDidUnload { !isClosed && calls.isWaiting($0) }
         effects.fail(swiftCalls.removeAll(keeping: Set(kept.map(\.id))), BridgeError(code: .pageGone, message: "the page was unloaded before it answered"))
         waiting = kept.map { Outgoing(message: $0.kept.message, parts: $0.kept.parts) }
         effects.cancelled = running.cancelAll()

@@ -22,9 +22,10 @@ extension HubStorage: PageOutbox {
 
 extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
     func admission(of name: MethodName, from frame: CallerFrame, isAsynchronous: Bool, speaksKeystone: Bool) -> InboundAdmission {
-        read {
+        let isDurableByDefault = isAsynchronous && durable.isDurableByDefault(name)
+        return read {
             InboundAdmission(
-                admitsOrigin: $0.page.admitsOrigin(of: frame), pageLoad: $0.pageLoad, access: $0.page.access(for: frame), isDurableByDefault: isAsynchronous && $0.durable.isDurableByDefault(name),
+                admitsOrigin: $0.page.admitsOrigin(of: frame), pageLoad: $0.pageLoad, access: $0.page.access(for: frame), isDurableByDefault: isDurableByDefault,
                 knowsRuntime: !speaksKeystone || $0.subframes.knowsKeystoneRuntime(of: frame, page: $0.page))
         }
     }
@@ -151,42 +152,9 @@ extension HubStorage: OutboundHub {
     }
 }
 
-extension HubStorage: DurableHub, PageReadinessHub {
-    func beginDurable(_ key: DurableKey, method: String, listener: DurableListener, isKeyless: Bool, now: Duration) -> DurableCalls<DurableRecoveryWaiter>.Begin {
-        changingDurable { ($0.durable.calls.begin(key, method: method, listener: listener, isKeyless: isKeyless, now: now), Machine.Effects()) }
-    }
-
-    func endDurable(_ key: DurableKey, outcome: DurableOutcome, now: Duration, abandoned: Bool) {
-        changingDurable { ((), $0.endDurable(key, outcome: outcome, now: now, abandoned: abandoned)) }
-    }
-
-    func recoverDurable(origin: String, pageLoad: PageLoad, waiter: @escaping DurableRecoveryWaiter, now: Duration) -> [DurableRecovered]?? {
-        changingDurable { machine in
-            guard machine.pageLoad == pageLoad else { return (.some(nil), Machine.Effects()) }
-            return (machine.durable.calls.recover(origin: origin, in: pageLoad, waiter: waiter, now: now).map { .some($0) }, Machine.Effects())
-        }
-    }
-
-    func acknowledgeDurable(_ keys: [String], origin: String) {
-        changingDurable { ($0.durable.calls.acknowledge(keys, origin: origin), Machine.Effects()) }
-    }
-
-    func restoreDurable(_ records: [DurableCallRecord], now: Duration) {
-        update { machine in
-            machine.durable.calls.restore(records, now: now)
-            // What the store read back, it holds already.
-            _ = machine.durable.calls.takeChanges()
-        }
-    }
-
-    /// Runs one event that may change the durable calls' outcomes: the app's store hears of the
-    /// changes after the lock, in order, before anything else the event sends the page.
-    private func changingDurable<Result>(_ event: (inout Machine) -> (Result, Machine.Effects)) -> Result {
-        perform { machine in
-            var (result, effects) = event(&machine)
-            effects.outputs = machine.durable.calls.takeChanges().map { .store($0) } + effects.outputs
-            return (result, effects)
-        }
+extension HubStorage: DurableListenerPage, PageReadinessHub {
+    func holds(_ pageLoad: PageLoad, frame: FrameDocument?) -> Bool {
+        read { machine in machine.pageLoad == pageLoad && frame.map { machine.subframes.runtime(of: $0) != nil } ?? true }
     }
 
     func waitForPage(_ waiter: PageWaiter) -> Int? {
@@ -202,6 +170,7 @@ extension HubStorage {
     /// The front door's reads and events: ``Keystone`` forwards to them.
     var pageLoad: PageLoad { read(\.pageLoad) }
     var isPageReady: Bool { read(\.page.isPageReady) }
+    var origin: String? { read(\.page.origin) }
     var pendingCallCount: Int { read(\.swiftCalls.pendingCount) }
     var runningCallCount: Int { read(\.running.count) }
     var runningWorks: [RunningWork] { read(\.running.works) }
@@ -213,13 +182,13 @@ extension HubStorage {
         update { $0.bytes.serveBytes(over: transport) }
     }
 
-    /// The interface under `namespace` makes `names` durable by default.
-    func noteDurableMethods(_ names: [String], namespace: String) {
-        update { $0.durable.noteMethods(names, namespace: namespace) }
-    }
-
-    func pageDidUnload() {
-        handle { $0.pageDidUnload() }
+    /// The page has gone: its next page load begins, numbered across the Keystone's pages, and the
+    /// durable room hears after the lock; `closing`: the page went for good (its host closed), and
+    /// the durable room holds its next page load for no document.
+    func pageDidUnload(closing: Bool = false) {
+        let next = numbers.next()
+        let ended = perform { machine in (machine.pageLoad, machine.pageDidUnload(next: next, closing: closing)) }
+        durable.pageLoadEnded(ended, next: closing ? nil : next)
     }
 
     func frameDidUnload(_ frame: FrameDocument) {

@@ -4,15 +4,17 @@ import Foundation
 import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
-/// Holds a ``HubStateMachine`` behind one lock, and is the hub each room reaches it through: it
-/// conforms to the small protocol each room states (``InboundHub``, ``OutboundHub``,
-/// ``ByteChannelHub``, ``DurableHub``, ``PageReadinessHub``), and no room touches the machine.
+/// Holds one page's ``HubStateMachine`` behind one lock, and is the hub each room reaches it
+/// through: it conforms to the small protocol each room states (``InboundHub``, ``OutboundHub``,
+/// ``ByteChannelHub``, ``DurableListenerPage``, ``PageReadinessHub``), and no room touches the
+/// machine. The durable calls all pages share are the durable room's, behind its own lock, which
+/// the storage asks only outside its own.
 ///
 /// Each event runs under the lock and queues, in the same critical section, the evaluator's inputs
-/// and the store's changes its ``HubEffects`` hold, so they are handed on in the order the state
-/// changed, whichever threads changed it; one thread at a time hands them on, outside the lock.
-/// Everything else an event leaves (calls to settle, tasks to cancel, waiters to tell) is acted on
-/// after the lock is released: no app code, neither a store nor a call's continuation, runs under it.
+/// its ``HubEffects`` hold, so they are handed on in the order the state changed, whichever
+/// threads changed it; one thread at a time hands them on, outside the lock. Everything else an
+/// event leaves (calls to settle, tasks to cancel, waiters to tell) is acted on after the lock is
+/// released: no app code, neither a store nor a call's continuation, runs under it.
 final class HubStorage: Sendable {
     typealias Machine = HubStateMachine<PageHandlerCall, RunningWork>
 
@@ -23,14 +25,22 @@ final class HubStorage: Sendable {
 
     private let state: Locked<State>
     private let evaluator: any JavaScriptEvaluator
-    private let store: (any DurableCallStore)?
+    /// The durable calls every page of the Keystone shares.
+    let durable: DurableRoom
+    /// The numbers of every page's page loads.
+    let numbers: PageLoadNumbers
     let logging: KeystoneLogging
 
-    init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, store: (any DurableCallStore)?, logging: KeystoneLogging) {
-        state = Locked(State(machine: Machine(limits: limits)))
+    /// A page's state, its messages handed to `evaluator`, its page loads numbered by `numbers`
+    /// and its durable calls kept by `durable`, beside those of the Keystone's other pages.
+    init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, durable: DurableRoom, numbers: PageLoadNumbers, logging: KeystoneLogging) {
+        let first = numbers.next()
+        state = Locked(State(machine: Machine(limits: limits, first: first)))
         self.evaluator = evaluator
-        self.store = store
+        self.durable = durable
+        self.numbers = numbers
         self.logging = logging
+        durable.pageLoadBegan(first)
     }
 
     /// Reads the state.
@@ -44,7 +54,7 @@ final class HubStorage: Sendable {
         state.withLock { event(&$0.machine) }
     }
 
-    /// Runs one event, queues the evaluator's inputs and the store's changes it left, hands the
+    /// Runs one event, queues the evaluator's inputs it left, hands the
     /// queue on unless another thread is doing so, then acts on the rest of its effects.
     @discardableResult
     func perform<Result>(_ event: (inout Machine) -> (Result, Machine.Effects)) -> Result {
@@ -82,12 +92,10 @@ final class HubStorage: Sendable {
         for work in effects.cancelled { work.cancel() }
         for (call, error) in effects.failed { call.fail(error) }
         for waiter in effects.ready { waiter.resume(nil) }
-        for (waiter, calls) in effects.recoveries { waiter(calls) }
     }
 
     /// Passes queued inputs on in order, outside the lock: messages taken together for one runtime
-    /// in one call to the evaluator, each logged in debug mode; the store's changes to the app's
-    /// store, one at a time.
+    /// in one call to the evaluator, each logged in debug mode.
     private func handOff() {
         while let outputs = state.withLock({ $0.outbox.takeAll() }) {
             var messages: [PageMessage] = []
@@ -103,10 +111,6 @@ final class HubStorage: Sendable {
                 case .discardQueued:
                     if !messages.isEmpty { handOn(&messages, target) }
                     evaluator.discardQueued()
-                case .store(.save(let record)):
-                    store?.save(record)
-                case .store(.remove(let key)):
-                    store?.remove(origin: key.origin, key: key.key)
                 }
             }
             if !messages.isEmpty { handOn(&messages, target) }

@@ -10,11 +10,14 @@ final class OutboundCalls: Sendable {
     private let hub: any OutboundHub
     /// The serializer as it moves `Data` as parts; `nil` when it writes `Data` its own way.
     private let partsSerializer: (any BytePartsSerializer)?
+    /// The page the calls go to, of the Keystone's.
+    let pageID: PageID
 
-    init(components: KeystoneComponents, hub: any OutboundHub, partsSerializer: (any BytePartsSerializer)?) {
+    init(components: KeystoneComponents, hub: any OutboundHub, partsSerializer: (any BytePartsSerializer)?, page: PageID = .first) {
         self.components = components
         self.hub = hub
         self.partsSerializer = partsSerializer
+        pageID = page
     }
 
     /// A call whose answer nobody waits for, in order with every other call.

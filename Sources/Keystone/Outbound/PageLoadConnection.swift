@@ -25,6 +25,8 @@ struct PageLoadConnection: PageConnection {
     func emit(_ name: String, _ value: some Encodable & Sendable) throws(BridgeError) {
         try calls.emit(name, value, to: pageLoad, frame: frame)
     }
+
+    var pageID: PageID { calls.pageID }
 }
 
 /// The page connection of a frame the host cannot deliver to: a subframe it names no document for,

@@ -3,7 +3,7 @@
 
 /// The current page load, without locks or side effects. `Pending` is a waiter's way to be told.
 ///
-/// - A page load ends when the page goes (``unload()``): the next one begins, not initialized, its
+/// - A page load ends when the page goes (``unload(next:)``): the next one begins, not initialized, its
 ///   runtime DSBridge's until the page announces Keystone's, with nothing established.
 /// - What the main frame establishes (its authorisation, the methods it declared) belongs to it and
 ///   to frames of the origin it was granted to (``access(for:)``), for this page load only.
@@ -28,8 +28,11 @@ struct PageLoadState<Pending: Sendable>: Sendable {
     /// admits (the app's policy lists none of its own); `nil` otherwise. No page load ends it.
     private(set) var appOrigins: Set<String>?
 
-    init(declarationLimit: Int) {
+    /// A page whose first page load is `first`: page loads are numbered across every page of a
+    /// Keystone, so no two pages' are the same.
+    init(declarationLimit: Int, first: PageLoad = .first) {
         self.declarationLimit = declarationLimit
+        pageLoad = first
     }
 
     /// A host serves the app's own pages at `origin`: from now on only the app's origins are admitted.
@@ -105,9 +108,9 @@ struct PageLoadState<Pending: Sendable>: Sendable {
         waiters.removeValue(forKey: id)
     }
 
-    /// The page has gone: the next page load begins.
-    mutating func unload() {
-        pageLoad = pageLoad.next
+    /// The page has gone: the next page load begins, `next` (`nil`: the one numbered after it).
+    mutating func unload(next: PageLoad? = nil) {
+        pageLoad = next ?? pageLoad.next
         isPageReady = false
         runtime = .dsbridge
         origin = nil

@@ -47,7 +47,7 @@ struct DurableCallsTests {
         _ = calls.finish(key("b"), outcome: .failure(BridgeError(code: .failed, message: "disk full")), now: .zero)
         // The page load that started them hears them through their callbacks, not `recovered()`.
         #expect(calls.recover(origin: shop, in: first, waiter: "w", now: .zero) == [])
-        #expect(calls.pageLoadBegan(second).isEmpty)
+        #expect(calls.pageLoadChanged(from: first, to: second).isEmpty)
         let handed = calls.recover(origin: shop, in: second, waiter: "w", now: .zero)
         #expect(
             handed == [
@@ -58,7 +58,7 @@ struct DurableCallsTests {
         #expect(calls.recover(origin: "https://other.example", in: second, waiter: "w", now: .zero) == [])
         // The document went before acknowledging: the next one gets them again.
         let third = second.next
-        _ = calls.pageLoadBegan(third)
+        _ = calls.pageLoadChanged(from: second, to: third)
         #expect(calls.recover(origin: shop, in: third, waiter: "w", now: .zero)?.count == 2)
         calls.acknowledge(["a"], origin: shop)
         #expect(calls.recover(origin: shop, in: third, waiter: "w", now: .zero)?.map(\.key) == ["b"])
@@ -146,7 +146,7 @@ struct DurableCallsTests {
     @Test func recoveringWaitsForTheCallsOfEarlierDocumentsStillRunning() {
         var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
         _ = calls.begin(key("slow"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
-        _ = calls.pageLoadBegan(second)
+        _ = calls.pageLoadChanged(from: first, to: second)
         #expect(calls.recover(origin: shop, in: second, waiter: "second's", now: .zero) == nil)
         // A call the waiting document starts itself does not hold it back.
         _ = calls.begin(key("own"), method: "shop.pay", listener: listener(second, "dscb0"), now: .zero)
@@ -159,10 +159,33 @@ struct DurableCallsTests {
     @Test func aWaitingRecoveryOfAPageLoadThatWentIsLetGo() {
         var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
         _ = calls.begin(key("slow"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
-        _ = calls.pageLoadBegan(second)
+        _ = calls.pageLoadChanged(from: first, to: second)
         #expect(calls.recover(origin: shop, in: second, waiter: "second's", now: .zero) == nil)
-        #expect(calls.pageLoadBegan(second.next) == ["second's"])
+        #expect(calls.pageLoadChanged(from: second, to: second.next) == ["second's"])
         #expect(calls.finish(key("slow"), outcome: value("1"), now: .zero).recovered.isEmpty)
+    }
+
+    @Test func anotherPagesLiveCallsAreItsOwnUntilItsPageLoadGoes() {
+        // Two web views of one origin at once: page loads `first` and `other` are both current.
+        var calls = Calls(limit: 8, byteLimit: 1 << 20, lifetime: .seconds(60))
+        let other = PageLoad.first.next.next
+        calls.pageLoadBegan(first)
+        calls.pageLoadBegan(other)
+        _ = calls.begin(key("running"), method: "shop.pay", listener: listener(first, "dscb0"), now: .zero)
+        _ = calls.begin(key("done"), method: "shop.pay", listener: listener(first, "dscb1"), now: .zero)
+        _ = calls.finish(key("done"), outcome: value("1"), now: .zero)
+        // The other page neither waits for the first's running call nor takes its outcome.
+        #expect(calls.recover(origin: shop, in: other, waiter: "other's", now: .zero) == [])
+        // The first page's document goes: its calls are the origin's to recover now.
+        #expect(calls.pageLoadChanged(from: first, to: second).isEmpty)
+        #expect(calls.recover(origin: shop, in: other, waiter: "other's", now: .zero) == nil)
+        let (_, recovered) = calls.finish(key("running"), outcome: value("2"), now: .zero)
+        #expect(recovered.map(\.0) == ["other's"])
+        #expect(recovered.first?.1.map(\.key) == ["done", "running"])
+        // Handed to the other page's document, not to the first page's next one until that goes.
+        #expect(calls.recover(origin: shop, in: second, waiter: "second's", now: .zero) == [])
+        #expect(calls.pageLoadEnded(other).isEmpty)
+        #expect(calls.recover(origin: shop, in: second, waiter: "second's", now: .zero)?.count == 2)
     }
 
     @Test func callsOutcomeBytesAndTimeAreBounded() {
