@@ -27,6 +27,10 @@ import KeystoneHost
 /// let page = InMemoryPage(hub: keystone)
 /// let sum: Double = try page.call("math.add", [1, 2])
 /// ```
+///
+/// A page is the page of the hub it is given: a Keystone's first page for the Keystone itself. For
+/// several web views on one Keystone, give each further page one the Keystone adds:
+/// `InMemoryPage(hub: keystone.addPage())`.
 public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// A page handler's way to answer an asynchronous Swift call, once or many times.
     public struct Reply: Sendable {
@@ -239,6 +243,14 @@ public final class InMemoryPage: EvaluationTarget, @unchecked Sendable {
     /// for the next ``initialize()``, which stands for the new document's.
     public func navigate() {
         do { try page.navigate() } catch { preconditionFailure("the in-memory page cannot navigate: \(error.message)") }
+    }
+
+    /// The web view goes (its window closed, or its host gave it back), as a host reports it: the
+    /// page load ends, and the hub hears that its host closed the page. A page a Keystone added
+    /// (`Keystone/addPage()`) is gone for good: Swift's calls of it fail with `pageGone`. A
+    /// Keystone's first page waits for the next host, as across a reload.
+    public func closeWebView() {
+        page.closeWebView()
     }
 
     /// The engine brings back the document before the current one from its back/forward cache

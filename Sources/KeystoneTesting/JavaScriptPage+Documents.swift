@@ -145,6 +145,16 @@ extension JavaScriptPage {
         }
     }
 
+    /// The web view goes (its window closed, or its host gave it back), as its host reports it: the
+    /// document's calls end, and the session closes its page of the hub.
+    func closeWebView() {
+        onQueue {
+            document.stopLoads()
+            document.endCalls()
+            session.closed()
+        }
+    }
+
     /// A script of the page's navigates to `address` (`location.reload()`, `location.href = …`):
     /// once the script has run, a new document of that address, when it is of the page's origin,
     /// which loads as a browser loads it: its scripts run, then it finishes loading. An address
