@@ -8,6 +8,22 @@ import KeystoneHost
 /// `keystone-demo [FLAG]…`: every flag is listed, with an example, in ``flags`` and by
 /// `keystone-demo --help`.
 enum DemoCommandLine {
+    /// The demo's hosts by the page each serves, held weakly: the `host` interface reaches the
+    /// calling page's.
+    struct Hosts<Host: AnyObject & Sendable>: Sendable {
+        private struct Entry: Sendable {
+            weak var host: Host?
+        }
+
+        private let entries: [PageID: Entry]
+
+        init(_ hosts: [(PageID, Host)]) {
+            entries = Dictionary(uniqueKeysWithValues: hosts.map { ($0.0, Entry(host: $0.1)) })
+        }
+
+        subscript(page: PageID) -> Host? { entries[page]?.host }
+    }
+
     /// A command-line flag: its name, the value it takes (if any), what it does, and an example.
     struct Flag {
         var name: String
@@ -41,6 +57,10 @@ enum DemoCommandLine {
         Flag(
             name: "--no-web-process-extension", value: nil, help: "run the web process without Keystone's extension, as where it cannot be loaded (WebKitGTK)",
             example: "--page extension.html --no-web-process-extension"
+        ),
+        Flag(
+            name: "--windows", value: "N", help: "open N web views (1 to 16) on the one Keystone, each loading the page; pages.whoami tells them apart",
+            example: "--page Tests/E2E/pages/windows.html --windows 4"
         ),
         Flag(name: "--fixed-window", value: nil, help: "send to the page once per 50 ms window instead of as soon as it is idle", example: "--fixed-window"),
         Flag(name: "--allow-subframes", value: nil, help: "answer subframes too, and inject into them", example: "--page frames.html --allow-subframes"),
@@ -111,6 +131,8 @@ enum DemoCommandLine {
         var wire = PageWire.dsbridge
         var flushPolicy = FlushPolicy.whenIdle
         var trustedCertificate: String?
+        /// How many web views the demo opens on its Keystone, each loading the page.
+        var windows = 1
 
         init() {}
 
@@ -128,6 +150,9 @@ enum DemoCommandLine {
                 guard let seconds = Double(value), seconds > 0 else { throw UsageError(message: "--timeout takes a number of seconds above 0") }
                 timeout = seconds
             case "--call": calls.append(value)
+            case "--windows":
+                guard let count = Int(value), (1...16).contains(count) else { throw UsageError(message: "--windows takes a number from 1 to 16") }
+                windows = count
             case "--allow-origin": allowedOrigins = (allowedOrigins ?? []).union([value])
             case "--public": publicNamespaces.append(value)
             case "--authorize-with": authorizationToken = value
@@ -168,6 +193,12 @@ enum DemoCommandLine {
                     }
                 }
             }
+        }
+
+        /// The prefix of a console line of the page `id`: none for the first, whose lines (its results
+        /// and its summary) are the run's; `page N: ` for each other window's.
+        static func linePrefix(_ id: PageID) -> String {
+            id == .first ? "" : "page \(id.rawValue): "
         }
 
         /// The app origin `--app` serves, if any.

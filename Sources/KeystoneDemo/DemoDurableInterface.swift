@@ -21,10 +21,11 @@ final class DurableInterface: BridgeInterface, Sendable {
     }
 
     private let counts = Locked<[String: Int]>([:])
-    /// A durable Swift call (`Keystone.call(_:arguments:as:durable:)`); fails once the Keystone has gone.
-    private let callDurably: @Sendable (String, [any Encodable & Sendable]) async throws -> JSONValue
+    /// A durable Swift call (`Keystone.call(_:arguments:as:durable:)`) of the page (web view) that
+    /// asked; fails once that page has gone.
+    private let callDurably: @Sendable (PageID, String, [any Encodable & Sendable]) async throws -> JSONValue
 
-    init(callDurably: @escaping @Sendable (String, [any Encodable & Sendable]) async throws -> JSONValue) {
+    init(callDurably: @escaping @Sendable (PageID, String, [any Encodable & Sendable]) async throws -> JSONValue) {
         self.callDurably = callDurably
     }
 
@@ -45,12 +46,12 @@ final class DurableInterface: BridgeInterface, Sendable {
             }
             return [count, report.photo.count, report.photo.reduce(0) { $0 + Int($1) }, report.thumbnail.count, report.thumbnail.reduce(0) { $0 + Int($1) }]
         }
-        methods.async("callPage") { [callDurably] (call: NativeInterface.Call) async throws -> JSONValue in
-            try await callDurably(call.method, call.args)
+        methods.async("callPage") { [callDurably] (call: NativeInterface.Call, context: CallContext) async throws -> JSONValue in
+            try await callDurably(context.pageID, call.method, call.args)
         }
-        methods.async("sendPhoto") { [counts, callDurably] (key: String) async throws -> JSONValue in
+        methods.async("sendPhoto") { [counts, callDurably] (key: String, context: CallContext) async throws -> JSONValue in
             counts.withLock { $0[key, default: 0] += 1 }
-            return try await callDurably("durable.photo", [Data((0..<70_000).map { UInt8(($0 * 7) & 255) })])
+            return try await callDurably(context.pageID, "durable.photo", [Data((0..<70_000).map { UInt8(($0 * 7) & 255) })])
         }
         methods.durable("callPage")
     }

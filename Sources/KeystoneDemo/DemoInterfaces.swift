@@ -92,18 +92,11 @@ struct NativeInterface: BridgeInterface {
         var timeoutMs: Int
     }
 
-    /// How many Swift calls of page handlers wait to settle: a diagnostic the end-to-end pages read.
-    let pendingCalls: @Sendable () -> Int
-    /// How many of the page's asynchronous calls run: the same kind of diagnostic.
-    let runningCalls: @Sendable () -> Int
-    /// How many tickets of the byte channel are open: bytes the page has yet to send or fetch.
-    let openTransfers: @Sendable () -> Int
-    /// Whether the host serves a byte channel: without one, every `Data` goes as base64.
-    let servesBytes: @Sendable () -> Bool
-    /// The subframe documents whose handlers Swift can call (`Keystone.subframes`).
-    let subframes: @Sendable () -> [CallerFrame]
-    /// A frame's handlers (`Keystone.page(_:)`); `nil` once the Keystone has gone.
-    let page: @Sendable (CallerFrame) -> (any PageConnection)?
+    /// The Keystone's page of the web view that calls (`Keystone.page(_:)`), whose state the
+    /// diagnostics read: how many Swift calls of page handlers wait to settle, how many of the
+    /// page's asynchronous calls run, how many tickets of the byte channel are open, whether the
+    /// host serves one, and the subframe documents Swift can call; `nil` once it has gone.
+    let page: @Sendable (PageID) -> KeystonePage?
 
     /// A call of the handler `method` of every subframe document, or of the one numbered `document`.
     struct FramesCall: Codable, Sendable {
@@ -136,13 +129,14 @@ struct NativeInterface: BridgeInterface {
         // Swift addresses every subframe document of the page load that registered its handlers (or
         // the one numbered `document`): calls `method` in each at once, and answers with each one's
         // outcome, in the frames' order.
-        methods.async("callSubframes") { (call: FramesCall) async -> [FrameAnswer] in
-            let frames = subframes().filter { frame in call.document.map { frame.document?.rawValue == $0 } ?? true }
+        methods.async("callSubframes") { (call: FramesCall, context: CallContext) async -> [FrameAnswer] in
+            let calling = page(context.pageID)
+            let frames = (calling?.subframes ?? []).filter { frame in call.document.map { frame.document?.rawValue == $0 } ?? true }
             return await withTaskGroup(of: (Int, FrameAnswer).self) { group in
                 for (index, frame) in frames.enumerated() {
                     group.addTask {
                         do {
-                            guard let connection = page(frame) else { throw BridgeError(code: .pageGone, message: "the bridge has gone") }
+                            guard let connection = calling?.page(frame) else { throw BridgeError(code: .pageGone, message: "the bridge has gone") }
                             let value = try await connection.call(call.method, arguments: call.args, as: JSONValue.self)
                             return (index, FrameAnswer(origin: frame.origin, value: value))
                         } catch {
@@ -155,10 +149,10 @@ struct NativeInterface: BridgeInterface {
                 return answers.compactMap { $0 }
             }
         }
-        methods.sync("pendingCalls", pendingCalls)
-        methods.sync("runningCalls", runningCalls)
-        methods.sync("openTransfers", openTransfers)
-        methods.sync("servesBytes", servesBytes)
+        methods.sync("pendingCalls") { (context: CallContext) in page(context.pageID)?.pendingCallCount ?? 0 }
+        methods.sync("runningCalls") { (context: CallContext) in page(context.pageID)?.runningCallCount ?? 0 }
+        methods.sync("openTransfers") { (context: CallContext) in page(context.pageID)?.openTransferCount ?? 0 }
+        methods.sync("servesBytes") { (context: CallContext) in page(context.pageID)?.servesBytes ?? false }
         methods.sync("residentBytes") { () -> Int in residentBytes() }
         // Asking the page needs the page's answer, so this cannot be synchronous: a page blocked in
         // its `prompt` cannot answer.
@@ -229,10 +223,10 @@ struct MainActorInterface: BridgeInterface {
 
 /// Namespace `host`: what the app does with its web view besides the bridge.
 struct HostInterface: BridgeInterface {
-    /// Evaluates app JavaScript in the page and returns its value.
-    let evaluate: @Sendable (String) async throws -> JSONValue
-    /// Ends the page's web process, soon after answering.
-    let terminate: @Sendable () -> Void
+    /// Evaluates app JavaScript in the page (web view) that asks and returns its value.
+    let evaluate: @Sendable (String, PageID) async throws -> JSONValue
+    /// Ends the web process of the page (web view) that asks, soon after answering.
+    let terminate: @Sendable (PageID) -> Void
     /// How many times the page's web process has ended.
     let terminations: @Sendable () -> Int
     /// Which host serves the page: `gtk` (WebKitGTKHost) or `webkit` (WKWebViewHost), for the
@@ -248,8 +242,8 @@ struct HostInterface: BridgeInterface {
         methods.sync("webProcessExtension", webProcessExtension)
         methods.sync("extensionTransfers", extensionTransfers)
         methods.sync("extensionUploads", extensionUploads)
-        methods.async("evaluate") { (script: String) async throws -> JSONValue in try await evaluate(script) }
-        methods.sync("terminate", terminate)
+        methods.async("evaluate") { (script: String, context: CallContext) async throws -> JSONValue in try await evaluate(script, context.pageID) }
+        methods.sync("terminate") { (context: CallContext) in terminate(context.pageID) }
         methods.sync("terminations", terminations)
         methods.sync("name") { host }
     }
@@ -275,17 +269,13 @@ extension Keystone {
         try register(SequenceInterface(), namespace: "sequence")
         try register(BinaryInterface(), namespace: "binary")
         try register(MainActorInterface(counter: counter), namespace: "mainActor")
+        let page: @Sendable (PageID) -> KeystonePage? = { [weak self] id in self?.page(id) }
         try register(
-            DurableInterface(callDurably: { [weak self] method, args in
-                guard let self else { throw BridgeError(code: .pageGone, message: "the bridge has gone") }
-                return try await self.call(method, arguments: args, as: JSONValue.self, durable: true)
+            DurableInterface(callDurably: { id, method, args in
+                guard let page = page(id) else { throw BridgeError(code: .pageGone, message: "the page has gone") }
+                return try await page.call(method, arguments: args, as: JSONValue.self, durable: true)
             }), namespace: "durable")
-        try register(
-            NativeInterface(
-                pendingCalls: { [weak self] in self?.pendingCallCount ?? 0 }, runningCalls: { [weak self] in self?.runningCallCount ?? 0 },
-                openTransfers: { [weak self] in self?.openTransferCount ?? 0 }, servesBytes: { [weak self] in self?.servesBytes ?? false },
-                subframes: { [weak self] in self?.subframes ?? [] }, page: { [weak self] frame in self?.page(frame) }),
-            namespace: "native"
-        )
+        try register(NativeInterface(page: page), namespace: "native")
+        try register(PagesInterface(keystone: { [weak self] in self }), namespace: "pages")
     }
 }

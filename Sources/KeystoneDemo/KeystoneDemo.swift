@@ -68,7 +68,7 @@ struct KeystoneDemo {
         let keystone = Keystone()
         do {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
-            try keystone.register(HostInterface(evaluate: { _ in .null }, terminate: {}, terminations: { 0 }), namespace: "host")
+            try keystone.register(HostInterface(evaluate: { _, _ in .null }, terminate: { _ in }, terminations: { 0 }), namespace: "host")
             try Data(keystone.typeScriptDeclarations(page: pageDeclarations).utf8).write(to: URL(fileURLWithPath: file))
         } catch {
             FileHandle.standardError.write(Data("keystone-demo: could not write \(file): \(error)\n".utf8))
@@ -84,7 +84,7 @@ struct KeystoneDemo {
         let keystone = arguments.keystone {}
         do {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
-            try keystone.register(HostInterface(evaluate: { _ in .null }, terminate: {}, terminations: { 0 }), namespace: "host")
+            try keystone.register(HostInterface(evaluate: { _, _ in .null }, terminate: { _ in }, terminations: { 0 }), namespace: "host")
             if let app = arguments.appOrigin { keystone.servesAppOrigin(app.origin) }
             try Data(keystone.accessDescription().utf8).write(to: URL(fileURLWithPath: file))
         } catch {

@@ -32,28 +32,53 @@ final class WebViewDemo: Sendable {
                 finish(0)
             }
         }
-        let host: WebKitGTKHost
+        // One host per window, each a page of the one Keystone: the first serves its first page.
+        var hosts: [WebKitGTKHost] = []
         do {
             try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
-            host = try WebKitGTKHost(
-                hub: keystone,
-                options: .init(
-                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire,
-                    servesBytes: arguments.servesBytes, loadsWebProcessExtension: arguments.loadsWebProcessExtension, appOrigin: arguments.appOrigin
-                )
-            )
-            try keystone.register(hostInterface(host), namespace: "host")
+            for _ in 0..<arguments.windows {
+                hosts.append(
+                    try WebKitGTKHost(
+                        hub: keystone,
+                        options: .init(
+                            injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, relaysConsole: true, wire: arguments.wire,
+                            servesBytes: arguments.servesBytes, loadsWebProcessExtension: arguments.loadsWebProcessExtension, appOrigin: arguments.appOrigin
+                        )
+                    ))
+            }
+            try keystone.register(hostInterface(DemoCommandLine.Hosts(hosts.map { (Self.page(of: $0), $0) })), namespace: "host")
         } catch {
             Output.line("demo failed to start: \(error)")
             return 1
         }
+        let windows = hosts.enumerated().map { index, host in
+            configure(host, lines: DemoCommandLine.Arguments.linePrefix(Self.page(of: host)))
+            return WebViewWindow(showing: host, title: hosts.count == 1 ? "Keystone demo" : "Keystone demo \(index + 1)")
+        }
+        guard load(in: hosts, keystone: keystone) else { return 1 }
+        loop.after(seconds: max(1, arguments.timeout)) { [self] in
+            Output.line("timed out")
+            finish(2)
+        }
+        loop.run()
+        withExtendedLifetime((hosts, windows)) {}
+        return status.withLock { $0 } ?? 1
+    }
+
+    /// The page of the Keystone `host` serves.
+    private static func page(of host: WebKitGTKHost) -> PageID {
+        (host.hub as? KeystonePage)?.id ?? .first
+    }
+
+    /// Sets up one window's host: its certificate, its console lines (each after `prefix`), its
+    /// dialogs, and what it does when its web process ends.
+    private func configure(_ host: WebKitGTKHost, lines prefix: String) {
         if let file = arguments.trustedCertificate { Self.trust(certificate: file, in: host) }
-        let window = WebViewWindow(showing: host, title: "Keystone demo")
-        host.consoleHandler = consoleHandler(transcript: arguments.address == nil)
+        host.consoleHandler = consoleHandler(transcript: arguments.address == nil, prefix: prefix)
         host.dialogHandler = Self.dialogHandler
         host.terminationHandler = { [terminations, shownOwnPage, weak host, address = arguments.address] termination in
             terminations.withLock { $0 += 1 }
-            Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
+            Output.line(prefix + "the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
             // An app shows a page of its own once the host gives up; the demo loads the page again,
             // marked, so it can tell, and only the first time: a page that ends its web process
             // there too is left ended, never reloaded without end.
@@ -67,14 +92,6 @@ final class WebViewDemo: Sendable {
                 host.load(uri: address + "#after-terminations")
             }
         }
-        guard load(in: host, keystone: keystone) else { return 1 }
-        loop.after(seconds: max(1, arguments.timeout)) { [self] in
-            Output.line("timed out")
-            finish(2)
-        }
-        loop.run()
-        withExtendedLifetime((host, window)) {}
-        return status.withLock { $0 } ?? 1
     }
 
     /// Trusts the PEM certificate in `file` for 127.0.0.1 in the host's web context.
@@ -84,15 +101,16 @@ final class WebViewDemo: Sendable {
         g_object_unref(UnsafeMutableRawPointer(certificate))
     }
 
-    /// Loads the page and makes Swift's calls of it, which wait for the page's `dsinit`.
-    private func load(in host: WebKitGTKHost, keystone: Keystone) -> Bool {
+    /// Loads the page in every window and makes Swift's calls of the first page, which wait for the
+    /// page's `dsinit`.
+    private func load(in hosts: [WebKitGTKHost], keystone: Keystone) -> Bool {
         guard let address = arguments.address else {
             Output.line("Keystone demo: a WebKitGTK page and Swift calling each other over DSBridge v3\n")
             guard let url = Bundle.module.url(forResource: "demo", withExtension: "html") else {
                 Output.line("the demo page is missing from the bundle")
                 return false
             }
-            host.load(uri: url.absoluteString)
+            for host in hosts { host.load(uri: url.absoluteString) }
             let start = ContinuousClock.now
             let greeting = keystone.start("page.greet", "Swift", as: String.self)
             swiftCalls.withLock {
@@ -107,39 +125,41 @@ final class WebViewDemo: Sendable {
             return true
         }
         // The command line was refused already if the file (or the app's folder) is not there.
-        host.load(uri: address)
+        for host in hosts { host.load(uri: address) }
         let calls = arguments.startSwiftCalls(on: keystone, print: Output.line)
         swiftCalls.withLock { $0 = calls }
         return true
     }
 
-    /// The `host` namespace: evaluating app JavaScript, and ending the web process as a crash would.
-    private func hostInterface(_ host: WebKitGTKHost) -> HostInterface {
-        HostInterface(
-            evaluate: { [weak host] script in
-                guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
+    /// The `host` namespace: evaluating app JavaScript, and ending the web process as a crash would,
+    /// each in the calling page's web view.
+    private func hostInterface(_ hosts: DemoCommandLine.Hosts<WebKitGTKHost>) -> HostInterface {
+        let first: @Sendable () -> WebKitGTKHost? = { hosts[.first] }
+        return HostInterface(
+            evaluate: { script, page in
+                guard let host = hosts[page] else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
                 return try await host.evaluate(javascript: script)
             },
-            terminate: { [weak host, loop] in
+            terminate: { [loop] page in
                 // After the answer has reached the page, on the main loop.
-                loop.after(seconds: 0.05) { [weak host] in host?.terminateWebProcess() }
+                loop.after(seconds: 0.05) { hosts[page]?.terminateWebProcess() }
             },
             terminations: { [terminations] in terminations.withLock { $0 } },
-            webProcessExtension: { [weak host] in host?.runsWebProcessExtension ?? false },
-            extensionTransfers: { [weak host] in host?.extensionTransfers ?? 0 },
-            extensionUploads: { [weak host] in host?.extensionUploads ?? 0 }
+            webProcessExtension: { first()?.runsWebProcessExtension ?? false },
+            extensionTransfers: { first()?.extensionTransfers ?? 0 },
+            extensionUploads: { first()?.extensionUploads ?? 0 }
         )
     }
 
-    /// Prints the page's console lines; in the transcript, its rows as a table.
-    private func consoleHandler(transcript: Bool) -> @Sendable (ConsoleLine) -> Void {
+    /// Prints the page's console lines, each after `prefix`; in the transcript, its rows as a table.
+    private func consoleHandler(transcript: Bool, prefix: String) -> @Sendable (ConsoleLine) -> Void {
         { line in
             let (level, text) = (line.level, line.description)
             let fields = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             if transcript, fields.count == 6, fields[0] == "transcript" {
                 Output.row(fields[1], fields[2], fields[3], Double(fields[4]) ?? 0, proves: fields[5])
             } else {
-                Output.line(level == "log" || level == "info" ? text : "[\(level)] \(text)")
+                Output.line(prefix + (level == "log" || level == "info" ? text : "[\(level)] \(text)"))
             }
         }
     }

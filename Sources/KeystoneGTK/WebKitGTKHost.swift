@@ -75,9 +75,11 @@ public final class WebKitGTKHost: EvaluationTarget, @unchecked Sendable {
     /// `invalidRegistration` when one of the policy's allowed origins is not written as the engine
     /// writes origins (`HostCore/init(allowedOrigins:reloadsAfterTermination:terminationLimit:)`).
     public init(hub: any BridgeHub, options: Options = Options()) throws {
-        self.hub = hub.openPage()
+        // The page this host serves: from here on, `hub` is it.
+        let hub = hub.openPage()
+        self.hub = hub
         self.options = options
-        session = try HostSession(opening: self.hub, options: options)
+        session = try HostSession(opening: hub, options: options)
         relay = PageRelay(secret: secret)
         manager = webkit_user_content_manager_new()
         // The host owns one reference to the view (its widget starts floating), whatever container

@@ -123,9 +123,11 @@ public final class WKWebViewHost: NSObject, EvaluationTarget {
                 code: .invalidRegistration,
                 message: "the web view's configuration does not serve the app origin the options name: call WKWebViewHost.serveApp(_:in:) on it before making the web view")
         }
-        self.hub = hub.openPage()
+        // The page this host serves: from here on, `hub` is it.
+        let hub = hub.openPage()
+        self.hub = hub
         self.options = options
-        self.session = try HostSession(opening: self.hub, options: options)
+        self.session = try HostSession(opening: hub, options: options)
         self.webView = webView
         let source = try HostScripts.pageWorld(relay: options.injectsIntoSubframes ? HostScripts.subframePrompts : "", injectsPageRuntime: options.injectsPageRuntime)
         // A host let go without detach() left its delegates in front of the app's: the app's are

@@ -101,11 +101,11 @@ final class PageRun {
         let kill: @MainActor @Sendable () -> Void = { [weak webView] in _ = webView?.perform(NSSelectorFromString("_killWebContentProcess")) }
         try keystone.register(
             HostInterface(
-                evaluate: { [weak host] script in
+                evaluate: { [weak host] script, _ in
                     guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
                     return try await host.evaluate(javascript: script)
                 },
-                terminate: { Task { @MainActor in kill() } },
+                terminate: { _ in Task { @MainActor in kill() } },
                 terminations: { terminations.withLock { $0 } },
                 host: "webkit"
             ), namespace: "host")

@@ -33,53 +33,35 @@ final class WebKitDemo {
                 finish(0)
             }
         }
-        let configuration = WKWebViewConfiguration()
-        // The page's console, as an app collects it: its own script and handler, beside the host's.
-        let console = ConsoleRelay(hub: keystone, lines: Output.line)
-        configuration.userContentController.addUserScript(
-            WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
-        configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
-        if !arguments.bare, arguments.servesBytes { WKWebViewHost.serveBytes(in: configuration) }
-        if let app = arguments.appOrigin {
+        guard let address = arguments.address else {
+            Output.line("keystone-demo-webkit serves a page: give it --page FILE|URL or --app DIR")
+            return 1
+        }
+        do {
+            try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
+        } catch {
+            Output.line("demo failed to start: \(error)")
+            return 1
+        }
+        // One web view and host per window, each a page of the one Keystone: the first serves its
+        // first page.
+        var windows: [Window] = []
+        for index in 0..<arguments.windows {
             do {
-                try WKWebViewHost.serveApp(app, in: configuration)
+                windows.append(try window(keystone, title: arguments.windows == 1 ? "Keystone demo (WKWebViewHost)" : "Keystone demo \(index + 1) (WKWebViewHost)"))
             } catch {
                 Output.line("demo failed to start: \(error)")
                 return 1
             }
         }
-        let webView = WKWebView(frame: .zero, configuration: configuration)
-        let dialogs = DemoUIDelegate(lines: Output.line) { [self] in finish(0) }
-        webView.uiDelegate = dialogs
-        let host: WKWebViewHost
+        let hosts = DemoCommandLine.Hosts(windows.map { ((($0.host.hub as? KeystonePage)?.id ?? .first), $0.host) })
         do {
-            try keystone.registerDemoInterfaces(counter: MainActorInterface.Counter())
-            host = try WKWebViewHost(
-                webView: webView, hub: keystone,
-                options: .init(
-                    injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire, servesBytes: arguments.servesBytes,
-                    appOrigin: arguments.appOrigin))
-            try keystone.register(hostInterface(host, webView: webView), namespace: "host")
+            try keystone.register(hostInterface(hosts), namespace: "host")
         } catch {
             Output.line("demo failed to start: \(error)")
             return 1
         }
-        if let file = arguments.trustedCertificate, !webView.trustCertificate(file: file, host: "127.0.0.1") { Output.line("no certificate in \(file)") }
-        let window = ShimWindow(showing: webView, title: "Keystone demo (WKWebViewHost)")
-        host.terminationHandler = { [weak self, weak webView] termination in
-            guard let self else { return }
-            terminations.withLock { $0 += 1 }
-            Output.line("the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
-            if !termination.reloads, !shownOwnPage, let webView, let address = arguments.address {
-                shownOwnPage = true
-                webView.load(URLRequest(url: URL(string: address + "#after-terminations")!))
-            }
-        }
-        guard let address = arguments.address else {
-            Output.line("keystone-demo-webkit serves a page: give it --page FILE|URL or --app DIR")
-            return 1
-        }
-        webView.load(URLRequest(url: URL(string: address)!))
+        for window in windows { window.webView.load(URLRequest(url: URL(string: address)!)) }
         let calls = arguments.startSwiftCalls(on: keystone, print: Output.line)
         swiftCalls.withLock { $0 = calls }
         loop.after(seconds: max(1, arguments.timeout)) { [self] in
@@ -87,20 +69,63 @@ final class WebKitDemo {
             finish(2)
         }
         loop.run()
-        withExtendedLifetime((host, window, dialogs, console)) {}
+        withExtendedLifetime(windows) {}
         return status.withLock { $0 } ?? 1
     }
 
-    /// The `host` namespace: evaluating app JavaScript, and ending the web content process.
-    private func hostInterface(_ host: WKWebViewHost, webView: WKWebView) -> HostInterface {
-        let kill: @MainActor @Sendable () -> Void = { [weak webView] in _ = webView?.perform(NSSelectorFromString("_killWebContentProcess")) }
+    /// One window of the demo: its web view, the host attached to it, and what the app keeps beside
+    /// them (its UI delegate, its console relay, the window).
+    private struct Window {
+        let webView: WKWebView
+        let host: WKWebViewHost
+        let kept: [AnyObject]
+    }
+
+    /// A web view with the app's console relay and UI delegate, a host attached to it (a page of
+    /// `keystone` of its own), in a window titled `title`.
+    private func window(_ keystone: Keystone, title: String) throws -> Window {
+        let configuration = WKWebViewConfiguration()
+        if !arguments.bare, arguments.servesBytes { WKWebViewHost.serveBytes(in: configuration) }
+        if let app = arguments.appOrigin { try WKWebViewHost.serveApp(app, in: configuration) }
+        let webView = WKWebView(frame: .zero, configuration: configuration)
+        let dialogs = DemoUIDelegate(lines: Output.line) { [self] in finish(0) }
+        webView.uiDelegate = dialogs
+        let host = try WKWebViewHost(
+            webView: webView, hub: keystone,
+            options: .init(
+                injectsPageRuntime: !arguments.bare, injectsIntoSubframes: arguments.allowsSubframes, wire: arguments.wire, servesBytes: arguments.servesBytes,
+                appOrigin: arguments.appOrigin))
+        let prefix = DemoCommandLine.Arguments.linePrefix((host.hub as? KeystonePage)?.id ?? .first)
+        // The page's console, as an app collects it: its own script and handler, beside the host's.
+        let console = ConsoleRelay(hub: host.hub) { Output.line(prefix + $0) }
+        configuration.userContentController.addUserScript(
+            WKUserScript(source: ConsoleRelay.script, injectionTime: .atDocumentStart, forMainFrameOnly: !arguments.allowsSubframes, in: .page))
+        configuration.userContentController.addScriptMessageHandler(console, contentWorld: .page, name: ConsoleRelay.name)
+        if let file = arguments.trustedCertificate, !webView.trustCertificate(file: file, host: "127.0.0.1") { Output.line("no certificate in \(file)") }
+        let window = ShimWindow(showing: webView, title: title)
+        host.terminationHandler = { [weak self, weak webView] termination in
+            guard let self else { return }
+            terminations.withLock { $0 += 1 }
+            Output.line(prefix + "the web process ended (\(termination.reason)); " + (termination.reloads ? "reloading" : "the host stopped reloading it"))
+            if !termination.reloads, !shownOwnPage, let webView, let address = arguments.address {
+                shownOwnPage = true
+                webView.load(URLRequest(url: URL(string: address + "#after-terminations")!))
+            }
+        }
+        return Window(webView: webView, host: host, kept: [dialogs, console, window])
+    }
+
+    /// The `host` namespace: evaluating app JavaScript, and ending the web content process, each in
+    /// the calling page's web view.
+    private func hostInterface(_ hosts: DemoCommandLine.Hosts<WKWebViewHost>) -> HostInterface {
+        let kill: @MainActor @Sendable (PageID) -> Void = { page in _ = hosts[page]?.webView?.perform(NSSelectorFromString("_killWebContentProcess")) }
         return HostInterface(
-            evaluate: { [weak host] script in
-                guard let host else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
+            evaluate: { script, page in
+                guard let host = hosts[page] else { throw BridgeError(code: .pageGone, message: "the web view has gone") }
                 return try await host.evaluate(javascript: script)
             },
-            terminate: { [loop] in
-                loop.after(seconds: 0.05) { Task { @MainActor in kill() } }
+            terminate: { [loop] page in
+                loop.after(seconds: 0.05) { Task { @MainActor in kill(page) } }
             },
             terminations: { [terminations] in terminations.withLock { $0 } },
             host: "webkit"

@@ -21,8 +21,8 @@ struct MatrixTests {
         let current = Locked<InMemoryPage?>(nil)
         let terminations = Locked(0)
         let host = HostInterface(
-            evaluate: { _ in .null },
-            terminate: {
+            evaluate: { _, _ in .null },
+            terminate: { _ in
                 // After the answer has reached the page, as the demo's hosts end it.
                 Task {
                     let count = terminations.withLock { count in

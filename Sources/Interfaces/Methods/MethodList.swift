@@ -135,6 +135,11 @@ public struct MethodList: Sendable {
         addSync(name, .nothing) { _, _, _ in try body() }
     }
 
+    /// A synchronous method that ignores `data`, takes the call's context, and returns nothing.
+    public mutating func sync(_ name: String, _ body: @escaping @Sendable (CallContext) throws -> Void) {
+        addSync(name, .nothing) { _, _, context in try body(context) }
+    }
+
     // MARK: Synchronous methods on the main actor — for state a view model keeps there.
 
     /// A synchronous method that runs on the main actor, taking the page's `data`: it can read and

@@ -1,0 +1,1 @@
+../../Sources/KeystoneDemo/DemoPagesInterface.swift
