@@ -13,6 +13,7 @@
 #  - The app's own pages: 1,000 small files cold-loaded from the app origin beside file://, and a
 #    1 GB file read through ranges, the app's memory around it.
 #  - Workers: an async call from a page's dedicated worker beside the same call from its document.
+#  - Several web views: an event to 16 pages of one Keystone beside the same event to one.
 #  - Bytes: a Data argument and result at 1, 8 and 64 MB through the byte channel (the GTK host's
 #    web-process extension, and its byte scheme as a host without the extension uses it), beside
 #    the floor's custom scheme and, Swift to page, the floor's use of Keystone's web-process
@@ -101,6 +102,10 @@ rm -rf "$appfiles"
 # document, alternating in one page.
 echo
 xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/worker.html 120 | grep -E 'worker|error'
+
+# An event to every page of a Keystone with 16 web views, beside the same event to one of them.
+echo
+xvfb-run -a "$bin/keystone-engine-benchmark" --broadcast 16 | grep -E 'pages|error|timed out'
 
 # What a test's call costs in memory (KeystoneTesting's page), beside Keystone's part of it.
 echo

@@ -6,7 +6,9 @@ import Foundation
 import Keystone
 import KeystoneGTK
 
-/// `keystone-engine-benchmark --in-memory` prints the in-memory row (``InMemoryRow``).
+/// `keystone-engine-benchmark --in-memory` prints the in-memory row (``InMemoryRow``);
+/// `keystone-engine-benchmark --broadcast PAGES` the row of an event to PAGES web views
+/// (``BroadcastRow``).
 ///
 /// `keystone-engine-benchmark PAGE [TIMEOUT] [--fixed-window] [--app DIR]`: loads `PAGE`
 /// (Tests/Benchmark/engine.html; with `--app`, a path inside `DIR`, served at the app origin) in a web view with a Keystone, prints the page's console lines,
@@ -21,6 +23,9 @@ struct KeystoneEngineBenchmark {
         if arguments == ["--in-memory"] {
             InMemoryRow.print()
             exit(0)
+        }
+        if arguments.first == "--broadcast", arguments.count == 2, let pages = Int(arguments[1]), pages > 0 {
+            exit(BroadcastRow.run(pages: pages, timeout: 300))
         }
         let policy: FlushPolicy = arguments.contains("--fixed-window") ? .fixedWindow : .whenIdle
         // The byte scheme instead of the web-process extension: the path a host without it takes.
