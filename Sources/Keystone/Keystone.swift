@@ -14,7 +14,7 @@ import Foundation
 /// let sum = try await keystone.call("page.add", 1, 2, as: Double.self)
 /// ```
 ///
-/// A Keystone is its first page (``PageID/first``): the page of the first host attached to it, and
+/// A Keystone is its first page (`PageID/first`): the page of the first host attached to it, and
 /// what its calls, events and page state (``KeystonePage``) reach. Each host attached while that
 /// one is (another web view) gets a page of its own (``openPage()``), with its own page loads,
 /// limits and calls; every page shares the registered interfaces, the policy and the durable calls.
@@ -184,7 +184,7 @@ public final class Keystone: KeystonePage, @unchecked Sendable {
         table.withLock { $0.firstIsServed = false }
     }
 
-    /// Sends the named event to each page `pages` chooses (those open now), as ``emit(_:_:)`` sends
+    /// Sends the named event to each page `pages` chooses (those open now), as ``KeystonePage/emit(_:_:)`` sends
     /// it to one: a page not yet initialized gets it when it does. Returns the pages it went to.
     /// - Throws: `BridgeError` with code `unencodableValue` when `value` does not encode to JSON.
     @discardableResult

@@ -201,7 +201,7 @@ public class KeystonePage: BridgeHub, PageConnection, @unchecked Sendable {
     }
 
     /// Makes a call of the page's handler `method` with `arguments` written out; otherwise the same
-    /// as ``start(_:arguments:as:)``.
+    /// as ``KeystonePage/start(_:arguments:as:)``.
     public func start<Result: Decodable & Sendable, each Argument: Encodable & Sendable>(
         _ method: String,
         _ arguments: repeat each Argument,

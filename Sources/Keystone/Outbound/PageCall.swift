@@ -2,7 +2,7 @@
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// A call of a page handler that has already been made: its place among the calls bound for the
-/// page was fixed when ``Keystone/start(_:arguments:as:)`` returned. Await ``value`` for its result.
+/// page was fixed when ``KeystonePage/start(_:arguments:as:)`` returned. Await ``value`` for its result.
 ///
 /// ```swift
 /// let first = keystone.start("page.log", "one", as: Bool.self)   // no `await`: sent in this order
