@@ -5,7 +5,7 @@
 /// ```swift
 /// methods.sync("whoami") { (context: CallContext) in context.pageID.rawValue }
 /// ```
-public struct PageID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct PageID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The page's number: the first is 1, each page opened after it a larger one, never reused.
     public let rawValue: Int
 
@@ -20,13 +20,4 @@ public struct PageID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     public static func < (lhs: PageID, rhs: PageID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { "page #\(rawValue)" }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(Int.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
