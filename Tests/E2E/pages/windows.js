@@ -17,14 +17,33 @@
   dsBridge.on('note', function (value) { notes.push(value); });
   function broadcast(name, value) { dsBridge.call('pages.broadcast', { name: name, value: value }); }
 
-  /** Fifty calls at once of `pages.whoami`, each with its answer checked: page `page` made them. */
+  /** `count` calls at once, each with its answer checked as this page's: an echo and `pages.whoami`,
+   *  bytes that say which page sent them echoed back as bytes, and a stream; and a call the page
+   *  cancels. */
   async function callMany(count) {
     var answers = await Promise.all(Array.from({ length: count }, function (_, index) {
-      return dsBridge.invoke('echoAsync', { page: me.page, index: index }).then(function (echoed) {
-        return dsBridge.invoke('pages.whoami').then(function (who) { return [echoed, who.page]; });
-      });
+      var bytes = new Uint8Array(64 + index).fill(me.page);
+      return Promise.all([
+        dsBridge.invoke('echoAsync', { page: me.page, index: index }),
+        dsBridge.invoke('pages.whoami'),
+        dsBridge.invoke('binary.echo', bytes),
+        index % 10 === 0 ? gather(dsBridge.stream('stream.countdown', 3)) : Promise.resolve([3, 2, 1, 0]),
+      ]);
     }));
-    return answers.every(function (answer, index) { return answer[0].page === me.page && answer[0].index === index && answer[1] === me.page; });
+    var cancelled = new AbortController();
+    var aborted = dsBridge.invoke('math.slowAdd', [1, 2], { signal: cancelled.signal }).then(function () { return false; }, function (e) { return e.code === 6; });
+    cancelled.abort();
+    return (await aborted) && answers.every(function (answer, index) {
+      var echoed = answer[2];
+      return answer[0].page === me.page && answer[0].index === index && answer[1].page === me.page &&
+        echoed instanceof Uint8Array && echoed.length === 64 + index && echoed.every(function (b) { return b === me.page; }) &&
+        JSON.stringify(answer[3]) === '[3,2,1,0]';
+    });
+  }
+  async function gather(stream) {
+    var values = [];
+    for await (var value of stream) values.push(value);
+    return values;
   }
 
   if (me.page !== 1) {
@@ -83,7 +102,7 @@
     await waitFor(function () { return followers.every(function (page) { return helloCount(page) === 1; }); }, 'every page said hello');
   });
 
-  test('every page\'s calls are answered to it, though their call ids and callbacks collide', async function () {
+  test('every page\'s calls, bytes, streams and cancels are answered to it, though their call ids and callbacks collide', async function () {
     followers.forEach(function (page) { command(page, 'calls'); });
     assertTrue(await callMany(50), 'page 1\'s answers were its own');
     for (var page of followers) assertEqual((await answerOf(page, 'calls')).ok, true, 'page ' + page + '\'s answers');
