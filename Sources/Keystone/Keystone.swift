@@ -34,7 +34,9 @@ public final class Keystone: KeystonePage, @unchecked Sendable {
     /// Creates a Keystone from `components`.
     public init(components: KeystoneComponents = KeystoneComponents()) {
         let durable = DurableRoom(limits: components.limits, clock: components.clock, store: components.durableStore)
-        super.init(components: components, evaluator: components.evaluator, durable: durable, numbers: PageLoadNumbers(), id: .first, closed: nil)
+        super.init(
+            components: components, evaluator: components.evaluator, durable: durable, numbers: PageLoadNumbers(),
+            tracer: Tracer(components.tracing, clock: components.clock), id: .first, closed: nil)
     }
 
     /// Registers `interface` under `namespace` (`""`, `"a"`, `"a.b.c"`), replacing any interface
@@ -162,7 +164,7 @@ public final class Keystone: KeystonePage, @unchecked Sendable {
             return table.last
         }
         let page = KeystonePage(
-            components: components, evaluator: components.pageEvaluator(), durable: storage.durable, numbers: storage.numbers, id: id,
+            components: components, evaluator: components.pageEvaluator(), durable: storage.durable, numbers: storage.numbers, tracer: storage.tracer, id: id,
             closed: { [weak self] id in self?.table.withLock { _ = $0.others.removeValue(forKey: id) } })
         table.withLock { $0.others[id] = page }
         return page

@@ -34,6 +34,8 @@ public struct KeystoneComponents: Sendable {
     /// The hub's time, for its deadlines (`BridgeLimits/streamIdleTimeout`): a test passes a manual
     /// clock and advances it.
     public var clock: any Clock<Duration>
+    /// What the Keystone traces, and where (`nil`: nothing).
+    public var tracing: Tracing?
     /// Where the outcomes of the page's durable calls are kept beyond the app's own life (`nil`: in
     /// the app's memory only).
     public var durableStore: (any DurableCallStore)?
@@ -53,7 +55,8 @@ public struct KeystoneComponents: Sendable {
         logging: KeystoneLogging = .silent,
         limits: BridgeLimits = BridgeLimits(),
         clock: any Clock<Duration> = ContinuousClock(),
-        durableStore: (any DurableCallStore)? = nil
+        durableStore: (any DurableCallStore)? = nil,
+        tracing: Tracing? = nil
     ) {
         self.serializer = serializer
         self.resolver = resolver
@@ -68,5 +71,6 @@ public struct KeystoneComponents: Sendable {
         self.limits = limits
         self.clock = clock
         self.durableStore = durableStore
+        self.tracing = tracing
     }
 }

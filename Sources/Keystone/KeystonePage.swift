@@ -33,24 +33,26 @@ public class KeystonePage: BridgeHub, PageConnection, @unchecked Sendable {
 
     /// A page of `components`' interfaces, its messages batched by `evaluator`, its page loads
     /// numbered by `numbers` and its durable calls kept in `durable`, beside the Keystone's other
-    /// pages'.
+    /// pages', its events traced by `tracer`.
     init(
-        components: KeystoneComponents, evaluator: any JavaScriptEvaluator, durable: DurableRoom, numbers: PageLoadNumbers, id: PageID,
-        closed: (@Sendable (PageID) -> Void)?
+        components: KeystoneComponents, evaluator: any JavaScriptEvaluator, durable: DurableRoom, numbers: PageLoadNumbers, tracer: Tracer?,
+        id: PageID, closed: (@Sendable (PageID) -> Void)?
     ) {
         self.components = components
         self.id = id
         self.evaluator = evaluator
         self.closed = closed
-        storage = HubStorage(limits: components.limits, evaluator: evaluator, durable: durable, numbers: numbers, logging: components.logging)
+        storage = HubStorage(
+            limits: components.limits, evaluator: evaluator, durable: durable, numbers: numbers, logging: components.logging, tracer: tracer, page: id)
         // The serializer as it moves `Data` as parts; none when it writes `Data` its own way, and
         // the page is offered no byte channel.
         let partsSerializer = (components.serializer as? any BytePartsSerializer).flatMap { $0.movesParts ? $0 : nil }
         outbound = OutboundCalls(components: components, hub: storage, partsSerializer: partsSerializer, page: id)
         let byteChannel = ByteChannel(components: components, hub: storage, partsSerializer: partsSerializer)
-        let stage = DurableStage(hub: storage, room: durable, keyLimit: components.limits.durableKeyBytes)
+        let stage = DurableStage(hub: storage, room: durable, keyLimit: components.limits.durableKeyBytes, tracer: tracer, page: id)
         inbound = InboundCalls(
-            components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: stage, builtIns: [DurableBuiltIns(stage: stage)])
+            components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: stage, builtIns: [DurableBuiltIns(stage: stage)],
+            tracer: tracer)
     }
 
     /// This page, for the host about to serve it: a page of a Keystone is served as it is.

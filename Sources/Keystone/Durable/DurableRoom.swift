@@ -35,14 +35,8 @@ final class DurableRoom: Sendable {
     init(limits: BridgeLimits, clock: any Clock<Duration>, store: (any DurableCallStore)?) {
         state = Locked(State(calls: DurableCalls(limit: limits.durableCalls, byteLimit: limits.durableBytes, lifetime: limits.durableLifetime)))
         self.store = store
-        elapsed = Self.stopwatch(clock)
+        elapsed = stopwatch(clock)
         if let store { restore(store.load()) }
-    }
-
-    /// The time since now, on `clock`, each time it is asked.
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// A durable call of `method` under `key`, from `listener`: run it, join the running one, or

@@ -18,11 +18,16 @@ final class DurableStage: Sendable {
     private let hub: any DurableListenerPage
     private let room: DurableRoom
     private let keyLimit: Int
+    /// The Keystone's trace, when the app traces, and the page the stage answers there.
+    private let tracer: Tracer?
+    private let page: PageID
 
-    init(hub: any DurableListenerPage, room: DurableRoom, keyLimit: Int) {
+    init(hub: any DurableListenerPage, room: DurableRoom, keyLimit: Int, tracer: Tracer? = nil, page: PageID = .first) {
         self.hub = hub
         self.room = room
         self.keyLimit = keyLimit
+        self.tracer = tracer
+        self.page = page
     }
 
     /// Starts the durable call `call` under the page's `key` (`nil`: a method durable by default,
@@ -44,7 +49,18 @@ final class DurableStage: Sendable {
         }
         let durable = DurableKey(origin: origin, key: key ?? DurableID.next())
         let listener = DurableListener(pageLoad: pageLoad, callback: callback, page: hub)
-        switch room.begin(durable, method: call.name.description, listener: listener, isKeyless: key == nil) {
+        let begin = room.begin(durable, method: call.name.description, listener: listener, isKeyless: key == nil)
+        if let tracer {
+            let (step, code): (String, Int?) =
+                switch begin {
+                case .run: ("begun", nil)
+                case .joined: ("joined", nil)
+                case .finished: ("answered", nil)
+                case .refused(let error): ("refused", error.code.rawValue)
+                }
+            tracer.durable(step, page: page, pageLoad: pageLoad, origin: origin, method: call.name.description, code: code)
+        }
+        switch begin {
         case .refused(let error):
             return refuse(error)
         case .joined:
@@ -58,16 +74,22 @@ final class DurableStage: Sendable {
             let running = InboundCall(
                 name: call.name, frame: call.frame, data: call.data, callback: call.callback, acceptsInlineAnswer: false,
                 parts: call.parts?.keepingResultsInJSON)
-            let room = room
+            let (room, tracer, page) = (room, tracer, page)
             runner.runToEnd(running, pageLoad: pageLoad) { end in
-                switch end {
-                case .ran(.success(let value)): room.end(durable, outcome: DurableOutcome(result: value, calling: running.name), abandoned: false)
-                case .ran(.failure(let error)): room.end(durable, outcome: .failure(error), abandoned: false)
-                case .neverRan(let error): room.end(durable, outcome: .failure(error), abandoned: true)
-                case .answersMany:
-                    let error = BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(running.name)\" answers many")
-                    room.end(durable, outcome: .failure(error), abandoned: true)
+                let (outcome, abandoned): (DurableOutcome, Bool) =
+                    switch end {
+                    case .ran(.success(let value)): (DurableOutcome(result: value, calling: running.name), false)
+                    case .ran(.failure(let error)): (.failure(error), false)
+                    case .neverRan(let error): (.failure(error), true)
+                    case .answersMany:
+                        (.failure(BridgeError(code: .unsupportedCallKind, message: "a durable call has one result, and \"\(running.name)\" answers many")), true)
+                    }
+                if let tracer {
+                    let code: Int? = if case .failure(let error) = outcome { error.code.rawValue } else { nil }
+                    tracer.durable(
+                        "ended", page: page, pageLoad: pageLoad, origin: origin, method: running.name.description, outcome: code == nil ? "ok" : "error", code: code)
                 }
+                room.end(durable, outcome: outcome, abandoned: abandoned)
             }
             return .accepted
         }
@@ -96,11 +118,15 @@ final class DurableStage: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<[DurableRecovered]?, Never>) in
             let handed = room.recover(origin: origin, pageLoad: pageLoad, of: hub, waiter: { continuation.resume(returning: $0) })
             if let handed { continuation.resume(returning: handed) }
+        }.map { recovered in
+            for call in recovered { tracer?.durable("recovered", page: page, pageLoad: pageLoad, origin: origin, method: call.method) }
+            return recovered
         }
     }
 
     /// A document of `origin` has taken the outcomes of the durable calls under `keys`.
     func acknowledge(_ keys: [String], origin: String) {
         room.acknowledge(keys, origin: origin)
+        tracer?.durable("acknowledged", page: page, pageLoad: nil, origin: origin, method: nil)
     }
 }

@@ -102,6 +102,7 @@ extension HubStorage: InboundHub, ByteChannelHub, BuiltInState {
             handle { $0.frameDidInitialize(document, runtime: runtime) }
         } else {
             handle { $0.pageDidInitialize(runtime: runtime, origin: frame.origin) }
+            tracer?.pageLoad("initialized", page: page, pageLoad: pageLoad, origin: frame.origin)
         }
     }
 
@@ -189,6 +190,8 @@ extension HubStorage {
         let next = numbers.next()
         let ended = perform { machine in (machine.pageLoad, machine.pageDidUnload(next: next, closing: closing)) }
         durable.pageLoadEnded(ended, next: closing ? nil : next)
+        tracer?.pageLoad("ended", page: page, pageLoad: ended)
+        if !closing { tracer?.pageLoad("began", page: page, pageLoad: next) }
     }
 
     func frameDidUnload(_ frame: FrameDocument) {

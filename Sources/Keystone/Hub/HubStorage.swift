@@ -30,17 +30,28 @@ final class HubStorage: Sendable {
     /// The numbers of every page's page loads.
     let numbers: PageLoadNumbers
     let logging: KeystoneLogging
+    /// The Keystone's trace, when the app traces.
+    let tracer: Tracer?
+    /// Which of the Keystone's pages this is.
+    let page: PageID
 
     /// A page's state, its messages handed to `evaluator`, its page loads numbered by `numbers`
-    /// and its durable calls kept by `durable`, beside those of the Keystone's other pages.
-    init(limits: BridgeLimits, evaluator: any JavaScriptEvaluator, durable: DurableRoom, numbers: PageLoadNumbers, logging: KeystoneLogging) {
+    /// and its durable calls kept by `durable`, beside those of the Keystone's other pages; `page`,
+    /// its events traced by `tracer`.
+    init(
+        limits: BridgeLimits, evaluator: any JavaScriptEvaluator, durable: DurableRoom, numbers: PageLoadNumbers, logging: KeystoneLogging,
+        tracer: Tracer? = nil, page: PageID = .first
+    ) {
         let first = numbers.next()
         state = Locked(State(machine: Machine(limits: limits, first: first)))
         self.evaluator = evaluator
         self.durable = durable
         self.numbers = numbers
         self.logging = logging
+        self.tracer = tracer
+        self.page = page
         durable.pageLoadBegan(first)
+        tracer?.pageLoad("began", page: page, pageLoad: first)
     }
 
     /// Reads the state.
@@ -125,6 +136,7 @@ final class HubStorage: Sendable {
     }
 
     private func handOn(_ messages: inout [PageMessage], _ target: Target) {
+        tracer?.messages(messages, page: page, pageLoad: target.pageLoad, frame: target.frame)
         evaluator.send(messages, runtime: target.runtime, pageLoad: target.pageLoad, frame: target.frame)
         messages.removeAll()
     }

@@ -28,11 +28,14 @@ final class InboundCalls: Sendable {
     let durable: DurableStage
     /// The protocol's own methods, under `_dsb`: ``BuiltInInterface`` and those the rooms add.
     let builtIns: BuiltInRegistry
+    /// The Keystone's trace, when the app traces.
+    private let tracer: Tracer?
 
     init(
         components: KeystoneComponents, hub: any InboundHub & BuiltInState, outbound: OutboundCalls, byteChannel: ByteChannel, durable: DurableStage,
-        builtIns: [any BridgeInterface]
+        builtIns: [any BridgeInterface], tracer: Tracer? = nil
     ) {
+        self.tracer = tracer
         self.components = components
         self.hub = hub
         state = hub
@@ -54,7 +57,9 @@ final class InboundCalls: Sendable {
     @inline(__always)
     func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
         // Limits first: nothing reads, logs or echoes a name or text over its limit.
-        if let error = sizeLimitError(method: method, argumentBytes: arguments.utf8.count) { return hub.refuse(error, callback: nil).text }
+        if let error = sizeLimitError(method: method, argumentBytes: arguments.utf8.count) {
+            return traced(hub.refuse(error, callback: nil), method: nil, wrapper: nil, bytes: arguments.utf8.count, frame: frame).text
+        }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
         var text = arguments
@@ -62,16 +67,18 @@ final class InboundCalls: Sendable {
         do {
             wrapper = try split(text.withUTF8 { Data(buffer: $0) }, of: method)
         } catch {
-            return hub.refuse(error, callback: nil).text
+            return traced(hub.refuse(error, callback: nil), method: method, wrapper: nil, bytes: arguments.utf8.count, frame: frame).text
         }
-        let answer = answer(method, wrapper: wrapper, frame: frame).text
+        let answer = traced(answer(method, wrapper: wrapper, frame: frame), method: method, wrapper: wrapper, bytes: arguments.utf8.count, frame: frame).text
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }
 
     @inline(__always)
     func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
-        if let error = sizeLimitError(method: method, argumentBytes: data?.count ?? 0) { return hub.refuse(error, callback: nil) }
+        if let error = sizeLimitError(method: method, argumentBytes: data?.count ?? 0) {
+            return traced(hub.refuse(error, callback: nil), method: nil, wrapper: nil, bytes: data?.count ?? 0, frame: frame)
+        }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(String(decoding: data ?? Data(), as: UTF8.self)))")
         let wrapper: CallWrapper
@@ -79,10 +86,22 @@ final class InboundCalls: Sendable {
             wrapper = try CallWrapper(data: data, callbackStub: callback, acceptsInlineAnswer: acceptsInlineAnswer, maximumDepth: components.limits.nestingDepth)
             try check(wrapper)
         } catch {
-            return hub.refuse(error, callback: nil)
+            return traced(hub.refuse(error, callback: nil), method: method, wrapper: nil, bytes: data?.count ?? 0, frame: frame)
         }
-        let answer = answer(method, wrapper: wrapper, frame: frame)
+        let answer = traced(answer(method, wrapper: wrapper, frame: frame), method: method, wrapper: wrapper, bytes: data?.count ?? 0, frame: frame)
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer.text))")
+        return answer
+    }
+
+    /// `answer`, once the trace has it (when the app traces): the call of `method` (`nil` when its
+    /// name is past its limit) from `frame`, its wrapper split (`nil` when it did not split),
+    /// `bytes` long.
+    @inline(__always)
+    private func traced(_ answer: CallAnswer, method: String?, wrapper: CallWrapper?, bytes: Int, frame: CallerFrame) -> CallAnswer {
+        guard let tracer else { return answer }
+        tracer.call(
+            page: outbound.pageID, pageLoad: hub.pageLoad, frame: frame, method: method, callback: wrapper?.callbackStub, bytes: bytes,
+            arguments: wrapper?.data, answer: answer)
         return answer
     }
 

@@ -5,6 +5,8 @@ import Foundation
 /// The events the page's calls send the hub: the hub keeps the page load, its documents and the
 /// running calls behind its one lock, and acts on what each event leaves once it is released.
 protocol InboundHub: PageOutbox {
+    /// The page load scripts may run in now: the one a traced call is of.
+    var pageLoad: PageLoad { get }
     /// What a call of `name` from `frame` is admitted against, read in one step.
     func admission(of name: MethodName, from frame: CallerFrame, isAsynchronous: Bool, speaksKeystone: Bool) -> InboundAdmission
     /// A call came from `frame`, a subframe whose document the host delivers to: the page load

@@ -1,0 +1,67 @@
+// TraceRecord.swift — one event of a Keystone's trace: a message in or out, a page load's start or
+// end, a durable call's step.
+import Foundation
+
+/// One event a Keystone traces (``Tracing``): written as one JSON line, its fields those that apply
+/// to its ``kind``, the others left out.
+///
+/// Values are left out unless ``Tracing/includesValues``; then ``value`` holds the JSON the call or
+/// message carried, at most ``Tracing/valueLimit`` bytes of it (``isValueCut`` when cut).
+public struct TraceRecord: Codable, Sendable, Equatable {
+    /// What happened.
+    public enum Kind: String, Codable, Sendable {
+        /// A call from the page arrived and was answered (its answer's outcome here; an
+        /// asynchronous call's results go out as messages).
+        case call
+        /// A message went to the page: a result, a failure, a call of its handler, an event…
+        case message
+        /// A page load began, its document's runtime initialized, or it ended.
+        case pageLoad
+        /// A step of one of the page's durable calls.
+        case durable
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// When, in milliseconds since the Keystone began, on its clock (`KeystoneComponents.clock`,
+    /// monotonic by default).
+    public var time: Double
+    /// The page (web view) of the Keystone's, by its number (`PageID.rawValue`).
+    public var page: Int
+    /// The page load, by its number: unique across the Keystone's pages.
+    public var pageLoad: Int?
+    /// The subframe document, when the event is one of a subframe's.
+    public var document: UInt64?
+    /// The origin of the frame that called, or of the page's document.
+    public var origin: String?
+    /// What a message or a step was: `result`, `failure`, `noResult`, `completion`, `release`,
+    /// `call`, `cancel`, `event`, `durable` (a message); `began`, `initialized`, `ended` (a page
+    /// load); `begun`, `joined`, `answered`, `refused`, `ended`, `recovered`, `acknowledged` (a
+    /// durable call).
+    public var step: String?
+    /// The method called, or the event's name.
+    public var name: String?
+    /// A Swift call of the page's handler: its id in its page.
+    public var callID: Int?
+    /// The page's callback a call's results go to.
+    public var callback: String?
+    /// The bytes of the call's or the message's value (its JSON; a call's whole argument text).
+    public var bytes: Int?
+    /// The bytes of a call's answer.
+    public var answerBytes: Int?
+    /// How a call was answered, or a message ended its call: `ok`, `accepted`, `ticket`, `error`.
+    public var outcome: String?
+    /// The error's code, for an `error` outcome.
+    public var code: Int?
+    /// The value's JSON, when the trace includes values.
+    public var value: String?
+    /// Whether ``value`` was cut at the trace's limit.
+    public var isValueCut: Bool?
+
+    /// A record of `kind` for `page`, at `time`; every other field is set where it applies.
+    public init(kind: Kind, time: Double, page: Int) {
+        self.kind = kind
+        self.time = time
+        self.page = page
+    }
+}

@@ -1,0 +1,107 @@
+// TracingTests.swift — a Keystone's trace: a record for each call in and message out, page loads
+// and durable calls' steps, values only when asked and cut at their limit, the app's redaction, and
+// the JSON Lines file.
+import Foundation
+import Keystone
+@_spi(KeystoneInternal) import KeystoneInterfaces
+import KeystoneTesting
+import Testing
+
+@Suite("Tracing", .timeLimit(.minutes(1)))
+struct TracingTests {
+    static let shop = CallerFrame(isMainFrame: true, origin: "https://shop.example")
+
+    func keystone(_ tracing: Tracing) throws -> Keystone {
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.tracing = tracing
+        let keystone = Keystone(components: components)
+        try keystone.register(namespace: "shop") { methods in
+            methods.sync("price") { (item: String) in item.count * 100 }
+            methods.async("order") { (item: String) async in "ordered " + item }
+            methods.multiResponse("ticks") { (count: Int, writer: ResponseWriter<String>) in
+                for tick in 0..<count { try await writer.write("tick \(tick) " + String(repeating: "x", count: 20)) }
+            }
+        }
+        return keystone
+    }
+
+    @Test func everyCallMessageAndPageLoadIsARecordWithoutItsValues() async throws {
+        let trace = TraceCollector()
+        let keystone = try keystone(Tracing(to: trace))
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.register("title") { _ in "Shop" }
+        page.initialize()
+        #expect(try page.call("shop.price", "hat", as: Int.self) == 300)
+        #expect(try await page.invoke("shop.order", "hat", as: String.self) == "ordered hat")
+        var ticks: [String] = []
+        for try await tick in page.stream("shop.ticks", 2, of: String.self) { ticks.append(tick) }
+        #expect(ticks.count == 2)
+        #expect(try await keystone.call("title", as: String.self) == "Shop")
+        page.navigate()
+        let records = trace.records
+        let calls = records.filter { $0.kind == .call && $0.name?.hasPrefix("shop.") == true }
+        #expect(calls.map(\.name) == ["shop.price", "shop.order", "shop.ticks"])
+        // The async call's result was ready as its answer was written: it went in the answer.
+        #expect(calls.map(\.outcome) == ["ok", "ok", "accepted"])
+        #expect(calls.allSatisfy { $0.page == 1 && $0.origin == "https://shop.example" && $0.pageLoad == 0 && $0.bytes ?? 0 > 0 })
+        #expect(calls.map(\.answerBytes) == [3, 13, nil])
+        #expect(calls.last?.callback?.hasPrefix("dscb") == true)
+        let messages = records.filter { $0.kind == .message }
+        let results = messages.filter { $0.callback == calls.last?.callback }
+        #expect(results.map(\.step) == ["result", "result", "completion"])
+        #expect(results.last?.outcome == "ok")
+        #expect(messages.contains { $0.step == "call" && $0.name == "title" && $0.callID != nil })
+        #expect(records.filter { $0.kind == .pageLoad }.map { "\($0.step ?? "") \($0.pageLoad ?? -1)" } == ["began 0", "initialized 0", "ended 0", "began 1"])
+        #expect(records.allSatisfy { $0.value == nil })
+        #expect(zip(records, records.dropFirst()).allSatisfy { $0.time <= $1.time })
+    }
+
+    @Test func valuesAreKeptWhenAskedCutAtTheLimitAndTheAppRedacts() async throws {
+        let trace = TraceCollector()
+        let tracing = Tracing(to: trace, includesValues: true, valueLimit: 16) { record in
+            guard record.name != "shop.price" else { return nil }
+            var record = record
+            if record.origin != nil { record.origin = "redacted" }
+            return record
+        }
+        let keystone = try keystone(tracing)
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        _ = try page.call("shop.price", "hat", as: Int.self)
+        _ = try await page.invoke("shop.order", String(repeating: "x", count: 40), as: String.self)
+        for try await _ in page.stream("shop.ticks", 1, of: String.self) {}
+        let records = trace.records
+        #expect(!records.contains { $0.name == "shop.price" })
+        let order = try #require(records.first { $0.name == "shop.order" })
+        #expect(order.value == String(#"{"data":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#.prefix(16)) || order.value?.utf8.count == 16)
+        #expect(order.isValueCut == true && order.origin == "redacted")
+        let result = try #require(records.first { $0.kind == .message && $0.step == "result" })
+        #expect(result.value == #""tick 0 xxxxxxxx"# && result.isValueCut == true)
+    }
+
+    @Test func aDurableCallsStepsAreTraced() async throws {
+        let trace = TraceCollector()
+        let keystone = try keystone(Tracing(to: trace))
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        #expect(try await page.invoke("shop.order", "hat", durable: "k1", as: String.self) == "ordered hat")
+        #expect(try await page.invoke("shop.order", "hat", durable: "k1", as: String.self) == "ordered hat")
+        let steps = trace.records.filter { $0.kind == .durable }.map { "\($0.step ?? "") \($0.outcome ?? "")" }
+        #expect(steps.prefix(2) == ["begun ", "ended ok"])
+        #expect(Set(steps.dropFirst(2)) == ["answered ", "acknowledged "])
+    }
+
+    @Test func aFileWriterWritesOneLineOfJSONPerRecord() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keystone-trace-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try TraceFileWriter(url: url)
+        var record = TraceRecord(kind: .call, time: 1.5, page: 2)
+        record.name = "shop.price"
+        writer.write(record)
+        writer.write(TraceRecord(kind: .pageLoad, time: 2, page: 2))
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(try JSONDecoder().decode(TraceRecord.self, from: Data(lines[0].utf8)) == record)
+        #expect(lines[0] == #"{"kind":"call","name":"shop.price","page":2,"time":1.5}"#)
+    }
+}
