@@ -293,7 +293,18 @@ public class KeystonePage: BridgeHub, PageConnection, @unchecked Sendable {
     }
 
     public func receiveBytes(_ request: ByteRequest, readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (ByteResponse) -> Void) {
-        inbound.byteChannel.receive(request, readBody: readBody, respond: respond)
+        guard let tracer = storage.tracer else { return inbound.byteChannel.receive(request, readBody: readBody, respond: respond) }
+        // Traced: the body's size as it is read, and the answer's when it is given.
+        let (started, pageLoad, page, body) = (tracer.now, storage.pageLoad, id, Locked(0))
+        let reading = { (limit: Int) -> Data? in
+            let read = readBody(limit)
+            body.withLock { $0 = read?.count ?? 0 }
+            return read
+        }
+        inbound.byteChannel.receive(request, readBody: reading) { response in
+            tracer.transfer(request, response: response, body: body.withLock { $0 }, page: page, pageLoad: pageLoad, started: started)
+            respond(response)
+        }
     }
 
     // MARK: The page

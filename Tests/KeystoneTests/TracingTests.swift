@@ -18,6 +18,7 @@ struct TracingTests {
         try keystone.register(namespace: "shop") { methods in
             methods.sync("price") { (item: String) in item.count * 100 }
             methods.async("order") { (item: String) async in "ordered " + item }
+            methods.async("echo") { (bytes: Data) async in bytes }
             methods.multiResponse("ticks") { (count: Int, writer: ResponseWriter<String>) in
                 for tick in 0..<count { try await writer.write("tick \(tick) " + String(repeating: "x", count: 20)) }
             }
@@ -89,6 +90,19 @@ struct TracingTests {
         let steps = trace.records.filter { $0.kind == .durable }.map { "\($0.step ?? "") \($0.outcome ?? "")" }
         #expect(steps.prefix(2) == ["begun ", "ended ok"])
         #expect(Set(steps.dropFirst(2)) == ["answered ", "acknowledged "])
+    }
+
+    @Test func eachByteTransferIsARecordWithItsSizeAndTime() async throws {
+        let trace = TraceCollector()
+        let keystone = try keystone(Tracing(to: trace))
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        #expect(page.hasByteChannel)
+        let bytes = Data((0..<10_000).map { UInt8($0 % 251) })
+        #expect(try await page.invoke("shop.echo", bytes, as: Data.self) == bytes)
+        let transfers = trace.records.filter { $0.kind == .transfer }
+        #expect(transfers.map(\.step) == ["piece", "fetch"])
+        #expect(transfers.allSatisfy { $0.bytes == 10_000 && $0.outcome == "ok" && ($0.duration ?? -1) >= 0 && $0.pageLoad == 0 })
     }
 
     @Test func aFileWriterWritesOneLineOfJSONPerRecord() throws {

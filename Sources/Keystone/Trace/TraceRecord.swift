@@ -19,6 +19,9 @@ public struct TraceRecord: Codable, Sendable, Equatable {
         case pageLoad
         /// A step of one of the page's durable calls.
         case durable
+        /// One request on the host's byte channel, answered: bytes Swift's calls send the page
+        /// (`fetch`), or a piece the page sends (`piece`) or its stream's end (`end`).
+        case transfer
     }
 
     /// What happened.
@@ -37,7 +40,7 @@ public struct TraceRecord: Codable, Sendable, Equatable {
     /// What a message or a step was: `result`, `failure`, `noResult`, `completion`, `release`,
     /// `call`, `cancel`, `event`, `durable` (a message); `began`, `initialized`, `ended` (a page
     /// load); `begun`, `joined`, `answered`, `refused`, `ended`, `recovered`, `acknowledged` (a
-    /// durable call).
+    /// durable call); `fetch`, `piece`, `end` (a transfer).
     public var step: String?
     /// The method called, or the event's name.
     public var name: String?
@@ -57,6 +60,9 @@ public struct TraceRecord: Codable, Sendable, Equatable {
     public var value: String?
     /// Whether ``value`` was cut at the trace's limit.
     public var isValueCut: Bool?
+    /// How long a transfer took, in milliseconds, from its request to its answer (its record's
+    /// ``time`` is the answer's).
+    public var duration: Double?
 
     /// A record of `kind` for `page`, at `time`; every other field is set where it applies.
     public init(kind: Kind, time: Double, page: Int) {

@@ -17,10 +17,15 @@ final class Tracer: Sendable {
         elapsed = stopwatch(clock)
     }
 
+    /// The time since the Keystone began, in milliseconds.
+    var now: Double {
+        let time = elapsed()
+        return Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15
+    }
+
     /// Writes one record of `kind` for `page`, as `fill` sets it.
     private func write(_ kind: TraceRecord.Kind, page: PageID, _ fill: (inout TraceRecord) -> Void) {
-        let time = elapsed()
-        var record = TraceRecord(kind: kind, time: Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15, page: page.rawValue)
+        var record = TraceRecord(kind: kind, time: now, page: page.rawValue)
         fill(&record)
         guard let written = tracing.redact.map({ $0(record) }) ?? record else { return }
         tracing.sink.write(written)
@@ -94,6 +99,24 @@ final class Tracer: Sendable {
         case .durable(let inner, _):
             describe(inner, in: &record)
             record.step = "durable"
+        }
+    }
+
+    /// One request on the byte channel, for `pageLoad`, asked at `started` (``now``) and answered
+    /// with `response`; `body` bytes the page sent with it.
+    func transfer(_ request: ByteRequest, response: ByteResponse, body: Int, page: PageID, pageLoad: PageLoad, started: Double) {
+        write(.transfer, page: page) { record in
+            (record.pageLoad, record.origin, record.duration) = (pageLoad.rawValue, request.origin, record.time - started)
+            switch request.kind {
+            case .fetch: record.step = "fetch"
+            case .piece: (record.step, record.bytes) = ("piece", body)
+            case .end: record.step = "end"
+            }
+            switch response {
+            case .bytes(let bytes): (record.bytes, record.outcome) = (bytes.count, "ok")
+            case .more, .done: record.outcome = "ok"
+            case .refused(let error): (record.outcome, record.code) = ("error", error.code.rawValue)
+            }
         }
     }
 
