@@ -59,6 +59,9 @@ cp Sources/Keystone/Resources/keystone-bridge.d.ts Tests/JavaScript/typed/usage.
 "$(swift build --show-bin-path)/keystone-demo" --emit-types .build/types/demo-interfaces.d.ts
 tsc --noEmit --strict --target es2019 --lib es2019,es2018.asynciterable,dom .build/types/demo-interfaces.d.ts .build/types/usage.ts
 xvfb-run -a Tests/E2E/run.sh
+# A trace of a real-engine run through each host: converted, held to the Trace Event format, and its
+# timeline drawn in the real engine.
+xvfb-run -a bash Tests/Trace/trace.sh
 # An app built on Keystone as a stranger builds one (Tests/Downstream), where nothing of Keystone's
 # own is installed: its tests, and its GTK executable run in a real web view.
 bash scripts/downstream.sh

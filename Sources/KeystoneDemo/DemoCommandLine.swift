@@ -72,6 +72,11 @@ enum DemoCommandLine {
             name: "--trust-certificate", value: "FILE", help: "trust this PEM certificate for https://127.0.0.1 (the end-to-end suite's own server)",
             example: "--trust-certificate certificate.pem"
         ),
+        Flag(
+            name: "--trace", value: "FILE", help: "write a trace of every message, page load, transfer and durable call to FILE, as JSON lines",
+            example: "--page Tests/E2E/pages/calls.html --trace calls.jsonl"
+        ),
+        Flag(name: "--trace-values", value: nil, help: "with --trace, keep each message's value in the trace (at most 64 KiB of it)", example: "--trace run.jsonl --trace-values"),
         Flag(name: "--timeout", value: "SECONDS", help: "give up after SECONDS, exit status 2 (default 30)", example: "--timeout 60"),
         Flag(name: "--call", value: "METHOD", help: "have Swift call the page handler METHOD once the page is ready (repeatable)", example: "--page my.html --call page.title"),
         Flag(
@@ -133,6 +138,9 @@ enum DemoCommandLine {
         var trustedCertificate: String?
         /// How many web views the demo opens on its Keystone, each loading the page.
         var windows = 1
+        /// Where the trace goes, if anywhere, and whether it keeps values.
+        var trace: String?
+        var tracesValues = false
 
         init() {}
 
@@ -150,6 +158,8 @@ enum DemoCommandLine {
                 guard let seconds = Double(value), seconds > 0 else { throw UsageError(message: "--timeout takes a number of seconds above 0") }
                 timeout = seconds
             case "--call": calls.append(value)
+            case "--trace": trace = value
+            case "--trace-values": tracesValues = true
             case "--windows":
                 guard let count = Int(value), (1...16).contains(count) else { throw UsageError(message: "--windows takes a number from 1 to 16") }
                 windows = count
@@ -176,6 +186,13 @@ enum DemoCommandLine {
             components.policy = policy
             components.evaluator = BatchingEvaluator(clock: ContinuousClock(), window: .milliseconds(50), policy: flushPolicy)
             components.closePage = closePage
+            if let trace {
+                do {
+                    components.tracing = Tracing(to: try TraceFileWriter(url: URL(fileURLWithPath: trace)), includesValues: tracesValues)
+                } catch {
+                    FileHandle.standardError.write(Data("\(DemoCommandLine.command): \(error)\n".utf8))
+                }
+            }
             return Keystone(components: components)
         }
 

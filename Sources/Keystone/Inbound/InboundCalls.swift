@@ -56,9 +56,10 @@ final class InboundCalls: Sendable {
 
     @inline(__always)
     func handleMessage(_ method: String, arguments: String, frame: CallerFrame) -> String {
+        let started = tracer?.now
         // Limits first: nothing reads, logs or echoes a name or text over its limit.
         if let error = sizeLimitError(method: method, argumentBytes: arguments.utf8.count) {
-            return traced(hub.refuse(error, callback: nil), method: nil, wrapper: nil, bytes: arguments.utf8.count, frame: frame).text
+            return traced(hub.refuse(error, callback: nil), method: nil, wrapper: nil, bytes: arguments.utf8.count, frame: frame, started: started).text
         }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(arguments))")
@@ -67,17 +68,18 @@ final class InboundCalls: Sendable {
         do {
             wrapper = try split(text.withUTF8 { Data(buffer: $0) }, of: method)
         } catch {
-            return traced(hub.refuse(error, callback: nil), method: method, wrapper: nil, bytes: arguments.utf8.count, frame: frame).text
+            return traced(hub.refuse(error, callback: nil), method: method, wrapper: nil, bytes: arguments.utf8.count, frame: frame, started: started).text
         }
-        let answer = traced(answer(method, wrapper: wrapper, frame: frame), method: method, wrapper: wrapper, bytes: arguments.utf8.count, frame: frame).text
+        let answer = traced(answer(method, wrapper: wrapper, frame: frame), method: method, wrapper: wrapper, bytes: arguments.utf8.count, frame: frame, started: started).text
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer))")
         return answer
     }
 
     @inline(__always)
     func handleCall(_ method: String, data: Data?, callback: String?, acceptsInlineAnswer: Bool, frame: CallerFrame) -> CallAnswer {
+        let started = tracer?.now
         if let error = sizeLimitError(method: method, argumentBytes: data?.count ?? 0) {
-            return traced(hub.refuse(error, callback: nil), method: nil, wrapper: nil, bytes: data?.count ?? 0, frame: frame)
+            return traced(hub.refuse(error, callback: nil), method: nil, wrapper: nil, bytes: data?.count ?? 0, frame: frame, started: started)
         }
         let logging = components.logging
         logging.log(.debug, "from page (\(frame)): \(method) \(logging.excerpt(String(decoding: data ?? Data(), as: UTF8.self)))")
@@ -86,22 +88,22 @@ final class InboundCalls: Sendable {
             wrapper = try CallWrapper(data: data, callbackStub: callback, acceptsInlineAnswer: acceptsInlineAnswer, maximumDepth: components.limits.nestingDepth)
             try check(wrapper)
         } catch {
-            return traced(hub.refuse(error, callback: nil), method: method, wrapper: nil, bytes: data?.count ?? 0, frame: frame)
+            return traced(hub.refuse(error, callback: nil), method: method, wrapper: nil, bytes: data?.count ?? 0, frame: frame, started: started)
         }
-        let answer = traced(answer(method, wrapper: wrapper, frame: frame), method: method, wrapper: wrapper, bytes: data?.count ?? 0, frame: frame)
+        let answer = traced(answer(method, wrapper: wrapper, frame: frame), method: method, wrapper: wrapper, bytes: data?.count ?? 0, frame: frame, started: started)
         logging.log(.debug, "answer to \(method): \(logging.excerpt(answer.text))")
         return answer
     }
 
     /// `answer`, once the trace has it (when the app traces): the call of `method` (`nil` when its
     /// name is past its limit) from `frame`, its wrapper split (`nil` when it did not split),
-    /// `bytes` long.
+    /// `bytes` long, which arrived at `started`.
     @inline(__always)
-    private func traced(_ answer: CallAnswer, method: String?, wrapper: CallWrapper?, bytes: Int, frame: CallerFrame) -> CallAnswer {
-        guard let tracer else { return answer }
+    private func traced(_ answer: CallAnswer, method: String?, wrapper: CallWrapper?, bytes: Int, frame: CallerFrame, started: Double?) -> CallAnswer {
+        guard let tracer, let started else { return answer }
         tracer.call(
             page: outbound.pageID, pageLoad: hub.pageLoad, frame: frame, method: method, callback: wrapper?.callbackStub, bytes: bytes,
-            arguments: wrapper?.data, answer: answer)
+            arguments: wrapper?.data, answer: answer, started: started)
         return answer
     }
 

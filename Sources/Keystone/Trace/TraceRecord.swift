@@ -60,8 +60,9 @@ public struct TraceRecord: Codable, Sendable, Equatable {
     public var value: String?
     /// Whether ``value`` was cut at the trace's limit.
     public var isValueCut: Bool?
-    /// How long a transfer took, in milliseconds, from its request to its answer (its record's
-    /// ``time`` is the answer's).
+    /// How long a call took to answer, or a transfer, in milliseconds, from its arrival to its
+    /// answer (its record's ``time`` is the answer's). An asynchronous call's results go out later,
+    /// as messages to its callback.
     public var duration: Double?
 
     /// A record of `kind` for `page`, at `time`; every other field is set where it applies.

@@ -41,12 +41,14 @@ final class Tracer: Sendable {
 
     /// A call from the page in `frame`, during `pageLoad`, of `method` (`nil`: its name was past
     /// its limit, and is not read), with `callback`, its argument text `arguments` (`bytes` long),
-    /// and its answer.
+    /// and its answer, which took from `started` (``now``) until now.
     func call(
-        page: PageID, pageLoad: PageLoad, frame: CallerFrame, method: String?, callback: String?, bytes: Int, arguments: Data?, answer: CallAnswer
+        page: PageID, pageLoad: PageLoad, frame: CallerFrame, method: String?, callback: String?, bytes: Int, arguments: Data?, answer: CallAnswer,
+        started: Double
     ) {
         write(.call, page: page) { record in
             record.pageLoad = pageLoad.rawValue
+            record.duration = record.time - started
             record.document = frame.subframeDocument?.rawValue
             record.origin = frame.origin
             record.name = method

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Tests/Trace/trace.sh — a real-engine run of the demo writes a trace through each host
+# (keystone-demo --trace, keystone-demo-webkit --trace): one web view's calls page, and two web
+# views on one Keystone; each trace converts (scripts/trace.sh), its Trace Event file passes the
+# format's checks with one track per page, and its HTML timeline, opened in the real engine, draws
+# one slice per call and a section per page. Prints "ok - …" lines; exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin="$(swift build --show-bin-path)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+fail() { echo "not ok - $1"; failed=1; }
+ports="$work/ports"
+python3 Tests/E2E/serve.py "$ports" 600 &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [ -s "$ports" ] && break; sleep 0.1; done
+read -r port_a _ <"$ports"
+origin="http://127.0.0.1:$port_a"
+for demo in keystone-demo keystone-demo-webkit; do
+  for run in calls windows; do
+    case $run in
+      calls) flags=(--page Tests/E2E/pages/calls.html); pages=1 ;;
+      windows) flags=(--page "$origin/windows.html" --allow-origin "$origin" --windows 2); pages=2 ;;
+    esac
+    name="$demo $run"
+    trace="$work/$demo-$run.jsonl"
+    out="$work/$demo-$run"
+    timeout 300 "$bin/$demo" "${flags[@]}" --trace "$trace" --timeout 240 >"$work/run.log" 2>&1 \
+      || { fail "$name: the demo ran its page (exit $?)"; tail -3 "$work/run.log"; continue; }
+    grep -q '^e2e: [0-9]* passed, 0 failed$' "$work/run.log" || fail "$name: the page's own checks passed"
+    scripts/trace.sh "$trace" "$out" >/dev/null || { fail "$name: the trace converts"; continue; }
+    python3 scripts/trace.py --check "$out/trace.json" >/dev/null && echo "ok - $name: the trace is a Trace Event file" \
+      || fail "$name: the trace is a Trace Event file"
+    named=$(python3 -c 'import json,sys; print(len({e["pid"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("name") == "process_name"}))' "$out/trace.json")
+    [ "$named" = "$pages" ] && echo "ok - $name: one track per page ($pages)" || fail "$name: one track per page ($named of $pages)"
+    python3 - "$trace" <<'PY' && echo "ok - $name: every call has its record, every page load its start" || fail "$name: every call has its record"
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+calls = [r for r in records if r["kind"] == "call"]
+assert calls and all(("name" in r or r.get("code") == 12) and "outcome" in r and r.get("duration", -1) >= 0 for r in calls)
+assert all(r.get("value") is None for r in records)
+assert any(r["kind"] == "pageLoad" and r.get("step") == "initialized" for r in records)
+PY
+    timeout 120 "$bin/$demo" --page "$out/timeline.html" --timeout 60 >"$work/timeline.log" 2>&1
+    grep -E '^(ok|not ok) - ' "$work/timeline.log" | sed "s|^ok - |ok - $name: |; s|^not ok - |not ok - $name: |"
+    grep -q '^e2e: 2 passed, 0 failed$' "$work/timeline.log" || fail "$name: the timeline opened in the real engine and checked itself"
+  done
+done
+[ "$failed" -eq 0 ] && echo "trace: ok"
+exit "$failed"
