@@ -47,9 +47,9 @@ struct SyncCallWorkload: Sendable {
         self.keystone = keystone
     }
 
-    /// A Keystone with the benchmark's interface under `bench`.
-    static func makeKeystone() throws -> Keystone {
-        let keystone = Keystone()
+    /// A Keystone with the benchmark's interface under `bench`, tracing as `tracing` says.
+    static func makeKeystone(tracing: Tracing? = nil) throws -> Keystone {
+        let keystone = Keystone(components: KeystoneComponents(tracing: tracing))
         try keystone.register(Bench(), namespace: "bench")
         return keystone
     }

@@ -105,6 +105,24 @@ struct TracingTests {
         #expect(transfers.allSatisfy { $0.bytes == 10_000 && $0.outcome == "ok" && ($0.duration ?? -1) >= 0 && $0.pageLoad == 0 })
     }
 
+    @Test func aRecordsLineIsTheJSONOfItsFieldsKeysSorted() throws {
+        var record = TraceRecord(kind: .message, time: 1234.000125, page: 3)
+        (record.pageLoad, record.document, record.origin, record.step, record.name) = (7, 1 << 52, "https://a.example", "result", "m\u{2028}\"x")
+        (record.callID, record.callback, record.bytes, record.answerBytes, record.outcome) = (12, "dscb4_t", 90, 3, "error")
+        (record.code, record.value, record.isValueCut, record.duration) = (-1, "[\"\\n\"]", false, 0.5)
+        let line = record.jsonLine
+        #expect(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")))
+        #expect(try JSONDecoder().decode(TraceRecord.self, from: line) == record)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let keys = { (data: Data) throws -> [String] in
+            try (JSONSerialization.jsonObject(with: data) as? [String: Any]).map { $0.keys.sorted() } ?? []
+        }
+        #expect(try keys(line) == keys(encoder.encode(record)))
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"answerBytes":3,"bytes":90,"callID":12,"callback":"dscb4_t","code":-1,"#))
+    }
+
     @Test func aFileWriterWritesOneLineOfJSONPerRecord() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("keystone-trace-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }

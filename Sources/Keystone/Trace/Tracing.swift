@@ -1,6 +1,7 @@
 // Tracing.swift — a Keystone's trace: where its records go, whether they hold values, and what the
 // app strips from them.
 import Foundation
+import KeystoneEvaluator
 @_spi(KeystoneInternal) import KeystoneInterfaces
 
 /// Where a trace's records go: a file (``TraceFileWriter``), memory (``TraceCollector``), or the
@@ -68,11 +69,9 @@ public final class TraceFileWriter: TraceSink {
         handle = Locked(try FileHandle(forWritingTo: url))
     }
 
-    /// Appends `record` as one line of JSON, its keys sorted.
+    /// Appends `record` as one line of JSON, its keys sorted (``TraceRecord/jsonLine``).
     public func write(_ record: TraceRecord) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let line = try? encoder.encode(record) else { return }
-        handle.withLock { $0.write(line + Data("\n".utf8)) }
+        let line = record.jsonLine
+        handle.withLock { $0.write(line) }
     }
 }
