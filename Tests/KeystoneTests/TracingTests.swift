@@ -105,6 +105,23 @@ struct TracingTests {
         #expect(transfers.allSatisfy { $0.bytes == 10_000 && $0.outcome == "ok" && ($0.duration ?? -1) >= 0 && $0.pageLoad == 0 })
     }
 
+    @Test func tracingAnEightMegabyteTransferWritesAtMostOnePercentOfItsBytes() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keystone-trace-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
+        components.tracing = Tracing(to: try TraceFileWriter(url: url))
+        components.limits.messageBytes = 32 << 20
+        let keystone = Keystone(components: components)
+        try keystone.register(namespace: "shop") { methods in methods.async("echo") { (bytes: Data) async in bytes } }
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        let bytes = Data(count: 8 << 20)
+        #expect(try await page.invoke("shop.echo", bytes, as: Data.self).count == bytes.count)
+        let traced = try Data(contentsOf: url).count
+        // Both ways: 16 MB moved.
+        #expect(traced > 0 && Double(traced) <= 0.01 * Double(2 * bytes.count))
+    }
+
     @Test func aRecordsLineIsTheJSONOfItsFieldsKeysSorted() throws {
         var record = TraceRecord(kind: .message, time: 1234.000125, page: 3)
         (record.pageLoad, record.document, record.origin, record.step, record.name) = (7, 1 << 52, "https://a.example", "result", "m\u{2028}\"x")
