@@ -76,6 +76,8 @@ struct TracingTests {
         let order = try #require(records.first { $0.name == "shop.order" })
         #expect(order.value == String(#"{"data":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#.prefix(16)) || order.value?.utf8.count == 16)
         #expect(order.isValueCut == true && order.origin == "redacted")
+        // Its result was ready as its answer was written: the answer holds it, cut too.
+        #expect(order.answer == #""ordered xxxxxxx"# && order.isAnswerCut == true)
         let result = try #require(records.first { $0.kind == .message && $0.step == "result" })
         #expect(result.value == #""tick 0 xxxxxxxx"# && result.isValueCut == true)
     }
@@ -127,6 +129,7 @@ struct TracingTests {
         (record.pageLoad, record.document, record.origin, record.step, record.name) = (7, 1 << 52, "https://a.example", "result", "m\u{2028}\"x")
         (record.callID, record.callback, record.bytes, record.answerBytes, record.outcome) = (12, "dscb4_t", 90, 3, "error")
         (record.code, record.value, record.isValueCut, record.duration) = (-1, "[\"\\n\"]", false, 0.5)
+        (record.answer, record.isAnswerCut) = ("{}", true)
         let line = record.jsonLine
         #expect(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")))
         #expect(try JSONDecoder().decode(TraceRecord.self, from: line) == record)
@@ -137,7 +140,7 @@ struct TracingTests {
         }
         #expect(try keys(line) == keys(encoder.encode(record)))
         let text = String(decoding: line, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"answerBytes":3,"bytes":90,"callID":12,"callback":"dscb4_t","code":-1,"#))
+        #expect(text.hasPrefix(#"{"answer":"{}","answerBytes":3,"bytes":90,"callID":12,"callback":"dscb4_t","code":-1,"#))
     }
 
     @Test func aFileWriterWritesOneLineOfJSONPerRecord() throws {

@@ -61,6 +61,11 @@ public struct TraceRecord: Codable, Sendable, Equatable {
     public var value: String?
     /// Whether ``value`` was cut at the trace's limit.
     public var isValueCut: Bool?
+    /// A call's answer, its JSON, when the trace includes values and the answer holds one (cut at
+    /// the trace's limit, as ``value``; ``isAnswerCut`` when cut).
+    public var answer: String?
+    /// Whether ``answer`` was cut at the trace's limit.
+    public var isAnswerCut: Bool?
     /// How long a call took to answer, or a transfer, in milliseconds, from its arrival to its
     /// answer (its record's ``time`` is the answer's). An asynchronous call's results go out later,
     /// as messages to its callback.
@@ -102,6 +107,7 @@ extension TraceRecord {
             key(name)
             out += JSONText(quoting: value).bytes
         }
+        string("answer", answer)
         integer("answerBytes", answerBytes)
         integer("bytes", bytes)
         integer("callID", callID)
@@ -109,6 +115,10 @@ extension TraceRecord {
         integer("code", code)
         integer("document", document)
         number("duration", duration)
+        if let isAnswerCut {
+            key("isAnswerCut")
+            out += (isAnswerCut ? "true" : "false").utf8
+        }
         if let isValueCut {
             key("isValueCut")
             out += (isValueCut ? "true" : "false").utf8

@@ -33,10 +33,14 @@ final class Tracer: Sendable {
 
     /// Sets `record`'s value to `json`, when the trace keeps values, cut at its limit.
     private func keep(_ json: Data?, in record: inout TraceRecord) {
-        guard tracing.includesValues, let json else { return }
+        (record.value, record.isValueCut) = kept(json)
+    }
+
+    /// `json` as a record keeps it: `nil` unless the trace keeps values, and cut at its limit.
+    private func kept(_ json: Data?) -> (String?, Bool?) {
+        guard tracing.includesValues, let json, !json.isEmpty else { return (nil, nil) }
         let isCut = json.count > tracing.valueLimit
-        record.value = String(decoding: isCut ? json.prefix(tracing.valueLimit) : json, as: UTF8.self)
-        record.isValueCut = isCut ? true : nil
+        return (String(decoding: isCut ? json.prefix(tracing.valueLimit) : json, as: UTF8.self), isCut ? true : nil)
     }
 
     /// A call from the page in `frame`, during `pageLoad`, of `method` (`nil`: its name was past
@@ -59,6 +63,7 @@ final class Tracer: Sendable {
             case .result(let value, _):
                 record.outcome = "ok"
                 record.answerBytes = value.count
+                (record.answer, record.isAnswerCut) = kept(value)
             case .accepted: record.outcome = "accepted"
             case .ticket: record.outcome = "ticket"
             case .failure(let error):
