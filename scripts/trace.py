@@ -26,7 +26,13 @@ def us(ms):
 
 def convert(records):
     events, threads, pages = [], {}, set()
-    open_calls = {}  # (page, pageLoad, document, callback) -> the call's event
+    # The messages that end an async call's callback, by its page, page load, document and name: an
+    # end can be written before the call's own record, which waits for the call's answer.
+    ends = {}
+    for record in records:
+        if record["kind"] == "message" and record.get("step") in ENDS and (record.get("step") != "result" or record.get("outcome") == "ok"):
+            key = (record["page"], record.get("pageLoad"), record.get("document"), record.get("callback"))
+            ends.setdefault(key, []).append(record)
     load_began = {}
 
     def thread(page, tid, name):
@@ -44,15 +50,15 @@ def convert(records):
             event = {"name": record.get("name") or "(name past its limit)", "cat": "call", "ph": "X", "ts": us(time - duration),
                      "dur": us(duration), "pid": page, "tid": frame, "args": args}
             events.append(event)
-            if record.get("outcome") in ("accepted", "ticket") and record.get("callback"):
-                open_calls[(page, record.get("pageLoad"), document, record["callback"])] = event
-        elif kind == "message":
             key = (page, record.get("pageLoad"), document, record.get("callback"))
+            if record.get("outcome") in ("accepted", "ticket") and key in ends:
+                later = [end for end in ends[key] if end["time"] >= time - duration]
+                if later:
+                    end = min(later, key=lambda end: end["time"])
+                    event["dur"] = max(0.0, us(end["time"]) - event["ts"])
+                    event["args"]["ended"] = end["step"]
+        elif kind == "message":
             step = record.get("step")
-            if step in ENDS and key in open_calls and (step != "result" or record.get("outcome") == "ok"):
-                call = open_calls.pop(key)
-                call["dur"] = max(0.0, us(time) - call["ts"])
-                call["args"]["ended"] = step
             events.append({"name": f"to page: {step}" + (f" {record['name']}" if record.get("name") else ""), "cat": "message", "ph": "i",
                            "s": "t", "ts": us(time), "pid": page, "tid": frame, "args": args})
         elif kind == "transfer":

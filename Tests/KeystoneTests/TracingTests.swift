@@ -143,6 +143,38 @@ struct TracingTests {
         #expect(text.hasPrefix(#"{"answer":"{}","answerBytes":3,"bytes":90,"callID":12,"callback":"dscb4_t","code":-1,"#))
     }
 
+    /// A Keystone whose `shop.price` answers `price(item)`, tracing as `tracing` says.
+    func shop(pricing price: @escaping @Sendable (String) -> Int, tracing: Tracing? = nil) throws -> Keystone {
+        let keystone = Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero), tracing: tracing))
+        try keystone.register(namespace: "shop") { methods in
+            methods.sync("price") { (item: String) in price(item) }
+            methods.async("order") { (item: String) async in "ordered " + item }
+            methods.async("refuse") { (_: String) async throws -> Int in throw BridgeError(code: .init(rawValue: 1001), message: "sold out") }
+            methods.sync("note") { (_: String) in }
+        }
+        return keystone
+    }
+
+    @Test func aRecordedTraceReplaysAgainstTheAppsKeystoneAndAChangedAnswerFailsIt() async throws {
+        let trace = TraceCollector()
+        let recording = try shop(pricing: { $0.count * 100 }, tracing: Tracing(to: trace, includesValues: true))
+        let page = InMemoryPage(hub: recording, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        #expect(try page.call("shop.price", "hat", as: Int.self) == 300)
+        #expect(try await page.invoke("shop.order", "scarf", as: String.self) == "ordered scarf")
+        await #expect(throws: BridgeError.self) { try await page.invoke("shop.refuse", "gloves", as: Int.self) }
+        _ = try page.call("shop.note", "seen", as: JSONValue.self)
+        #expect(try page.call("shop.price", "coat", as: Int.self) == 400)
+        let replay = TraceReplay(records: trace.records)
+        #expect(await replay.replay(against: try shop(pricing: { $0.count * 100 })).isEmpty)
+        let changed = await replay.replay(against: try shop(pricing: { $0 == "coat" ? 450 : $0.count * 100 }))
+        #expect(changed.map(\.description) == [changed.first.map { "shop.price (record \($0.record)): recorded value 400, replayed value 450" } ?? ""])
+        // Against a Keystone without the interface, every call the page made differs: each was compared.
+        let missing = await replay.replay(against: Keystone(components: KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))))
+        #expect(missing.map(\.method) == ["shop.price", "shop.order", "shop.refuse", "shop.note", "shop.price"])
+        #expect(missing.map(\.recorded) == ["value 300", "value \"ordered scarf\"", "error 1001", "nothing", "value 400"])
+    }
+
     @Test func aFileWriterWritesOneLineOfJSONPerRecord() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("keystone-trace-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
