@@ -96,13 +96,13 @@ function arrivesInOrder(list, expected) {
   });
 }
 /** Resolves once `condition()` holds, checking every 10 ms; fails saying `what` never happened
- *  after 5 s (a guard against a hang, not a speed bar). */
-function until(condition, what) {
+ *  after `guardMs` (5 s by default: a guard against a hang, not a speed bar). */
+function until(condition, what, guardMs) {
   return new Promise(function (resolve, reject) {
     var waited = 0;
     (function check() {
       if (condition()) resolve();
-      else if ((waited += 10) > 5000) reject(new Error('never happened: ' + what));
+      else if ((waited += 10) > (guardMs || 5000)) reject(new Error('never happened: ' + what));
       else setTimeout(check, 10);
     })();
   });

@@ -75,16 +75,8 @@
   dsBridge.on('hello', function (value) { hellos.push(value); });
   dsBridge.on('done', function (value) { done.push(value); });
   var count = dsBridge.call('pages.count');
-  function waitFor(condition, what) {
-    return new Promise(function (resolve, reject) {
-      var waited = 0;
-      (function check() {
-        if (condition()) resolve();
-        else if ((waited += 20) > 60000) reject(new Error('never happened: ' + what));
-        else setTimeout(check, 20);
-      })();
-    });
-  }
+  // A page coming back from a reload or a crash may take longer than `until`'s usual guard.
+  function waitFor(condition, what) { return until(condition, what, 60000); }
   function command(page, action, extra) {
     dsBridge.call('pages.emit', { name: 'command', value: Object.assign({ page: page, action: action }, extra || {}) });
   }
