@@ -3,7 +3,10 @@
 # (keystone-demo --trace, keystone-demo-webkit --trace): one web view's calls page, and two web
 # views on one Keystone; each trace converts (scripts/trace.sh), its Trace Event file passes the
 # format's checks with one track per page, and its HTML timeline, opened in the real engine, draws
-# one slice per call and a section per page. Prints "ok - …" lines; exits non-zero on any failure.
+# one slice per call and a section per page. The calls page's traces keep values: each is replayed
+# in memory against the demo's interfaces (Tests/MatrixTests/ReplayTests.swift), which reproduces
+# every answer and code; KEYSTONE_WRITE_FIXTURES=1 keeps them as the suite's committed recordings
+# (Tests/Trace/calls-*.jsonl). Prints "ok - …" lines; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin="$(swift build --show-bin-path)"
@@ -21,7 +24,7 @@ origin="http://127.0.0.1:$port_a"
 for demo in keystone-demo keystone-demo-webkit; do
   for run in calls windows; do
     case $run in
-      calls) flags=(--page Tests/E2E/pages/calls.html); pages=1 ;;
+      calls) flags=(--page Tests/E2E/pages/calls.html --trace-values); pages=1 ;;
       windows) flags=(--page "$origin/windows.html" --allow-origin "$origin" --windows 2); pages=2 ;;
     esac
     name="$demo $run"
@@ -30,23 +33,41 @@ for demo in keystone-demo keystone-demo-webkit; do
     timeout 300 "$bin/$demo" "${flags[@]}" --trace "$trace" --timeout 240 >"$work/run.log" 2>&1 \
       || { fail "$name: the demo ran its page (exit $?)"; tail -3 "$work/run.log"; continue; }
     grep -q '^e2e: [0-9]* passed, 0 failed$' "$work/run.log" || fail "$name: the page's own checks passed"
+    if [ "$run" = calls ]; then
+      mkdir -p "$work/recorded"
+      host=gtk && [ "$demo" = keystone-demo-webkit ] && host=webkit
+      cp "$trace" "$work/recorded/calls-$host.jsonl"
+      [ "${KEYSTONE_WRITE_FIXTURES:-}" = 1 ] && cp "$trace" "Tests/Trace/calls-$host.jsonl"
+    fi
     scripts/trace.sh "$trace" "$out" >/dev/null || { fail "$name: the trace converts"; continue; }
     python3 scripts/trace.py --check "$out/trace.json" >/dev/null && echo "ok - $name: the trace is a Trace Event file" \
       || fail "$name: the trace is a Trace Event file"
     named=$(python3 -c 'import json,sys; print(len({e["pid"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("name") == "process_name"}))' "$out/trace.json")
     [ "$named" = "$pages" ] && echo "ok - $name: one track per page ($pages)" || fail "$name: one track per page ($named of $pages)"
-    python3 - "$trace" <<'PY' && echo "ok - $name: every call has its record, every page load its start" || fail "$name: every call has its record"
+    python3 - "$trace" "$run" <<'PY' && echo "ok - $name: every call has its record, every page load its start, values only where asked" || fail "$name: every call has its record"
 import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
 calls = [r for r in records if r["kind"] == "call"]
 assert calls and all(("name" in r or r.get("code") == 12) and "outcome" in r and r.get("duration", -1) >= 0 for r in calls)
-assert all(r.get("value") is None for r in records)
 assert any(r["kind"] == "pageLoad" and r.get("step") == "initialized" for r in records)
+# Values only where asked for (the calls page's runs).
+values = [r for r in records if r.get("value") is not None]
+assert values if sys.argv[2] == "calls" else not values
 PY
     timeout 120 "$bin/$demo" --page "$out/timeline.html" --timeout 60 >"$work/timeline.log" 2>&1
     grep -E '^(ok|not ok) - ' "$work/timeline.log" | sed "s|^ok - |ok - $name: |; s|^not ok - |not ok - $name: |"
     grep -q '^e2e: 2 passed, 0 failed$' "$work/timeline.log" || fail "$name: the timeline opened in the real engine and checked itself"
   done
 done
+# Each calls page's trace, just recorded with values, replayed in memory against the demo's interfaces.
+KEYSTONE_REPLAY_TRACES="$work/recorded" timeout 300 "$bin/KeystonePackageTests.xctest" --testing-library swift-testing \
+  --filter ReplayTests >"$work/replay.log" 2>&1
+count=$(grep -c "recording → file://$work/recorded/" "$work/replay.log")
+if grep -q "Test run with .* passed" "$work/replay.log" && [ "$count" -ge 4 ]; then
+  echo "ok - each host's calls trace, replayed in memory, reproduces every answer and code"
+else
+  fail "each host's calls trace, replayed in memory, reproduces every answer and code"
+  grep -E "✘|recorded" "$work/replay.log" | head -20
+fi
 [ "$failed" -eq 0 ] && echo "trace: ok"
 exit "$failed"
