@@ -4,10 +4,14 @@ into DIR/trace.json, in the Trace Event format Perfetto and Chrome's tracing loa
 DIR/timeline.html, a page that draws the same timeline with no network access.
 
 Tracks: a process per page (web view), a thread per frame (the main frame, each subframe
-document), and per page a track of its page loads, one of its byte transfers and one of its durable
-calls. Each call from the page is a slice from its arrival until its answer, or, for an asynchronous
-call answered through its callback, until the message that ends it; each transfer a slice of its
-own; messages to the page, durable steps and page-load steps are instants.
+document), and per page a track of its page loads, one of its byte transfers, one of its durable
+calls and one of the marks its page made of its own work (`dsBridge.mark`). Each call from the page
+is a slice from its arrival until its answer, or, for an asynchronous call answered through its
+callback, until the message that ends it; each transfer a slice of its own; each durable call a
+slice from its start (`begun`) to the end of its run (`ended`), paired in order by page, origin and
+method; each mark a slice from its begin to its end (an instant when never ended); messages to the
+page, the other durable steps and page-load steps are instants. The runtime's own `_dsb.mark` calls,
+which carry the marks, are not drawn as calls.
 
 `trace.py --check DIR/trace.json` checks a Trace Event file: required fields, complete slices with
 a duration, one process per page named, and every thread named."""
@@ -16,7 +20,7 @@ import json
 import os
 import sys
 
-MAIN, LOADS, TRANSFERS, DURABLE = 0, 1 << 40, (1 << 40) + 1, (1 << 40) + 2
+MAIN, LOADS, TRANSFERS, DURABLE, MARKS = 0, 1 << 40, (1 << 40) + 1, (1 << 40) + 2, (1 << 40) + 3
 ENDS = {"result", "failure", "noResult", "completion", "release"}
 
 
@@ -34,6 +38,10 @@ def convert(records):
             key = (record["page"], record.get("pageLoad"), record.get("document"), record.get("callback"))
             ends.setdefault(key, []).append(record)
     load_began = {}
+    # Durable calls running, by page, origin and method: each `begun` until the `ended` after it.
+    durable_begun = {}
+    # Marks begun and not yet ended, by page, page load, document and span.
+    marks_begun = {}
 
     def thread(page, tid, name):
         pages.add(page)
@@ -45,6 +53,8 @@ def convert(records):
         document = record.get("document")
         frame = thread(page, MAIN, "main frame") if document is None else thread(page, document, f"frame document {document}")
         args = {k: v for k, v in record.items() if k not in ("kind", "time", "page", "duration", "value")}
+        if kind == "call" and record.get("name") == "_dsb.mark":
+            continue
         if kind == "call":
             duration = record.get("duration", 0)
             event = {"name": record.get("name") or "(name past its limit)", "cat": "call", "ph": "X", "ts": us(time - duration),
@@ -66,8 +76,26 @@ def convert(records):
             events.append({"name": f"bytes: {record.get('step')}", "cat": "transfer", "ph": "X", "ts": us(time - duration), "dur": us(duration),
                            "pid": page, "tid": thread(page, TRANSFERS, "byte transfers"), "args": args})
         elif kind == "durable":
-            events.append({"name": f"durable {record.get('step')}" + (f" {record['name']}" if record.get("name") else ""), "cat": "durable",
-                           "ph": "i", "s": "t", "ts": us(time), "pid": page, "tid": thread(page, DURABLE, "durable calls"), "args": args})
+            tid = thread(page, DURABLE, "durable calls")
+            step, key = record.get("step"), (page, record.get("origin"), record.get("name"))
+            if step == "begun":
+                durable_begun.setdefault(key, []).append(record)
+            elif step == "ended" and durable_begun.get(key):
+                begun = durable_begun[key].pop(0)
+                events.append({"name": f"durable {record.get('name')}", "cat": "durable", "ph": "X", "ts": us(begun["time"]),
+                               "dur": us(time - begun["time"]), "pid": page, "tid": tid, "args": args})
+            else:
+                events.append({"name": f"durable {step}" + (f" {record['name']}" if record.get("name") else ""), "cat": "durable",
+                               "ph": "i", "s": "t", "ts": us(time), "pid": page, "tid": tid, "args": args})
+        elif kind == "mark":
+            tid = thread(page, MARKS, "page marks")
+            key = (page, record.get("pageLoad"), document, record.get("span"))
+            if record.get("step") == "begin":
+                marks_begun[key] = record
+            elif key in marks_begun:
+                begun = marks_begun.pop(key)
+                events.append({"name": begun.get("name") or "mark", "cat": "mark", "ph": "X", "ts": us(begun["time"]),
+                               "dur": max(0.0, us(time - begun["time"])), "pid": page, "tid": tid, "args": args})
         elif kind == "pageLoad":
             tid = thread(page, LOADS, "page loads")
             load = record.get("pageLoad")
@@ -81,6 +109,13 @@ def convert(records):
             else:
                 events.append({"name": f"page load {load} {step}", "cat": "pageLoad", "ph": "i", "s": "t", "ts": us(time), "pid": page,
                                "tid": tid, "args": args})
+    for (page, *_), begun in marks_begun.items():
+        events.append({"name": begun.get("name") or "mark", "cat": "mark", "ph": "i", "s": "t", "ts": us(begun["time"]), "pid": page,
+                       "tid": MARKS, "args": {k: v for k, v in begun.items() if k not in ("kind", "time", "page")}})
+    for (page, *_), runs in durable_begun.items():
+        for begun in runs:
+            events.append({"name": f"durable begun {begun.get('name')}", "cat": "durable", "ph": "i", "s": "t", "ts": us(begun["time"]),
+                           "pid": page, "tid": DURABLE, "args": {k: v for k, v in begun.items() if k not in ("kind", "time", "page")}})
     end = max([e["ts"] + e.get("dur", 0) for e in events], default=0)
     for (page, load), began in load_began.items():
         events.append({"name": f"page load {load}", "cat": "pageLoad", "ph": "X", "ts": us(began), "dur": max(0.0, end - us(began)),
@@ -142,7 +177,8 @@ header { padding: 8px 12px; border-bottom: 1px solid #ccc; }
 .slice.transfer { background: #e8a56a; } .slice.pageLoad { background: #bbb; color: #222; }
 .slice.error { background: #d9534f; }
 .instant { width: 2px; background: #333; }
-.instant.durable { background: #8a4fd9; }
+.instant.durable { background: #8a4fd9; } .slice.durable { background: #8a4fd9; }
+.slice.mark { background: #4fae6a; } .instant.mark { background: #2e7d43; }
 </style>
 <header><b>Keystone timeline</b> — <span id="summary"></span></header>
 <main id="timeline"></main>
@@ -221,4 +257,5 @@ def main():
     print(f"trace: {len(records)} records → {os.path.join(sys.argv[2], 'trace.json')} and timeline.html")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -51,7 +51,8 @@ public class KeystonePage: BridgeHub, PageConnection, @unchecked Sendable {
         let byteChannel = ByteChannel(components: components, hub: storage, partsSerializer: partsSerializer)
         let stage = DurableStage(hub: storage, room: durable, keyLimit: components.limits.durableKeyBytes, tracer: tracer, page: id)
         inbound = InboundCalls(
-            components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: stage, builtIns: [DurableBuiltIns(stage: stage)],
+            components: components, hub: storage, outbound: outbound, byteChannel: byteChannel, durable: stage,
+            builtIns: [DurableBuiltIns(stage: stage)] + (tracer.map { [TraceBuiltIns(tracer: $0, page: id)] } ?? []),
             tracer: tracer)
     }
 

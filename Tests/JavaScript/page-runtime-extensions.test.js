@@ -471,3 +471,29 @@ test('recovered resolves with the durable calls native hands over, and acknowled
   await settle();
   assert.deepEqual(page.native.acknowledged, ['a', 'b']);
 });
+
+test('dsBridge.mark sends a span\'s begin and end, once, to a native that traces', async () => {
+  const page = makePage({ traces: true });
+  const held = page.window.dsBridge.mark('before the announcement');
+  await settle();
+  const span = page.window.dsBridge.mark('render ' + 'x'.repeat(200));
+  span.end();
+  span.end();
+  held.end();
+  await settle();
+  const marks = page.native.marks;
+  assert.deepEqual(marks.map((m) => [m.step, m.span]), [['begin', 1], ['begin', 2], ['end', 2], ['end', 1]]);
+  assert.equal(marks[0].name, 'before the announcement');
+  assert.equal(marks[1].name.length, 85);
+  assert.ok(marks.every((m) => typeof m.ago === 'number' && m.ago >= 0));
+});
+
+test('dsBridge.mark sends nothing to a native that does not trace', async () => {
+  const page = makePage();
+  page.window.dsBridge.mark('early').end();
+  await settle();
+  page.window.dsBridge.mark('late').end();
+  await settle();
+  assert.deepEqual(page.native.marks, []);
+  assert.equal(page.native.prompts.filter((p) => p.method === '_dsb.mark').length, 0);
+});

@@ -11,7 +11,7 @@ import Testing
 struct TracingTests {
     static let shop = CallerFrame(isMainFrame: true, origin: "https://shop.example")
 
-    func keystone(_ tracing: Tracing) throws -> Keystone {
+    func keystone(_ tracing: Tracing?) throws -> Keystone {
         var components = KeystoneComponents(evaluator: BatchingEvaluator(clock: ManualClock(), window: .zero))
         components.tracing = tracing
         let keystone = Keystone(components: components)
@@ -187,5 +187,52 @@ struct TracingTests {
         #expect(lines.count == 2)
         #expect(try JSONDecoder().decode(TraceRecord.self, from: Data(lines[0].utf8)) == record)
         #expect(lines[0] == #"{"kind":"call","name":"shop.price","page":2,"time":1.5}"#)
+    }
+
+    @Test func aTraceStreamsToAPipeAsItIsWritten() async throws {
+        let pipe = Pipe()
+        let keystone = try keystone(Tracing(to: TraceFileWriter(handle: pipe.fileHandleForWriting)))
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        _ = try page.call("shop.price", "hat", as: Int.self)
+        // Read while the Keystone runs: the call's line is there already, whole.
+        var read = Data()
+        while !String(decoding: read, as: UTF8.self).contains(#""name":"shop.price""#) { read.append(pipe.fileHandleForReading.availableData) }
+        let line = try #require(read.split(separator: UInt8(ascii: "\n")).first { String(decoding: $0, as: UTF8.self).contains("shop.price") })
+        #expect(try JSONDecoder().decode(TraceRecord.self, from: Data(line)).outcome == "ok")
+    }
+
+    @Test func thePageMarksItsOwnSpansOnlyWhereTheKeystoneTracesAndAHostileMarkIsRefused() async throws {
+        let trace = TraceCollector()
+        let keystone = try keystone(Tracing(to: trace))
+        let page = InMemoryPage(hub: keystone, runtime: .keystone, frame: Self.shop)
+        page.initialize()
+        try await page.evaluate("var span = dsBridge.mark('render'); dsBridge.mark('clicked'); span.end(); span.end(); true")
+        _ = try page.call("shop.price", "hat", as: Int.self)
+        let marks = trace.records.filter { $0.kind == .mark }
+        #expect(marks.map { "\($0.step ?? "") \($0.name ?? "") \($0.span ?? 0)" } == ["begin render 1", "begin clicked 2", "end render 1"])
+        #expect(marks.allSatisfy { $0.page == 1 && $0.pageLoad == 0 && $0.origin == "https://shop.example" })
+        // In the order they came, on the bridge's clock: before the call that followed them.
+        let call = try #require(trace.records.last { $0.name == "shop.price" })
+        #expect(marks.allSatisfy { $0.time <= call.time })
+
+        // What a page sends as a mark is held to its limits, refused coded, never echoed.
+        func mark(_ json: String) -> String { page.prompt("_dsb.mark", argumentText: #"{"data":"# + json + "}") ?? "" }
+        let long = mark(#"{"step":"begin","name":""# + String(repeating: "secret", count: 50) + #"","span":3}"#)
+        #expect(long.contains(#""code":12"#) && !long.contains("secret"))
+        #expect(mark(#"{"step":"middle","name":"x","span":3}"#).contains(#""code":2"#))
+        #expect(mark(#"{"step":"end","name":"x"}"#).contains(#""code":2"#))
+        // A page that says it held a mark for ages moves it back a minute at most.
+        #expect(mark(#"{"step":"begin","name":"old","span":4,"ago":1e300}"#).contains(#""code":0"#))
+        let old = try #require(trace.records.last { $0.kind == .mark })
+        #expect(old.name == "old" && old.time >= call.time - 60_000 && old.time <= call.time - 59_000)
+        #expect(trace.records.filter { $0.kind == .mark }.count == 4)
+
+        // A Keystone that does not trace keeps no marks: its runtime hears so, and the built-in is not there.
+        let untraced = InMemoryPage(hub: try self.keystone(nil), runtime: .keystone, frame: Self.shop)
+        let announced = untraced.prompt("_dsb.dsinit", argumentText: #"{"data":{"runtime":"keystone","version":1}}"#) ?? ""
+        #expect(announced.contains("keystone") && !announced.contains("marks"))
+        #expect(page.prompt("_dsb.dsinit", argumentText: #"{"data":{"runtime":"keystone","version":1}}"#)?.contains(#""marks":true"#) == true)
+        #expect(untraced.prompt("_dsb.mark", argumentText: #"{"data":{"step":"begin","name":"x","span":1}}"#)?.contains(#""code":1"#) == true)
     }
 }

@@ -14,6 +14,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
 fail() { echo "not ok - $1"; failed=1; }
+# The conversion of what no demo page records (durable calls, a mark never ended).
+python3 Tests/Trace/convert_test.py || fail "trace.py converts durable calls and marks"
 ports="$work/ports"
 python3 Tests/E2E/serve.py "$ports" 600 &
 server=$!
@@ -42,9 +44,13 @@ for demo in keystone-demo keystone-demo-webkit; do
     scripts/trace.sh "$trace" "$out" >/dev/null || { fail "$name: the trace converts"; continue; }
     python3 scripts/trace.py --check "$out/trace.json" >/dev/null && echo "ok - $name: the trace is a Trace Event file" \
       || fail "$name: the trace is a Trace Event file"
+    if [ "$run" = calls ]; then
+      python3 -c 'import json,sys; sys.exit(0 if sorted(e["name"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "mark" and e["ph"] == "X") == ["calls page", "two sums"] else 1)' \
+        "$out/trace.json" && echo "ok - $name: the page's marks are slices of their own track" || fail "$name: the page's marks are slices of their own track"
+    fi
     named=$(python3 -c 'import json,sys; print(len({e["pid"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("name") == "process_name"}))' "$out/trace.json")
     [ "$named" = "$pages" ] && echo "ok - $name: one track per page ($pages)" || fail "$name: one track per page ($named of $pages)"
-    python3 - "$trace" "$run" <<'PY' && echo "ok - $name: every call has its record, every page load its start, values only where asked" || fail "$name: every call has its record"
+    python3 - "$trace" "$run" <<'PY' && echo "ok - $name: every call has its record, every page load its start, values only where asked, the page's marks" || fail "$name: every call has its record"
 import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
 calls = [r for r in records if r["kind"] == "call"]
@@ -53,6 +59,10 @@ assert any(r["kind"] == "pageLoad" and r.get("step") == "initialized" for r in r
 # Values only where asked for (the calls page's runs).
 values = [r for r in records if r.get("value") is not None]
 assert values if sys.argv[2] == "calls" else not values
+# The calls page marks two spans of its own work, each begun and ended.
+if sys.argv[2] == "calls":
+    marks = sorted((r["name"], r["step"]) for r in records if r["kind"] == "mark")
+    assert marks == [("calls page", "begin"), ("calls page", "end"), ("two sums", "begin"), ("two sums", "end")], marks
 PY
     timeout 120 "$bin/$demo" --page "$out/timeline.html" --timeout 60 >"$work/timeline.log" 2>&1
     grep -E '^(ok|not ok) - ' "$work/timeline.log" | sed "s|^ok - |ok - $name: |; s|^not ok - |not ok - $name: |"

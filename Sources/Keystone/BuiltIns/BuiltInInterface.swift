@@ -66,7 +66,8 @@ struct BuiltInInterface: BridgeInterface {
     /// itself (`{"runtime":"keystone"}`) and hears back `{"runtime":"keystone","bytes":…}`: every
     /// result will reach it through `_keystone.deliver`, so it opens no global function per
     /// callback from then on; and `bytes` says whether it has a byte channel, so it learns once how
-    /// `Data` moves rather than finding out call by call. Anything else (dsbridge.js sends `null`)
+    /// `Data` moves rather than finding out call by call; `marks` (only where the Keystone traces)
+    /// that the page's `dsBridge.mark` goes on the trace. Anything else (dsbridge.js sends `null`)
     /// is a plain page, and hears `""`.
     private static func initialize(_ data: Data?, _ serializer: any JSONSerializer, _ context: CallContext) throws -> Data {
         let announced = try? serializer.decode(RuntimeAnnouncement?.self, fromData: data)
@@ -74,7 +75,9 @@ struct BuiltInInterface: BridgeInterface {
         let hub = try BuiltInPage.calling(context).hub
         hub.state.documentDidInitialize(runtime: runtime, frame: context.frame)
         guard runtime == .keystone else { return Data(#""""#.utf8) }
-        return Data((hub.announcesBytes ? #"{"runtime":"keystone","bytes":true}"# : #"{"runtime":"keystone","bytes":false}"#).utf8)
+        let bytes = hub.announcesBytes ? "true" : "false"
+        let marks = hub.components.tracing == nil ? "" : #","marks":true"#
+        return Data((#"{"runtime":"keystone","bytes":"# + bytes + marks + "}").utf8)
     }
 
     /// `_dsb.returnValue` reaches Swift's calls before dispatch; a call that gets here was refused

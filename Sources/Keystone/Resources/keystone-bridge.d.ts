@@ -215,6 +215,15 @@ export interface DSBridge {
    *  none still runs. Each is handed to one document until it has it: a page that goes before
    *  this resolves gets them again in its next document. */
   recovered(): Promise<RecoveredCall[]>;
+  /** Marks a span of the page's own work on native's trace, beside the bridge's events: `end()`
+   *  ends it; one never ended is an instant. A Keystone that does not trace is sent nothing. */
+  mark(name: string): MarkedSpan;
+}
+
+/** A span `dsBridge.mark` began. */
+export interface MarkedSpan {
+  /** Ends the span (once). */
+  end(): void;
 }
 
 /** WebViewJavascriptBridge 6's page API, as Keystone's runtime offers it. */

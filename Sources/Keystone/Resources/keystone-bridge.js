@@ -18,6 +18,10 @@
   var CODE_FAILED = 5;
   var CODE_CANCELLED = 6;
   var CODE_PAGE_GONE = 7;
+  // The most characters of a mark's name sent (native keeps names of up to 256 UTF-8 bytes), and
+  // the most marks held until native answers the runtime's announcement.
+  var MARK_NAME_LENGTH = 85;
+  var MARKS_HELD = 1000;
 
   // Callback names are unique to this page load, so a late result meant for an earlier page can
   // never reach one of this page's callbacks.
@@ -34,6 +38,9 @@
   var byteChannel = false;
   var announcedResolve = null;
   var announced = new Promise(function (resolve) { announcedResolve = resolve; });
+  var tracesMarks = false; // native traces, and keeps the page's marks (its dsinit answer says so)
+  var heldMarks = []; // marks made before the runtime announced itself, until native answers; then null
+  var lastSpan = 0;
   var listeners = {}; // event name -> [listener]
   var wvjbHandlers = {}; // WebViewJavascriptBridge handler name -> function (data, responseCallback)
   var wvjbSafetyTimeout = true; // WVJB runs handlers a turn later unless the page turns it off
@@ -1112,6 +1119,22 @@
      *  `worker-src blob:` (or `script-src blob:`), and `url` itself. */
     worker: function (url, options) {
       return startWorker(url, options);
+    },
+
+    /** Marks a span of the page's own work on native's trace, beside the bridge's own events, and
+     *  returns it: its `end()` ends it (once); a span never ended is drawn as an instant. Only a
+     *  Keystone that traces keeps marks (its answer to the runtime's announcement says so): on any
+     *  other, a mark sends nothing. A name is cut at 85 characters. */
+    mark: function (name) {
+      var span = ++lastSpan, label = String(name).slice(0, MARK_NAME_LENGTH), ended = false;
+      sendMark('begin', label, span, markClock());
+      return {
+        end: function () {
+          if (ended) return;
+          ended = true;
+          sendMark('end', label, span, markClock());
+        }
+      };
     }
   };
 
@@ -1426,6 +1449,24 @@
     return findHandler(String(method)) !== null;
   });
 
+  // --- Marks -------------------------------------------------------------------------------------
+
+  /** Milliseconds on the page's monotonic clock. */
+  function markClock() {
+    return typeof performance !== 'undefined' && typeof performance.now === 'function' ? performance.now() : Date.now();
+  }
+
+  /** Sends one step of a mark made at `at`: held until the runtime has announced itself (the first
+   *  MARKS_HELD), then sent with how long ago it was made, where native keeps marks. */
+  function sendMark(step, name, span, at) {
+    if (heldMarks) {
+      if (heldMarks.length < MARKS_HELD) heldMarks.push([step, name, span, at]);
+      return;
+    }
+    if (!tracesMarks || !hasNative()) return;
+    sendNative('_dsb.mark', wrap({ step: step, name: name, span: span, ago: Math.max(0, markClock() - at) })).catch(function () {});
+  }
+
   // Tell native the page is ready, and that it runs this runtime, once the document's scripts have
   // registered their handlers: a turn after DOMContentLoaded (so handlers registered in the page's
   // own DOMContentLoaded listeners count too), or on the next turn when the document has loaded.
@@ -1436,6 +1477,10 @@
       var answer = bridge.call('_dsb.dsinit', { runtime: 'keystone', version: 1 });
       if (answer === 'keystone' || (answer && answer.runtime === 'keystone')) nativeDelivers = true;
       byteChannel = !!(answer && answer.bytes === true);
+      tracesMarks = !!(answer && answer.marks === true);
+      var held = heldMarks || [];
+      heldMarks = null;
+      held.forEach(function (mark) { sendMark(mark[0], mark[1], mark[2], mark[3]); });
       announcedResolve();
     }, 0);
   }

@@ -23,6 +23,8 @@ public struct TraceRecord: Codable, Sendable, Equatable {
         /// One request on the host's byte channel, answered: bytes Swift's calls send the page
         /// (`fetch`), or a piece the page sends (`piece`) or its stream's end (`end`).
         case transfer
+        /// A mark the page made of its own work (`dsBridge.mark`): a span's `begin` or `end`.
+        case mark
     }
 
     /// What happened.
@@ -41,10 +43,12 @@ public struct TraceRecord: Codable, Sendable, Equatable {
     /// What a message or a step was: `result`, `failure`, `noResult`, `completion`, `release`,
     /// `call`, `cancel`, `event`, `durable` (a message); `began`, `initialized`, `ended` (a page
     /// load); `begun`, `joined`, `answered`, `refused`, `ended`, `recovered`, `acknowledged` (a
-    /// durable call); `fetch`, `piece`, `end` (a transfer).
+    /// durable call); `fetch`, `piece`, `end` (a transfer); `begin`, `end` (a page's mark).
     public var step: String?
-    /// The method called, or the event's name.
+    /// The method called, the event's name, or the page's mark's.
     public var name: String?
+    /// A page's mark: the span its `begin` and `end` share, numbered by its document.
+    public var span: Int?
     /// A Swift call of the page's handler: its id in its page.
     public var callID: Int?
     /// The page's callback a call's results go to.
@@ -129,6 +133,7 @@ extension TraceRecord {
         string("outcome", outcome)
         integer("page", page)
         integer("pageLoad", pageLoad)
+        integer("span", span)
         string("step", step)
         number("time", time)
         string("value", value)

@@ -142,4 +142,15 @@ final class Tracer: Sendable {
             (record.outcome, record.code) = (outcome, code)
         }
     }
+
+    /// A page's mark of its own work (`dsBridge.mark`): `step` (`begin` or `end`) of span `span`
+    /// named `name`, from the document in `frame` during `pageLoad`, made `ago` milliseconds before
+    /// it arrived (a mark the runtime held until it had announced itself).
+    func mark(_ step: String, name: String, span: Int, ago: Double, page: PageID, pageLoad: PageLoad, frame: CallerFrame) {
+        write(.mark, page: page) { record in
+            record.time -= ago
+            (record.step, record.name, record.span, record.pageLoad) = (step, name, span, pageLoad.rawValue)
+            (record.document, record.origin) = (frame.subframeDocument?.rawValue, frame.origin)
+        }
+    }
 }

@@ -56,7 +56,9 @@ public final class TraceCollector: TraceSink {
     public var records: [TraceRecord] { kept.withLock { $0 } }
 }
 
-/// Appends each record to a file as one line of JSON (JSON Lines), in the order written.
+/// Appends each record to a file as one line of JSON (JSON Lines), in the order written, as it is
+/// written: nothing is buffered, so the file can be followed while the app runs (`tail -f`), and a
+/// pipe or socket given as a file handle streams the trace to another process.
 public final class TraceFileWriter: TraceSink {
     private let handle: Locked<FileHandle>
 
@@ -67,6 +69,11 @@ public final class TraceFileWriter: TraceSink {
             throw BridgeError(code: .failed, message: "the trace file cannot be created at \(url.path)")
         }
         handle = Locked(try FileHandle(forWritingTo: url))
+    }
+
+    /// Writes to `handle`, open for writing: a file, a pipe, a socket, standard error.
+    public init(handle: FileHandle) {
+        self.handle = Locked(handle)
     }
 
     /// Appends `record` as one line of JSON, its keys sorted (``TraceRecord/jsonLine``).

@@ -56,6 +56,8 @@ class FakeNative {
     this.answersInline = true; // as Keystone's default dispatcher: a sync method's result in the answer
     this.acknowledgesRuntime = true; // as Keystone: dsinit from its runtime is answered "keystone"
     this.byteChannel = false; // whether the host serves the byte channel, as dsinit's answer says
+    this.traces = false; // whether native traces, and keeps the page's marks, as dsinit's answer says
+    this.marks = []; // the marks `_dsb.mark` brought
     this.tickets = [];   // open tickets: { address, method, stub, data, sizes | stream, received, next }
     this.downloads = {}; // address -> bytes (a Uint8Array of this realm), until fetched
     this.lastTicket = 0;
@@ -142,13 +144,14 @@ class FakeNative {
         if (arg.data && arg.data.runtime === 'keystone') this.runtime = 'keystone';
         // As Keystone: its runtime hears that every result will come through `_keystone.deliver`,
         // and whether it has a byte channel.
-        return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? { runtime: 'keystone', bytes: this.byteChannel } : undefined);
+        return ok(this.runtime === 'keystone' && this.acknowledgesRuntime ? { runtime: 'keystone', bytes: this.byteChannel, ...(this.traces ? { marks: true } : {}) } : undefined);
       case '_dsb.returnValue': this.returns.push(arg.data); return ok();
       // Whether a running call was cancelled, as Keystone answers.
       case '_dsb.cancel': this.cancels.push(arg.data.callback); return ok(this.running.delete(arg.data.callback));
       case '_dsb.acknowledge': this.acknowledged.push(...arg.data.keys); return ok();
       case '_dsb.recovered': this.reply(arg._dscbstub).result(this.recoverable); return ok();
       case '_dsb.closePage': this.closed += 1; return ok();
+      case '_dsb.mark': this.marks.push(arg.data); return ok();
       case '_dsb.hasNativeMethod': return ok(!!(this.sync[arg.data.name] || this.async[arg.data.name]));
       case '_dsb.disableJavascriptDialogBlock': return ok();
       case '_dsb.declare': this.declared = arg.data.methods; return ok(arg.data.methods.filter((m) => !this.sync[m] && !this.async[m]));
@@ -278,6 +281,7 @@ function formOf(m, runtime) {
 function makePage(options = {}) {
   const native = new FakeNative();
   native.byteChannel = !!options.byteChannel;
+  native.traces = !!options.traces;
   const context = vm.createContext({
     navigator: { userAgent: 'Test' },
     setTimeout, clearTimeout, setImmediate,
