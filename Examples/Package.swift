@@ -13,7 +13,7 @@ let keystone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
 /// missed by a machine that evaluated this manifest before the folder existed.
 let articles = [
     "AddingKeystoneToAnApp", "BinaryData", "CallsThatOutliveThePage", "GettingStarted", "Migrating", "Security", "ServingYourAppsPages",
-    "SeveralWebViews", "SwappingComponents", "Testing", "TypedPages", "Workers",
+    "SeeingAndReplayingCalls", "SeveralWebViews", "SwappingComponents", "Testing", "TypedPages", "Workers",
 ]
 
 let snippetTargets: [Target] = articles.map { article in

@@ -161,79 +161,8 @@ def check(trace):
     return problems
 
 
-TIMELINE = """<!doctype html>
-<meta charset="utf-8">
-<title>Keystone timeline</title>
-<style>
-body { font: 12px system-ui, sans-serif; margin: 0; }
-header { padding: 8px 12px; border-bottom: 1px solid #ccc; }
-.page { border-bottom: 2px solid #888; }
-.page > h2 { font-size: 13px; margin: 4px 12px; }
-.track { position: relative; height: 22px; border-top: 1px solid #eee; }
-.track > .label { position: absolute; left: 0; width: 160px; padding: 3px 12px; color: #555; white-space: nowrap; overflow: hidden; }
-.lane { position: absolute; left: 184px; right: 12px; top: 0; bottom: 0; }
-.slice, .instant { position: absolute; top: 3px; height: 15px; overflow: hidden; white-space: nowrap; font-size: 10px; line-height: 15px; }
-.slice { background: #6a9be8; color: #fff; min-width: 2px; border-radius: 2px; }
-.slice.transfer { background: #e8a56a; } .slice.pageLoad { background: #bbb; color: #222; }
-.slice.error { background: #d9534f; }
-.instant { width: 2px; background: #333; }
-.instant.durable { background: #8a4fd9; } .slice.durable { background: #8a4fd9; }
-.slice.mark { background: #4fae6a; } .instant.mark { background: #2e7d43; }
-</style>
-<header><b>Keystone timeline</b> — <span id="summary"></span></header>
-<main id="timeline"></main>
-<script type="application/json" id="trace">__TRACE__</script>
-<script>
-(function () {
-  var trace = JSON.parse(document.getElementById('trace').textContent);
-  var events = trace.traceEvents, names = {}, tracks = {};
-  events.forEach(function (e) {
-    if (e.ph === 'M' && e.name === 'process_name') names['p' + e.pid] = e.args.name;
-    if (e.ph === 'M' && e.name === 'thread_name') names[e.pid + '/' + e.tid] = e.args.name;
-  });
-  var timed = events.filter(function (e) { return e.ph !== 'M'; });
-  var start = Math.min.apply(null, timed.map(function (e) { return e.ts; }).concat([0]));
-  var end = Math.max.apply(null, timed.map(function (e) { return e.ts + (e.dur || 0); }).concat([start + 1]));
-  function at(ts) { return ((ts - start) / (end - start) * 100) + '%'; }
-  var root = document.getElementById('timeline');
-  timed.forEach(function (e) {
-    var key = e.pid + '/' + e.tid;
-    if (!tracks[key]) {
-      var page = document.getElementById('page-' + e.pid);
-      if (!page) {
-        page = document.createElement('section');
-        page.className = 'page'; page.id = 'page-' + e.pid;
-        var title = document.createElement('h2'); title.textContent = names['p' + e.pid] || ('page ' + e.pid);
-        page.appendChild(title); root.appendChild(page);
-      }
-      var track = document.createElement('div'); track.className = 'track';
-      var label = document.createElement('div'); label.className = 'label'; label.textContent = names[key] || String(e.tid);
-      var lane = document.createElement('div'); lane.className = 'lane';
-      track.appendChild(label); track.appendChild(lane); page.appendChild(track);
-      tracks[key] = lane;
-    }
-    var mark = document.createElement('div');
-    mark.className = (e.ph === 'X' ? 'slice ' : 'instant ') + e.cat + (e.args && e.args.outcome === 'error' ? ' error' : '');
-    mark.style.left = at(e.ts);
-    if (e.ph === 'X') { mark.style.width = 'calc(' + ((e.dur || 0) / (end - start) * 100) + '% + 2px)'; mark.textContent = e.name; }
-    mark.title = e.name + (e.ph === 'X' ? ' (' + ((e.dur || 0) / 1000).toFixed(2) + ' ms)' : '') + '\\n' + JSON.stringify(e.args || {});
-    tracks[key].appendChild(mark);
-  });
-  var calls = timed.filter(function (e) { return e.cat === 'call'; }).length;
-  document.getElementById('summary').textContent = calls + ' calls, ' + Object.keys(tracks).length + ' tracks, ' + ((end - start) / 1000).toFixed(1) + ' ms';
-  // Opened by keystone-demo, whose host gives it the bridge: the page checks what it drew.
-  if (window.dsBridge && window._dswk) {
-    var drawn = document.querySelectorAll('.slice.call').length;
-    var pages = document.querySelectorAll('section.page').length;
-    var expected = new Set(timed.map(function (e) { return e.pid; })).size;
-    console.log((drawn === calls && calls > 0 ? 'ok' : 'not ok') + ' - the timeline draws one slice per call (' + drawn + ' of ' + calls + ')');
-    console.log((pages === expected ? 'ok' : 'not ok') + ' - the timeline draws one section per page (' + pages + ' of ' + expected + ')');
-    console.log('e2e: ' + ((drawn === calls && calls > 0) + (pages === expected)) + ' passed, ' + ((drawn !== calls || calls === 0) + (pages !== expected)) + ' failed');
-    window.close();
-  }
-})();
-</script>
-"""
+# The timeline's page, the trace put into it.
+TIMELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "timeline.html")
 
 
 def main():
@@ -253,7 +182,8 @@ def main():
     # The data is JSON inside a script element: `</` never appears in it as written.
     embedded = json.dumps(trace).replace("</", "<\\/")
     with open(os.path.join(sys.argv[2], "timeline.html"), "w", encoding="utf-8") as out:
-        out.write(TIMELINE.replace("__TRACE__", embedded))
+        page = open(TIMELINE, encoding="utf-8").read()
+        out.write(page.replace('id="trace">__TRACE__<', 'id="trace">' + embedded + "<"))
     print(f"trace: {len(records)} records → {os.path.join(sys.argv[2], 'trace.json')} and timeline.html")
 
 
