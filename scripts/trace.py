@@ -73,7 +73,8 @@ def convert(records):
                            "s": "t", "ts": us(time), "pid": page, "tid": frame, "args": args})
         elif kind == "transfer":
             duration = record.get("duration", 0)
-            events.append({"name": f"bytes: {record.get('step')}", "cat": "transfer", "ph": "X", "ts": us(time - duration), "dur": us(duration),
+            carried = f" ({record['transport']})" if record.get("transport") else ""
+            events.append({"name": f"bytes: {record.get('step')}{carried}", "cat": "transfer", "ph": "X", "ts": us(time - duration), "dur": us(duration),
                            "pid": page, "tid": thread(page, TRANSFERS, "byte transfers"), "args": args})
         elif kind == "durable":
             tid = thread(page, DURABLE, "durable calls")

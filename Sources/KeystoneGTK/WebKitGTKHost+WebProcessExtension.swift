@@ -67,7 +67,7 @@ extension WebKitGTKHost {
     /// ``PageRelay/downloadSent``, or the refusal; otherwise nothing is fetched, and the answer `""`
     /// has the page fetch the address itself.
     func sendBytes(request: String, address: String, frame: CallerFrame) -> String {
-        guard runsWebProcessExtension, frame.isReachable, case .success(let fetch) = Self.transport.request(method: "GET", url: address, origin: frame.origin),
+        guard runsWebProcessExtension, frame.isReachable, case .success(let fetch) = Self.transport.request(method: "GET", url: address, origin: frame.origin, carriedBy: Self.sharedMemory),
             fetch.kind == .fetch
         else { return "" }
         let document = frame.document?.rawValue ?? 0  // a main frame names none
@@ -100,7 +100,7 @@ extension WebKitGTKHost {
     /// admitted before this was asked, and the memory is read only once the piece's ticket admits
     /// it, no more of it than the ticket takes: no document hands the app bytes it did not ask for.
     func takeBytes(request: String, address: String, frame: CallerFrame, answer: @escaping @Sendable (String) -> Void) {
-        guard runsWebProcessExtension, frame.isReachable, case .success(let piece) = Self.transport.request(method: "POST", url: address, origin: frame.origin),
+        guard runsWebProcessExtension, frame.isReachable, case .success(let piece) = Self.transport.request(method: "POST", url: address, origin: frame.origin, carriedBy: Self.sharedMemory),
             piece.kind != .fetch
         else { return answer("") }
         let document = frame.document?.rawValue ?? 0
@@ -120,6 +120,9 @@ extension WebKitGTKHost {
                 if let reply { g_object_unref(UnsafeMutableRawPointer(reply)) }
             }, taking)
     }
+
+    /// How a trace names the bytes the web-process extension moves (``ByteRequest/transport``).
+    static let sharedMemory = "webProcess"
 
     /// What carries the host's request for a piece of the page's bytes, and the extension's answer.
     static let uploadMessage = KEYSTONE_UPLOAD_MESSAGE
@@ -242,7 +245,7 @@ private final class TakenBytes {
         guard descriptor.number >= 0 else { return answer(Self.unreadable) }
         host.extensionUploads += 1
         let answer = answer
-        WebKitGTKHost.transport.serve(method: "POST", url: address, origin: origin, hub: host.hub) { limit in
+        WebKitGTKHost.transport.serve(method: "POST", url: address, origin: origin, carriedBy: WebKitGTKHost.sharedMemory, hub: host.hub) { limit in
             Self.read(descriptor.number, size: size, limit: limit)
         } respond: { response in
             let text = "{\"ok\":\(response.status == 200),\"answer\":\(String(decoding: response.body, as: UTF8.self))}"

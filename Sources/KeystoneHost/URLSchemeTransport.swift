@@ -106,18 +106,19 @@ public struct URLSchemeTransport: ByteTransport {
     }
 
     /// Reads one request of the scheme: `method` (`GET`, `POST`, `OPTIONS`), the full `url`, and the
-    /// `Origin` the engine sent (`nil`: none). Nothing here reads the body.
-    public func request(method: String, url: String, origin: String?) -> Result<ByteRequest, BridgeError> {
+    /// `Origin` the engine sent (`nil`: none), carried by `transport` (``ByteRequest/transport``:
+    /// `scheme`, or what a host carries the scheme's requests by). Nothing here reads the body.
+    public func request(method: String, url: String, origin: String?, carriedBy transport: String = "scheme") -> Result<ByteRequest, BridgeError> {
         guard url.hasPrefix(base) else { return .failure(BridgeError(code: .notFound, message: "no such transfer")) }
         let rest = url.utf8.dropFirst(base.utf8.count)
         let query = rest.firstIndex(of: UInt8(ascii: "?"))
         let ticket = String(decoding: rest[..<(query ?? rest.endIndex)], as: UTF8.self)
         switch (method, query.map { String(decoding: rest[rest.index(after: $0)...], as: UTF8.self) }) {
         case ("GET", nil):
-            return .success(ByteRequest(ticket: ticket, kind: .fetch, origin: origin))
+            return .success(ByteRequest(ticket: ticket, kind: .fetch, origin: origin, transport: transport))
         case ("POST", let query?):
-            if let piece = Self.number(after: "piece=", in: query) { return .success(ByteRequest(ticket: ticket, kind: .piece(piece), origin: origin)) }
-            if let count = Self.number(after: "end=", in: query) { return .success(ByteRequest(ticket: ticket, kind: .end(count), origin: origin)) }
+            if let piece = Self.number(after: "piece=", in: query) { return .success(ByteRequest(ticket: ticket, kind: .piece(piece), origin: origin, transport: transport)) }
+            if let count = Self.number(after: "end=", in: query) { return .success(ByteRequest(ticket: ticket, kind: .end(count), origin: origin, transport: transport)) }
             return .failure(BridgeError(code: .malformedMessage, message: "a piece says neither its number nor the end"))
         case ("GET", _), ("POST", nil):
             return .failure(BridgeError(code: .malformedMessage, message: "a fetch takes no query, and a piece needs one"))
@@ -138,13 +139,13 @@ public struct URLSchemeTransport: ByteTransport {
     /// goes to the hub as a `ByteRequest`, whose body `readBody` reads (at most `limit` bytes; `nil`
     /// when it holds more) only if its ticket admits it. `respond` is called exactly once, maybe
     /// later and on another thread: a host hands the answer to its engine on the engine's thread,
-    /// and drops it if the engine stopped the request meanwhile.
+    /// and drops it if the engine stopped the request meanwhile. `transport` names what carried it.
     public func serve(
-        method: String, url: String, origin: String?, hub: any BridgeHub, readBody: (_ limit: Int) -> Data?,
-        respond: @escaping @Sendable (Response) -> Void
+        method: String, url: String, origin: String?, carriedBy transport: String = "scheme", hub: any BridgeHub,
+        readBody: (_ limit: Int) -> Data?, respond: @escaping @Sendable (Response) -> Void
     ) {
         if method == "OPTIONS" { return respond(.preflight) }
-        switch request(method: method, url: url, origin: origin) {
+        switch request(method: method, url: url, origin: origin, carriedBy: transport) {
         case .failure(let error):
             respond(.refusal(error))
         case .success(let request):

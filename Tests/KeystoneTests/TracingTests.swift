@@ -122,6 +122,10 @@ struct TracingTests {
         let traced = try Data(contentsOf: url).count
         // Both ways: 16 MB moved.
         #expect(traced > 0 && Double(traced) <= 0.01 * Double(2 * bytes.count))
+        // Each transfer says what carried it: the in-memory page's custom scheme.
+        let transfers = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(TraceRecord.self, from: Data($0.utf8)) }
+            .filter { $0.kind == .transfer }
+        #expect(!transfers.isEmpty && transfers.allSatisfy { $0.transport == "scheme" })
     }
 
     @Test func aRecordsLineIsTheJSONOfItsFieldsKeysSorted() throws {

@@ -50,7 +50,7 @@ for demo in keystone-demo keystone-demo-webkit; do
     fi
     named=$(python3 -c 'import json,sys; print(len({e["pid"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("name") == "process_name"}))' "$out/trace.json")
     [ "$named" = "$pages" ] && echo "ok - $name: one track per page ($pages)" || fail "$name: one track per page ($named of $pages)"
-    python3 - "$trace" "$run" <<'PY' && echo "ok - $name: every call has its record, every page load its start, values only where asked, the page's marks" || fail "$name: every call has its record"
+    python3 - "$trace" "$run" "$demo" <<'PY' && echo "ok - $name: every call has its record, every page load its start, values only where asked, the page's marks, what carried each transfer" || fail "$name: every call has its record"
 import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
 calls = [r for r in records if r["kind"] == "call"]
@@ -59,6 +59,12 @@ assert any(r["kind"] == "pageLoad" and r.get("step") == "initialized" for r in r
 # Values only where asked for (the calls page's runs).
 values = [r for r in records if r.get("value") is not None]
 assert values if sys.argv[2] == "calls" else not values
+# The windows page moves bytes: each transfer says what carried it, the GTK host's web-process
+# extension (in shared memory) or the custom scheme.
+if sys.argv[2] == "windows":
+    carriers = {r.get("transport") for r in records if r["kind"] == "transfer"}
+    assert carriers and carriers <= {"scheme", "webProcess"}, carriers
+    assert ("webProcess" in carriers) == (sys.argv[3] == "keystone-demo"), carriers
 # The calls page marks two spans of its own work, each begun and ended.
 if sys.argv[2] == "calls":
     marks = sorted((r["name"], r["step"]) for r in records if r["kind"] == "mark")

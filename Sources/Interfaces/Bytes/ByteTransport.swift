@@ -39,12 +39,18 @@ public struct ByteRequest: Sendable, Hashable {
     public var kind: Kind
     /// The origin the engine says the request comes from; `nil` when it says none.
     public var origin: String?
+    /// What carried the request, as a trace names it: `scheme` (the custom URL scheme),
+    /// `webProcess` (the GTK host's web-process extension, in shared memory); `nil` when the
+    /// transport says nothing.
+    public var transport: String?
 
-    /// A request presenting `ticket`, asking `kind`, from `origin` as the engine says it.
-    public init(ticket: String, kind: Kind, origin: String?) {
+    /// A request presenting `ticket`, asking `kind`, from `origin` as the engine says it, carried
+    /// by `transport`.
+    public init(ticket: String, kind: Kind, origin: String?, transport: String? = nil) {
         self.ticket = ticket
         self.kind = kind
         self.origin = origin
+        self.transport = transport
     }
 }
 

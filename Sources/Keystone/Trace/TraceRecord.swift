@@ -49,6 +49,8 @@ public struct TraceRecord: Codable, Sendable, Equatable {
     public var name: String?
     /// A page's mark: the span its `begin` and `end` share, numbered by its document.
     public var span: Int?
+    /// What carried a transfer (`ByteRequest.transport`): `scheme`, `webProcess`.
+    public var transport: String?
     /// A Swift call of the page's handler: its id in its page.
     public var callID: Int?
     /// The page's callback a call's results go to.
@@ -136,6 +138,7 @@ extension TraceRecord {
         integer("span", span)
         string("step", step)
         number("time", time)
+        string("transport", transport)
         string("value", value)
         out += "}\n".utf8
         return Data(out)

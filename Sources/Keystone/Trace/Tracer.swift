@@ -114,6 +114,7 @@ final class Tracer: Sendable {
     func transfer(_ request: ByteRequest, response: ByteResponse, body: Int, page: PageID, pageLoad: PageLoad, started: Double) {
         write(.transfer, page: page) { record in
             (record.pageLoad, record.origin, record.duration) = (pageLoad.rawValue, request.origin, record.time - started)
+            record.transport = request.transport
             switch request.kind {
             case .fetch: record.step = "fetch"
             case .piece: (record.step, record.bytes) = ("piece", body)
