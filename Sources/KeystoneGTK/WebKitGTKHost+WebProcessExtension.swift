@@ -121,7 +121,7 @@ extension WebKitGTKHost {
             }, taking)
     }
 
-    /// How a trace names the bytes the web-process extension moves (``ByteRequest/transport``).
+    /// How a trace names the bytes the web-process extension moves (`ByteRequest.transport`).
     static let sharedMemory = "webProcess"
 
     /// What carries the host's request for a piece of the page's bytes, and the extension's answer.

@@ -10,7 +10,7 @@ import Keystone
 /// - posts piece `n` of its bytes with `POST <address>?piece=n`, the next once this one is answered;
 /// - ends a stream after `n` pieces with `POST <address>?end=n`, with no body.
 ///
-/// A host's scheme handler calls ``serve(method:url:origin:hub:readBody:respond:)`` for each request
+/// A host's scheme handler calls ``serve(method:url:origin:carriedBy:hub:readBody:respond:)`` for each request
 /// and hands the engine the ``Response``. Any origin may read a response (`Access-Control-Allow-Origin: *`):
 /// a request carries no credentials, and its ticket, not its origin, admits it. Nothing is cached.
 public struct URLSchemeTransport: ByteTransport {
@@ -106,7 +106,7 @@ public struct URLSchemeTransport: ByteTransport {
     }
 
     /// Reads one request of the scheme: `method` (`GET`, `POST`, `OPTIONS`), the full `url`, and the
-    /// `Origin` the engine sent (`nil`: none), carried by `transport` (``ByteRequest/transport``:
+    /// `Origin` the engine sent (`nil`: none), carried by `transport` (`ByteRequest.transport`:
     /// `scheme`, or what a host carries the scheme's requests by). Nothing here reads the body.
     public func request(method: String, url: String, origin: String?, carriedBy transport: String = "scheme") -> Result<ByteRequest, BridgeError> {
         guard url.hasPrefix(base) else { return .failure(BridgeError(code: .notFound, message: "no such transfer")) }
