@@ -117,16 +117,17 @@ final class DurableRoom: Sendable {
     /// Runs one event that may change the outcomes kept; hands the changes to the app's store
     /// after the lock, in order, unless another thread is doing so.
     private func changing<Result>(_ event: (inout State) -> Result) -> Result {
+        let hasStore = store != nil
         let (result, mustHandOff) = state.withLock { state in
             let result = event(&state)
+            let changes = state.calls.takeChanges()
+            // Without a store, the changes go nowhere: dropped here, never queued.
+            guard hasStore else { return (result, false) }
             var mustHandOff = false
-            for change in state.calls.takeChanges() where state.outbox.append(change) { mustHandOff = true }
+            for change in changes where state.outbox.append(change) { mustHandOff = true }
             return (result, mustHandOff)
         }
-        guard mustHandOff, let store else {
-            if mustHandOff { while state.withLock({ $0.outbox.takeAll() }) != nil {} }
-            return result
-        }
+        guard mustHandOff, let store else { return result }
         while let changes = state.withLock({ $0.outbox.takeAll() }) {
             for change in changes {
                 switch change {
