@@ -103,9 +103,14 @@ rm -rf "$appfiles"
 echo
 xvfb-run -a "$bin/keystone-engine-benchmark" Tests/Benchmark/worker.html 120 | grep -E 'worker|error'
 
-# An event to every page of a Keystone with 16 web views, beside the same event to one of them.
+# An event to every page of a Keystone with 16 web views, beside the same event to one of them,
+# and beside the raw floor of the same (16 bare web views, each told by an evaluation and telling
+# the program with a prompt), alternating, three runs each.
 echo
-xvfb-run -a "$bin/keystone-engine-benchmark" --broadcast 16 | grep -E 'pages|error|timed out'
+for run in 1 2 3; do
+  xvfb-run -a .build/bench/floor --broadcast 16 | grep -E 'pages|timed out'
+  xvfb-run -a "$bin/keystone-engine-benchmark" --broadcast 16 | grep -E 'pages|error|timed out'
+done
 
 # What a test's call costs in memory (KeystoneTesting's page), beside Keystone's part of it.
 echo

@@ -26,6 +26,7 @@
 // And one measurement (unread.html): a POST to keystone-floor:/unread is answered at once and its
 // body never read; keystone-floor:/peak answers this process's peak resident size, so a page can
 // show how much of a body the engine copies into the app before any of the app's code runs.
+// `floor --broadcast N` is the raw floor of an event to N web views (below, run_broadcast).
 // It prints what the page posts to webkit.messageHandlers.report, and exits when the page posts
 // "done" (or after the timeout, with status 2). PAGE is a file, or an http(s) address.
 //
@@ -373,6 +374,90 @@ static void on_report(WebKitUserContentManager *manager, WebKitJavascriptResult 
     g_free(text);
 }
 
+// --- floor --broadcast N: an event to N web views, the raw way ----------------------------------
+
+// N web views, each a page whose `tick(round)` tells this program with prompt("heard", round), as
+// Keystone's broadcast page tells Swift with a synchronous call. Rounds alternate between an
+// evaluation of `tick(round)` in every web view and in the first alone; a round runs from the
+// first evaluation until the last page's prompt. 400 rounds after 40 to warm up; the medians.
+enum { BROADCAST_ROUNDS = 400, BROADCAST_WARMUP = 40, BROADCAST_MOST = 64 };
+static struct {
+    WebKitWebView *views[BROADCAST_MOST];
+    int count, loaded, round, heard, expected, timed_all, timed_one;
+    gint64 started;
+    double all[BROADCAST_ROUNDS], one[BROADCAST_ROUNDS];
+    GMainLoop *loop;
+} broadcast;
+
+static int compare_times(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static gboolean broadcast_round(gpointer unused) {
+    (void)unused;
+    if (broadcast.round >= BROADCAST_ROUNDS) {
+        qsort(broadcast.all, (size_t)broadcast.timed_all, sizeof(double), compare_times);
+        qsort(broadcast.one, (size_t)broadcast.timed_one, sizeof(double), compare_times);
+        printf("floor: event to %d pages\t%.2f ms\tto one page %.2f ms\n", broadcast.count, broadcast.all[broadcast.timed_all / 2],
+               broadcast.one[broadcast.timed_one / 2]);
+        status = 0;
+        g_main_loop_quit(broadcast.loop);
+        return G_SOURCE_REMOVE;
+    }
+    char script[32];
+    snprintf(script, sizeof script, "tick(%d)", broadcast.round);
+    broadcast.heard = 0;
+    broadcast.expected = broadcast.round % 2 == 0 ? broadcast.count : 1;
+    broadcast.started = g_get_monotonic_time();
+    for (int i = 0; i < broadcast.expected; i++) webkit_web_view_evaluate_javascript(broadcast.views[i], script, -1, NULL, NULL, NULL, NULL, NULL);
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean on_broadcast_dialog(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer unused) {
+    (void)view;
+    (void)unused;
+    if (webkit_script_dialog_get_dialog_type(dialog) != WEBKIT_SCRIPT_DIALOG_PROMPT) return FALSE;
+    webkit_script_dialog_prompt_set_text(dialog, "true");
+    if (++broadcast.heard == broadcast.expected) {
+        double time = (double)(g_get_monotonic_time() - broadcast.started) / 1000.0;
+        if (broadcast.round >= BROADCAST_WARMUP) {
+            if (broadcast.round % 2 == 0) broadcast.all[broadcast.timed_all++] = time;
+            else broadcast.one[broadcast.timed_one++] = time;
+        }
+        broadcast.round++;
+        g_idle_add(broadcast_round, NULL);
+    }
+    return TRUE;
+}
+
+static void on_broadcast_load(WebKitWebView *view, WebKitLoadEvent event, gpointer unused) {
+    (void)view;
+    (void)unused;
+    if (event == WEBKIT_LOAD_FINISHED && ++broadcast.loaded == broadcast.count) g_timeout_add(500, broadcast_round, NULL);
+}
+
+static gboolean on_timeout(gpointer loop);
+
+static int run_broadcast(int count, int timeout) {
+    broadcast.count = count;
+    broadcast.loop = g_main_loop_new(NULL, FALSE);
+    for (int i = 0; i < count; i++) {
+        GtkWidget *window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+        gtk_window_set_default_size(GTK_WINDOW(window), 320, 240);
+        broadcast.views[i] = WEBKIT_WEB_VIEW(webkit_web_view_new());
+        gtk_container_add(GTK_CONTAINER(window), GTK_WIDGET(broadcast.views[i]));
+        g_signal_connect(broadcast.views[i], "script-dialog", G_CALLBACK(on_broadcast_dialog), NULL);
+        g_signal_connect(broadcast.views[i], "load-changed", G_CALLBACK(on_broadcast_load), NULL);
+        gtk_widget_show_all(window);
+        webkit_web_view_load_html(broadcast.views[i], "<script>window.tick = function (round) { prompt('heard', String(round)); };</script>",
+                                  "http://localhost/");
+    }
+    g_timeout_add_seconds((guint)timeout, on_timeout, broadcast.loop);
+    g_main_loop_run(broadcast.loop);
+    return status;
+}
+
 static gboolean on_timeout(gpointer loop) {
     fprintf(stderr, "floor: timed out\n");
     g_main_loop_quit(loop);
@@ -381,10 +466,18 @@ static gboolean on_timeout(gpointer loop) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: floor PAGE.html [TIMEOUT-SECONDS]\n");
+        fprintf(stderr, "usage: floor PAGE.html [TIMEOUT-SECONDS] | floor --broadcast PAGES [TIMEOUT-SECONDS]\n");
         return 1;
     }
     gtk_init(&argc, &argv);
+    if (strcmp(argv[1], "--broadcast") == 0) {
+        int count = argc > 2 ? atoi(argv[2]) : 16;
+        if (count < 1 || count > BROADCAST_MOST) {
+            fprintf(stderr, "floor: --broadcast takes 1 to %d pages\n", BROADCAST_MOST);
+            return 1;
+        }
+        return run_broadcast(count, argc > 3 ? atoi(argv[3]) : 120);
+    }
     GMainLoop *loop = g_main_loop_new(NULL, FALSE);
     WebKitWebContext *context = webkit_web_context_get_default();
     // Keystone's web-process extension, for the extension row: a folder holding only it.
