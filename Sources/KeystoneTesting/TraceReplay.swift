@@ -92,6 +92,20 @@ public struct TraceReplay: Sendable {
 
     private func plan(page: Int) -> Plan {
         var plan = Plan()
+        // Each callback's messages, and the callbacks the page cancelled, by page load (a page
+        // load's callback names are its own): read once, so a plan costs time linear in the trace.
+        struct Cancel: Decodable { var callback: String }
+        func key(_ record: TraceRecord, _ callback: String) -> String { "\(record.pageLoad ?? -1)/\(callback)" }
+        var messagesOf: [String: [TraceRecord]] = [:]
+        var cancelled: Set<String> = []
+        for record in records where record.page == page {
+            if record.kind == .message, let callback = record.callback { messagesOf[key(record, callback), default: []].append(record) }
+            if record.kind == .call, record.name == "_dsb.cancel", let value = record.value,
+                let cancel = try? JSONDecoder().decode(Cancel.self, from: Data(value.utf8))
+            {
+                cancelled.insert(key(record, cancel.callback))
+            }
+        }
         for (index, call) in records.enumerated() where call.page == page && call.kind == .call {
             plan.origin = plan.origin ?? call.origin
             let method = call.name ?? ""
@@ -109,14 +123,10 @@ public struct TraceReplay: Sendable {
                 continue
             }
             let argument = call.value.flatMap { try? DefaultJSONSerializer().decode(JSONValue.self, from: Data($0.utf8)) } ?? .null
-            let messages = records.filter {
-                $0.kind == .message && $0.page == page && $0.pageLoad == call.pageLoad && $0.callback == call.callback
-            }
+            let callback = key(call, call.callback ?? "")
+            let messages = messagesOf[callback] ?? []
             if call.outcome == "accepted", messages.contains(where: { ($0.step == "result" && $0.outcome == nil) || $0.step == "completion" }) {
-                let left = records.contains {
-                    $0.kind == .call && $0.page == page && $0.pageLoad == call.pageLoad && $0.name == "_dsb.cancel"
-                        && ($0.value ?? "").contains("\"" + (call.callback ?? "") + "\"")
-                }
+                let left = cancelled.contains(callback)
                 let (results, end) = Self.stream(messages, left: left)
                 plan.calls.append(
                     PlannedCall(
